@@ -1,0 +1,52 @@
+// Builds the two programs of the extension, and (with --tests) the integration suite.
+//   node esbuild.mjs                 development build (source maps)
+//   node esbuild.mjs --production    minified build for the VSIX
+//   node esbuild.mjs --watch         rebuild on change (F5 development)
+//   node esbuild.mjs --tests         also bundle test/integration/** into out/test/integration
+import * as esbuild from 'esbuild';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
+
+/** @type {esbuild.BuildOptions} */
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+  // The SDK and openai ship ESM with `import.meta.url` guards we never reach in CJS.
+  logOverride: { 'empty-import-meta': 'silent' },
+};
+
+/** @type {esbuild.BuildOptions[]} */
+const builds = [
+  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/agent/main.ts'], outfile: 'dist/agent.js' },
+];
+
+if (tests) {
+  const tsIn = (dir) => readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f));
+  rmSync('out/test', { recursive: true, force: true });
+  builds.push(
+    { ...common, sourcemap: 'inline', entryPoints: tsIn('test/integration'), outdir: 'out/test/integration', external: ['vscode', 'mocha'] },
+    // Agents the integration tests start as child processes (plain Node programs).
+    { ...common, entryPoints: tsIn('test/agents'), outdir: 'out/test/agents' },
+  );
+}
+
+if (!watch) rmSync('dist', { recursive: true, force: true });
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('[watch] build finished, watching for changes');
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

@@ -1,0 +1,57 @@
+import type * as vscode from 'vscode';
+import type { StopReason, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
+
+/**
+ * What `activate()` returns: a small API for tests and other extensions.
+ *
+ * ```ts
+ * const api = await vscode.extensions.getExtension<AcpNativeApi>('acp-native.acp-native')!.activate();
+ * const stop = await api.prompt('/read src/greet.ts');
+ * const calls = api.toolCalls();
+ * ```
+ */
+export interface AcpNativeApi {
+  /** Sends a prompt to the active session, starting the default agent and a session if needed. */
+  prompt(text: string): Promise<StopReason>;
+  /** Cancels the active session's running turn, if any. */
+  cancel(): Promise<void>;
+  /** Starts a new session with the default agent and makes it active. Returns its id. */
+  newSession(): Promise<string>;
+  /** Stops the running agent (its sessions' cards stay visible). */
+  stopAgent(): Promise<void>;
+  /** The active session's id, if there is one. */
+  readonly activeSessionId: string | undefined;
+  /** The active session's tool calls as rendered, in order. */
+  toolCalls(): RenderedToolCall[];
+  /** Fires (coalesced) when the active session's tool calls change. */
+  readonly onDidChangeToolCalls: vscode.Event<void>;
+}
+
+export type RenderedCard = 'diff' | 'terminal' | 'generic';
+
+export interface RenderedToolCall {
+  id: string;
+  /** The title as displayed: paths relative to the workspace. */
+  title: string;
+  /** The title as the agent sent it. */
+  agentTitle: string;
+  kind: ToolKind | undefined;
+  status: ToolCallStatus;
+  card: RenderedCard;
+  /** The agent's raw output for the call, if it sent one. */
+  rawOutput?: unknown;
+  /** URIs of the editors this card opened (diff sides), as strings. */
+  uris: string[];
+  /** For terminal cards: the terminal panel and what it shows. */
+  terminal?: { id: string; name: string; output: string; exit?: { exitCode: number | null; signal: string | null } };
+  /** The card's node in the Tool Calls tree. */
+  tree: RenderedTreeItem;
+}
+
+export interface RenderedTreeItem {
+  label: string;
+  description?: string;
+  icon?: string;
+  command?: { command: string; arguments: unknown[] };
+  children: RenderedTreeItem[];
+}

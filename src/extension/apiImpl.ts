@@ -1,0 +1,68 @@
+import * as vscode from 'vscode';
+import type { AcpNativeApi, RenderedToolCall, RenderedTreeItem } from './api';
+import type { AcpNative } from './context';
+import { callNode, cardOf, type TreeNode } from './core/treeModel';
+import type { ToolCallState } from './core/toolCalls';
+import type { SessionRecord } from './connection/agentSessions';
+import { callDisplayTitle } from './render/titles';
+
+/** Builds the API `activate()` returns, reading what the renderers actually produced. */
+export function createApi(acp: AcpNative): AcpNativeApi {
+  const changed = new vscode.EventEmitter<void>();
+  acp.sessions.onDidChangeSession(({ session }) => {
+    if (session === acp.sessions.active) changed.fire();
+  });
+  acp.sessions.onDidChangeSessions(() => changed.fire());
+  return {
+    prompt: (text) => acp.sessions.prompt(text),
+    cancel: () => acp.sessions.cancel(),
+    newSession: async () => (await acp.sessions.newSession()).state.sessionId,
+    stopAgent: () => acp.sessions.stopAgent(),
+    get activeSessionId() {
+      return acp.sessions.active?.state.sessionId;
+    },
+    toolCalls: () => {
+      const session = acp.sessions.active ?? acp.sessions.all.at(-1);
+      return session ? session.state.toolCalls().map((call) => renderedCall(acp, session, call)) : [];
+    },
+    onDidChangeToolCalls: changed.event,
+  };
+}
+
+function renderedCall(acp: AcpNative, session: SessionRecord, call: ToolCallState): RenderedToolCall {
+  const sessionId = session.state.sessionId;
+  const card = cardOf(call);
+  const rendered: RenderedToolCall = {
+    id: call.id,
+    title: callDisplayTitle(call),
+    agentTitle: call.title,
+    kind: call.kind,
+    status: call.status,
+    card,
+    uris: [...acp.diffEditors.urisOf(sessionId, call.id)],
+    tree: treeItem(acp, callNode(sessionId, call.id)),
+    ...(call.rawOutput !== undefined ? { rawOutput: call.rawOutput } : {}),
+  };
+  const view = call.terminalId ? acp.terminalViews.get(call.terminalId) : undefined;
+  if (view) {
+    rendered.terminal = {
+      id: view.terminalId,
+      name: view.name,
+      output: view.pty.renderedText,
+      ...(view.pty.ended ? { exit: view.pty.ended } : {}),
+    };
+  }
+  return rendered;
+}
+
+function treeItem(acp: AcpNative, node: TreeNode): RenderedTreeItem {
+  const item = acp.tree.getTreeItem(node);
+  const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+  return {
+    label,
+    ...(typeof item.description === 'string' ? { description: item.description } : {}),
+    ...(item.iconPath instanceof vscode.ThemeIcon ? { icon: item.iconPath.id } : {}),
+    ...(item.command ? { command: { command: item.command.command, arguments: item.command.arguments ?? [] } } : {}),
+    children: acp.tree.getChildren(node).map((child) => treeItem(acp, child)),
+  };
+}

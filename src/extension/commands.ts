@@ -1,0 +1,59 @@
+import * as vscode from 'vscode';
+import type { AcpNative } from './context';
+import { errorMessage } from './log';
+
+type CommandHandler = (acp: AcpNative, ...args: unknown[]) => unknown;
+
+/**
+ * Every command of the extension, in one table. A test checks that each command in package.json
+ * has an entry here.
+ */
+export const COMMANDS: Record<string, CommandHandler> = {
+  'acpNative.prompt': async (acp, text?: unknown) => {
+    const prompt =
+      typeof text === 'string'
+        ? text
+        : await vscode.window.showInputBox({ title: 'ACP: Send Prompt', prompt: 'What should the agent do?', placeHolder: '/demo' });
+    if (!prompt) return undefined;
+    const stop = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'Agent working…' },
+      () => acp.sessions.prompt(prompt),
+    );
+    if (stop !== 'end_turn') void vscode.window.showInformationMessage(`The agent stopped: ${stop.replace(/_/g, ' ')}.`);
+    return stop;
+  },
+  'acpNative.cancel': (acp) => acp.sessions.cancel(),
+  'acpNative.newSession': async (acp) => (await acp.sessions.newSession()).state.sessionId,
+  'acpNative.stopAgent': (acp) => acp.sessions.stopAgent(),
+  'acpNative.showLog': (acp) => acp.log.show(),
+  'acpNative.clearToolCalls': (acp) => acp.sessions.clear(),
+  'acpNative.openToolCall': async (acp, sessionId: unknown, toolCallId: unknown) => {
+    const session = acp.sessions.session(String(sessionId));
+    const call = session?.state.toolCall(String(toolCallId));
+    if (!session || !call) {
+      void vscode.window.showWarningMessage('This tool call is no longer available.');
+      return;
+    }
+    if (call.content.some((c) => c.type === 'diff')) {
+      await acp.diffEditors.open(session, call);
+    } else if (call.terminalId && !acp.terminalViews.reveal(call.terminalId)) {
+      void vscode.window.showInformationMessage('This terminal was closed.');
+    }
+  },
+};
+
+export function registerCommands(acp: AcpNative): vscode.Disposable[] {
+  return Object.entries(COMMANDS).map(([id, handler]) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await handler(acp, ...args);
+      } catch (error) {
+        acp.log.error(`${id} failed: ${errorMessage(error)}`);
+        void vscode.window.showErrorMessage(`ACP: ${errorMessage(error)}`, 'Show Log').then((pick) => {
+          if (pick) acp.log.show();
+        });
+        return undefined;
+      }
+    }),
+  );
+}

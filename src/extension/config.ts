@@ -1,0 +1,67 @@
+import * as vscode from 'vscode';
+import type { AutoApprove } from './core/permissions';
+
+/** An agent from `acpNative.agents`. */
+export interface AgentSetting {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+export type DiffAutoOpen = 'onComplete' | 'onClick';
+
+export const BUNDLED_AGENT_NAME = 'bundled';
+
+const SECTION = 'acpNative';
+const KEYS = {
+  agents: 'agents',
+  defaultAgent: 'defaultAgent',
+  diffAutoOpen: 'diff.autoOpen',
+  autoApprove: 'permissions.autoApprove',
+  bundledAgentArgs: 'bundledAgent.args',
+} as const;
+
+/** Typed access to the `acpNative.*` settings: one getter per setting, read fresh each time. */
+export class Config {
+  private get section(): vscode.WorkspaceConfiguration {
+    return vscode.workspace.getConfiguration(SECTION);
+  }
+
+  get agents(): AgentSetting[] {
+    const raw = this.section.get<unknown[]>(KEYS.agents, []);
+    return raw.flatMap((entry) => {
+      if (typeof entry !== 'object' || entry === null) return [];
+      const e = entry as Record<string, unknown>;
+      if (typeof e.name !== 'string' || typeof e.command !== 'string') return [];
+      const args = Array.isArray(e.args) ? e.args.filter((a): a is string => typeof a === 'string') : [];
+      const env: Record<string, string> = {};
+      if (typeof e.env === 'object' && e.env !== null) {
+        for (const [k, v] of Object.entries(e.env)) if (typeof v === 'string') env[k] = v;
+      }
+      return [{ name: e.name, command: e.command, args, env }];
+    });
+  }
+
+  get defaultAgent(): string {
+    return this.section.get<string>(KEYS.defaultAgent, BUNDLED_AGENT_NAME) || BUNDLED_AGENT_NAME;
+  }
+
+  get diffAutoOpen(): DiffAutoOpen {
+    return this.section.get<DiffAutoOpen>(KEYS.diffAutoOpen, 'onComplete') === 'onClick' ? 'onClick' : 'onComplete';
+  }
+
+  get autoApprove(): AutoApprove {
+    const value = this.section.get<string>(KEYS.autoApprove, 'never');
+    return value === 'reads' || value === 'edits' || value === 'everything' ? value : 'never';
+  }
+
+  /** Extra arguments for the bundled agent (e.g. `--brain llm`). */
+  get bundledAgentArgs(): string[] {
+    return this.section.get<string[]>(KEYS.bundledAgentArgs, []).filter((a) => typeof a === 'string');
+  }
+
+  affects(event: vscode.ConfigurationChangeEvent, key: keyof typeof KEYS): boolean {
+    return event.affectsConfiguration(`${SECTION}.${KEYS[key]}`);
+  }
+}

@@ -1,0 +1,143 @@
+import * as acp from '@agentclientprotocol/sdk';
+import { TERMINAL_OUTPUT_CAPABILITY } from '../../protocol/terminalMeta';
+import type { Logger } from '../log';
+import { AgentProcess, type AgentExit, type AgentLaunch } from './agentProcess';
+
+/** What the agent may ask of the editor. Implemented by the client services. */
+export interface ClientRequestHandlers {
+  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
+  writeTextFile(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse>;
+  createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse>;
+  terminalOutput(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
+  waitForTerminalExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
+  killTerminal(params: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse>;
+  releaseTerminal(params: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse>;
+}
+
+export class AgentExitedError extends Error {
+  constructor(
+    readonly agentName: string,
+    readonly exit: AgentExit,
+  ) {
+    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code ?? 'unknown'}`;
+    const tail = exit.stderrTail.length ? `\n${exit.stderrTail.slice(-5).join('\n')}` : '';
+    super(`Agent "${agentName}" ${how}.${tail}`);
+  }
+}
+
+/**
+ * The ACP client side of one agent process: initialize, sessions, prompts. The only place on the
+ * client that speaks ACP; everything it receives goes to the handlers and the update sink.
+ */
+export class AgentConnection {
+  private constructor(
+    readonly process: AgentProcess,
+    private readonly connection: acp.ClientConnection,
+    readonly initializeResponse: acp.InitializeResponse,
+  ) {}
+
+  static async start(options: {
+    launch: AgentLaunch;
+    handlers: ClientRequestHandlers;
+    onSessionUpdate: (notification: acp.SessionNotification) => void;
+    log: Logger;
+  }): Promise<AgentConnection> {
+    const { launch, handlers, log } = options;
+    const agentProcess = new AgentProcess(launch, log);
+    const app = acp
+      .client({ name: 'acp-native' })
+      .onNotification(acp.methods.client.session.update, ({ params }) => options.onSessionUpdate(params))
+      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
+      .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params))
+      .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => handlers.writeTextFile(params))
+      .onRequest(acp.methods.client.terminal.create, ({ params }) => handlers.createTerminal(params))
+      .onRequest(acp.methods.client.terminal.output, ({ params }) => handlers.terminalOutput(params))
+      .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => handlers.waitForTerminalExit(params, signal))
+      .onRequest(acp.methods.client.terminal.kill, ({ params }) => handlers.killTerminal(params))
+      .onRequest(acp.methods.client.terminal.release, ({ params }) => handlers.releaseTerminal(params));
+    const connection = app.connect(agentProcess.stream());
+    const initialize = connection.agent.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: {
+        fs: { readTextFile: true, writeTextFile: true },
+        terminal: true,
+        _meta: { [TERMINAL_OUTPUT_CAPABILITY]: true },
+      },
+      clientInfo: { name: 'acp-native', title: 'ACP Native', version: '0.1.0' },
+    });
+    let response: acp.InitializeResponse;
+    try {
+      response = await raceExit(initialize, agentProcess, launch.name);
+    } catch (error) {
+      connection.close();
+      await agentProcess.stop();
+      throw error;
+    }
+    if (response.protocolVersion !== acp.PROTOCOL_VERSION) {
+      connection.close();
+      await agentProcess.stop();
+      throw new Error(
+        `Agent "${launch.name}" speaks ACP protocol version ${String(response.protocolVersion)}; ACP Native speaks version ${acp.PROTOCOL_VERSION}.`,
+      );
+    }
+    void agentProcess.exited.then(() => connection.close());
+    return new AgentConnection(agentProcess, connection, response);
+  }
+
+  get name(): string {
+    return this.process.launch.name;
+  }
+
+  get exited(): Promise<AgentExit> {
+    return this.process.exited;
+  }
+
+  get canLoadSession(): boolean {
+    return this.initializeResponse.agentCapabilities?.loadSession === true;
+  }
+
+  newSession(params: acp.NewSessionRequest): Promise<acp.NewSessionResponse> {
+    return this.request(acp.methods.agent.session.new, params);
+  }
+
+  loadSession(params: acp.LoadSessionRequest): Promise<acp.LoadSessionResponse> {
+    return this.request(acp.methods.agent.session.load, params).then((r) => r ?? {});
+  }
+
+  listSessions(params: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> {
+    return this.request(acp.methods.agent.session.list, params);
+  }
+
+  setMode(params: acp.SetSessionModeRequest): Promise<unknown> {
+    return this.request(acp.methods.agent.session.setMode, params);
+  }
+
+  prompt(params: acp.PromptRequest): Promise<acp.PromptResponse> {
+    return this.request(acp.methods.agent.session.prompt, params);
+  }
+
+  async cancel(sessionId: string): Promise<void> {
+    if (!this.process.isAlive) return;
+    await this.connection.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+  }
+
+  async dispose(): Promise<void> {
+    this.connection.close();
+    await this.process.stop();
+  }
+
+  /** Every request fails promptly with the agent's exit status if the agent dies meanwhile. */
+  private request<M extends acp.AgentRequestMethod>(method: M, params: acp.AgentRequestParamsByMethod[M]) {
+    return raceExit(this.connection.agent.request(method, params), this.process, this.name);
+  }
+}
+
+async function raceExit<T>(request: Promise<T>, agentProcess: AgentProcess, name: string): Promise<T> {
+  const died = agentProcess.exited.then((exit) => {
+    throw new AgentExitedError(name, exit);
+  });
+  // The request may reject too when the connection closes; the exit status says more.
+  died.catch(() => undefined);
+  return Promise.race([request, died]);
+}

@@ -1,0 +1,191 @@
+import * as vscode from 'vscode';
+import type * as acp from '@agentclientprotocol/sdk';
+import { SessionState, type SessionChanges } from '../core/session';
+import { KeyedSerialQueue } from '../core/serialQueue';
+import { Disposable } from '../util/lifecycle';
+import { errorMessage, type Logger } from '../log';
+import { AgentConnection, type ClientRequestHandlers } from './agentConnection';
+import type { AgentLaunch } from './agentProcess';
+
+/** A session of an agent, as the UI sees it. */
+export interface SessionRecord {
+  readonly state: SessionState;
+  readonly agentName: string;
+  readonly connection: AgentConnection;
+  /** A turn is running. */
+  busy: boolean;
+}
+
+export interface SessionChangeEvent {
+  readonly session: SessionRecord;
+  readonly changes: SessionChanges;
+}
+
+/**
+ * Owns the running agent and its sessions: starts the agent on demand, creates the session,
+ * applies `session/update`s to each session's state strictly in arrival order, sends prompts.
+ */
+export class AgentSessions extends Disposable {
+  private connection: AgentConnection | undefined;
+  private starting: Promise<AgentConnection> | undefined;
+  private readonly sessions = new Map<string, SessionRecord>();
+  private activeSessionId: string | undefined;
+  /** The SDK does not wait for an async notification handler before dispatching the next one. */
+  private readonly updateQueue = new KeyedSerialQueue();
+
+  private readonly sessionsEmitter = this._register(new vscode.EventEmitter<void>());
+  /** A session was added, removed or became active. */
+  readonly onDidChangeSessions = this.sessionsEmitter.event;
+  private readonly sessionChangeEmitter = this._register(new vscode.EventEmitter<SessionChangeEvent>());
+  /** Coalesced changes of one session's state. */
+  readonly onDidChangeSession = this.sessionChangeEmitter.event;
+
+  constructor(
+    private readonly deps: {
+      log: Logger;
+      handlers: ClientRequestHandlers;
+      /** Resolves the agent to start (the default one from the settings). */
+      resolveLaunch: () => AgentLaunch;
+      /** The session's cwd and the other roots. */
+      workspaceRoots: () => { cwd: string; additional: string[] };
+    },
+  ) {
+    super();
+  }
+
+  get active(): SessionRecord | undefined {
+    return this.activeSessionId ? this.sessions.get(this.activeSessionId) : undefined;
+  }
+
+  get all(): readonly SessionRecord[] {
+    return [...this.sessions.values()];
+  }
+
+  session(sessionId: string): SessionRecord | undefined {
+    return this.sessions.get(sessionId);
+  }
+
+  /** Sends a prompt to the active session, starting the agent and a session when needed. */
+  async prompt(prompt: string | acp.ContentBlock[]): Promise<acp.StopReason> {
+    const session = this.active ?? (await this.newSession());
+    const blocks: acp.ContentBlock[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
+    session.state.apply({ sessionUpdate: 'user_message_chunk', content: blocks[0] ?? { type: 'text', text: '' } });
+    session.busy = true;
+    this.sessionsEmitter.fire();
+    try {
+      const response = await session.connection.prompt({ sessionId: session.state.sessionId, prompt: blocks });
+      return response.stopReason;
+    } finally {
+      session.busy = false;
+      // Updates sent before the response was written are queued; let them land first.
+      await this.updateQueue.run(session.state.sessionId, () => undefined);
+      session.state.flushNow();
+      this.sessionsEmitter.fire();
+    }
+  }
+
+  async cancel(sessionId = this.activeSessionId): Promise<void> {
+    const session = sessionId ? this.sessions.get(sessionId) : undefined;
+    if (!session?.busy) return;
+    await session.connection.cancel(session.state.sessionId);
+  }
+
+  async newSession(): Promise<SessionRecord> {
+    const connection = await this.ensureAgent();
+    const { cwd, additional } = this.deps.workspaceRoots();
+    const canAddDirs = connection.initializeResponse.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
+    const response = await connection.newSession({
+      cwd,
+      mcpServers: [],
+      ...(canAddDirs && additional.length ? { additionalDirectories: additional } : {}),
+    });
+    const record = this.recordFor(response.sessionId, connection, cwd, additional);
+    if (response.modes?.currentModeId) record.state.apply({ sessionUpdate: 'current_mode_update', currentModeId: response.modes.currentModeId });
+    this.activeSessionId = response.sessionId;
+    this.sessionsEmitter.fire();
+    return record;
+  }
+
+  /** Stops the running agent; its sessions stay visible, their state kept. */
+  async stopAgent(): Promise<void> {
+    const connection = this.connection;
+    this.connection = undefined;
+    this.starting = undefined;
+    this.activeSessionId = undefined;
+    if (connection) await connection.dispose();
+    this.sessionsEmitter.fire();
+  }
+
+  clear(): void {
+    for (const [id, record] of this.sessions) {
+      if (!record.busy) {
+        record.state.dispose();
+        this.sessions.delete(id);
+      }
+    }
+    if (this.activeSessionId && !this.sessions.has(this.activeSessionId)) this.activeSessionId = undefined;
+    this.sessionsEmitter.fire();
+  }
+
+  override dispose(): void {
+    void this.connection?.dispose();
+    for (const record of this.sessions.values()) record.state.dispose();
+    super.dispose();
+  }
+
+  private ensureAgent(): Promise<AgentConnection> {
+    if (this.connection?.process.isAlive) return Promise.resolve(this.connection);
+    if (!this.starting) {
+      const launch = this.deps.resolveLaunch();
+      this.deps.log.info(`Starting agent "${launch.name}": ${launch.command} ${launch.args.join(' ')}`);
+      this.starting = AgentConnection.start({
+        launch,
+        handlers: this.deps.handlers,
+        onSessionUpdate: (notification) => this.enqueueUpdate(notification),
+        log: this.deps.log,
+      }).then(
+        (connection) => {
+          this.connection = connection;
+          this.starting = undefined;
+          void connection.exited.then((exit) => {
+            this.deps.log.warn(`Agent "${launch.name}" exited (code ${exit.code}, signal ${exit.signal}).`);
+            if (this.connection === connection) {
+              this.connection = undefined;
+              this.activeSessionId = undefined;
+              this.sessionsEmitter.fire();
+            }
+          });
+          return connection;
+        },
+        (error: unknown) => {
+          this.starting = undefined;
+          throw error;
+        },
+      );
+    }
+    return this.starting;
+  }
+
+  private enqueueUpdate(notification: acp.SessionNotification): void {
+    const { sessionId, update } = notification;
+    void this.updateQueue
+      .run(sessionId, () => {
+        const record = this.sessions.get(sessionId) ?? (this.connection ? this.recordFor(sessionId, this.connection) : undefined);
+        record?.state.apply(update);
+      })
+      .catch((error: unknown) => this.deps.log.error(`Update for session ${sessionId} failed: ${errorMessage(error)}`));
+  }
+
+  /** Finds or creates the record of a session; updates may arrive before `session/new` answers. */
+  private recordFor(sessionId: string, connection: AgentConnection, cwd?: string, additional: string[] = []): SessionRecord {
+    const existing = this.sessions.get(sessionId);
+    if (existing) return existing;
+    const roots = this.deps.workspaceRoots();
+    const state = new SessionState({ sessionId, cwd: cwd ?? roots.cwd, additionalDirectories: additional });
+    const record: SessionRecord = { state, agentName: connection.name, connection, busy: false };
+    state.onDidChange((changes) => this.sessionChangeEmitter.fire({ session: record, changes }));
+    this.sessions.set(sessionId, record);
+    this.sessionsEmitter.fire();
+    return record;
+  }
+}

@@ -1,0 +1,105 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { AgentSessions } from './connection/agentSessions';
+import type { ClientRequestHandlers } from './connection/agentConnection';
+import type { AgentLaunch } from './connection/agentProcess';
+import { BUNDLED_AGENT_NAME, Config } from './config';
+import type { Logger } from './log';
+import { DiffDocumentProvider } from './render/diff/diffDocuments';
+import { DiffEditors } from './render/diff/diffEditors';
+import { DisplayTerminals } from './render/terminal/displayTerminals';
+import { TerminalViews } from './render/terminal/terminalViews';
+import { ToolTextDocumentProvider } from './render/tree/textDocuments';
+import { ToolCallsTree } from './render/tree/toolCallsTree';
+import { ClientTerminals } from './services/clientTerminals';
+import { FileService } from './services/files';
+import { PermissionService } from './services/permissions';
+import { resolveInsideWorkspace } from './services/workspacePaths';
+import { Disposable } from './util/lifecycle';
+
+/**
+ * The one object that owns the extension's parts: configuration, log, the agent and its
+ * sessions, the renderers and the services the agent calls. `activate` builds it; disposing it
+ * stops everything.
+ */
+export class AcpNative extends Disposable {
+  readonly config = new Config();
+  readonly sessions: AgentSessions;
+  readonly terminalViews: TerminalViews;
+  readonly diffEditors: DiffEditors;
+  readonly tree: ToolCallsTree;
+  readonly clientTerminals: ClientTerminals;
+
+  constructor(
+    readonly extensionContext: vscode.ExtensionContext,
+    readonly log: Logger,
+  ) {
+    super();
+    const files = new FileService(log);
+    const permissions = new PermissionService({ config: this.config, log });
+    this.terminalViews = this._register(new TerminalViews());
+    this.clientTerminals = this._register(
+      new ClientTerminals({
+        views: this.terminalViews,
+        log,
+        resolveCwd: (cwd) => (cwd ? resolveInsideWorkspace(cwd, 'terminal cwd') : Promise.resolve(this.workspaceRoots().cwd)),
+      }),
+    );
+    const handlers: ClientRequestHandlers = {
+      requestPermission: (p, signal) => permissions.request(p, signal),
+      readTextFile: (p) => files.read(p),
+      writeTextFile: (p) => files.write(p),
+      createTerminal: (p) => this.clientTerminals.create(p),
+      terminalOutput: async (p) => this.clientTerminals.output(p),
+      waitForTerminalExit: (p, signal) => this.clientTerminals.waitForExit(p, signal),
+      killTerminal: async (p) => this.clientTerminals.kill(p),
+      releaseTerminal: async (p) => this.clientTerminals.release(p),
+    };
+    this.sessions = this._register(
+      new AgentSessions({
+        log,
+        handlers,
+        resolveLaunch: () => this.resolveLaunch(),
+        workspaceRoots: () => this.workspaceRoots(),
+      }),
+    );
+    this._register(new DiffDocumentProvider(this.sessions));
+    this._register(new ToolTextDocumentProvider(this.sessions));
+    this.diffEditors = this._register(new DiffEditors({ sessions: this.sessions, config: this.config, log }));
+    this._register(new DisplayTerminals({ sessions: this.sessions, views: this.terminalViews }));
+    this.tree = this._register(new ToolCallsTree(this.sessions));
+  }
+
+  /** The first workspace folder is the session's cwd; the others are additional directories. */
+  workspaceRoots(): { cwd: string; additional: string[] } {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const [cwd, ...additional] = folders;
+    if (!cwd) throw new Error('ACP Native needs a folder: open a folder or workspace to start an agent.');
+    return { cwd, additional };
+  }
+
+  private resolveLaunch(): AgentLaunch {
+    if (!vscode.workspace.isTrusted) {
+      throw new Error('This workspace is not trusted. Agents run programs and change files, so ACP Native starts none here until you trust the workspace.');
+    }
+    const { cwd } = this.workspaceRoots();
+    const wanted = this.config.defaultAgent;
+    if (wanted === BUNDLED_AGENT_NAME) return this.bundledLaunch(cwd);
+    const agent = this.config.agents.find((a) => a.name === wanted);
+    if (!agent) throw new Error(`No agent named "${wanted}" in the setting acpNative.agents.`);
+    return { name: agent.name, command: agent.command, args: agent.args, env: agent.env, cwd };
+  }
+
+  private bundledLaunch(cwd: string): AgentLaunch {
+    const ctx = this.extensionContext;
+    const stateDir = path.join((ctx.storageUri ?? ctx.globalStorageUri).fsPath, 'agent-state');
+    return {
+      name: 'ACP Native agent',
+      // Node under code-server, Electron under desktop VS Code: ELECTRON_RUN_AS_NODE makes both Node.
+      command: process.execPath,
+      args: [ctx.asAbsolutePath('dist/agent.js'), '--state-dir', stateDir, ...this.config.bundledAgentArgs],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+      cwd,
+    };
+  }
+}

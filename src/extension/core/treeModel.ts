@@ -1,0 +1,121 @@
+/**
+ * The Tool Calls tree as plain data (pure): which nodes exist, their stable ids, labels and
+ * descriptions. The VS Code adapter turns these into TreeItems; tests and the API read them as is.
+ */
+import type * as acp from '@agentclientprotocol/sdk';
+import { cardOf, type CardKind, type ToolCallState } from './toolCalls';
+
+export type TreeNode =
+  | { type: 'session'; id: string; sessionId: string }
+  | { type: 'call'; id: string; sessionId: string; toolCallId: string }
+  | { type: 'text'; id: string; sessionId: string; toolCallId: string; index: number; text: string }
+  | { type: 'location'; id: string; sessionId: string; toolCallId: string; path: string; line?: number }
+  | { type: 'rawInput'; id: string; sessionId: string; toolCallId: string; json: string };
+
+export const MAX_LABEL_CHARS = 80;
+
+export function sessionNode(sessionId: string): TreeNode {
+  return { type: 'session', id: `s:${sessionId}`, sessionId };
+}
+
+export function callNode(sessionId: string, toolCallId: string): TreeNode {
+  return { type: 'call', id: `c:${sessionId}:${toolCallId}`, sessionId, toolCallId };
+}
+
+/** The children of a tool call: its text content, its locations, its raw input. */
+export function callChildren(sessionId: string, call: ToolCallState): TreeNode[] {
+  const base = `c:${sessionId}:${call.id}`;
+  const nodes: TreeNode[] = [];
+  call.content.forEach((item, index) => {
+    const text = contentText(item);
+    if (text !== undefined && text.trim()) {
+      nodes.push({ type: 'text', id: `${base}:t${index}`, sessionId, toolCallId: call.id, index, text });
+    }
+  });
+  call.locations.forEach((loc, index) => {
+    nodes.push({
+      type: 'location',
+      id: `${base}:l${index}`,
+      sessionId,
+      toolCallId: call.id,
+      path: loc.path,
+      ...(loc.line != null ? { line: loc.line } : {}),
+    });
+  });
+  if (call.rawInput !== undefined && !isEmptyObject(call.rawInput)) {
+    nodes.push({ type: 'rawInput', id: `${base}:in`, sessionId, toolCallId: call.id, json: safeJson(call.rawInput) });
+  }
+  return nodes;
+}
+
+/** Text of a plain content item; undefined for diffs, terminals, images. */
+export function contentText(item: acp.ToolCallContent): string | undefined {
+  if (item.type !== 'content') return undefined;
+  const block = item.content;
+  if (block.type === 'text') return block.text;
+  if (block.type === 'resource_link') return block.uri;
+  if (block.type === 'resource' && 'text' in block.resource) return block.resource.text;
+  return undefined;
+}
+
+/** First line of a text, shortened for a label. */
+export function labelOf(text: string, max = MAX_LABEL_CHARS): string {
+  const firstLine = text.trim().split(/\r?\n/, 1)[0] ?? '';
+  const more = text.trim().includes('\n');
+  if (firstLine.length > max) return `${firstLine.slice(0, max - 1)}…`;
+  return more ? `${firstLine} …` : firstLine;
+}
+
+export function statusLabel(status: acp.ToolCallStatus): string {
+  switch (status) {
+    case 'pending':
+      return 'pending';
+    case 'in_progress':
+      return 'running';
+    case 'completed':
+      return 'done';
+    case 'failed':
+      return 'failed';
+  }
+}
+
+/** The codicon for a tool kind. */
+export function kindIcon(kind: acp.ToolKind | undefined, card: CardKind): string {
+  switch (kind) {
+    case 'read':
+      return 'book';
+    case 'edit':
+      return 'edit';
+    case 'delete':
+      return 'trash';
+    case 'move':
+      return 'arrow-swap';
+    case 'search':
+      return 'search';
+    case 'execute':
+      return 'terminal';
+    case 'think':
+      return 'lightbulb';
+    case 'fetch':
+      return 'globe';
+    case 'switch_mode':
+      return 'arrow-both';
+    case 'other':
+    case undefined:
+      return card === 'diff' ? 'diff' : card === 'terminal' ? 'terminal' : 'tools';
+  }
+}
+
+export { cardOf };
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,32 @@
+import type * as vscode from 'vscode';
+
+/**
+ * The extension's logger: one LogOutputChannel, created in `activate` and injected.
+ * Protocol traffic goes to a separate trace channel, created lazily the first time it is used.
+ */
+export interface Logger {
+  trace(message: string): void;
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string | Error, ...rest: unknown[]): void;
+  /** Shows the log to the user. */
+  show(): void;
+}
+
+export function channelLogger(channel: vscode.LogOutputChannel): Logger {
+  return {
+    trace: (m) => channel.trace(m),
+    debug: (m) => channel.debug(m),
+    info: (m) => channel.info(m),
+    warn: (m) => channel.warn(m),
+    error: (m, ...rest) => channel.error(m, ...rest),
+    show: () => channel.show(true),
+  };
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null && 'message' in error) return String((error as { message: unknown }).message);
+  return String(error);
+}

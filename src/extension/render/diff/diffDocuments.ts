@@ -1,0 +1,47 @@
+import * as vscode from 'vscode';
+import { DIFF_SCHEME, decodeDiffDocUri, encodeDiffDocUri, type DiffDocKey } from '../../core/virtualDocs';
+import type { AgentSessions } from '../../connection/agentSessions';
+import { Disposable } from '../../util/lifecycle';
+
+export function diffDocUri(key: DiffDocKey): vscode.Uri {
+  return vscode.Uri.from(encodeDiffDocUri(key));
+}
+
+/**
+ * Serves the text of diff cards as read-only virtual documents: `oldText` (or the agent's
+ * `newText` when it is not the real file's content). The URI names session, tool call and content
+ * index, so one file may have many hunks, and a card whose content is replaced (snippet → applied
+ * hunks) updates every open editor showing it.
+ */
+export class DiffDocumentProvider extends Disposable implements vscode.TextDocumentContentProvider {
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<vscode.Uri>());
+  readonly onDidChange = this.changeEmitter.event;
+
+  constructor(private readonly sessions: AgentSessions) {
+    super();
+    this._register(vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, this));
+    this._register(
+      sessions.onDidChangeSession(({ session, changes }) => {
+        if (changes.toolCalls.size === 0) return;
+        for (const doc of vscode.workspace.textDocuments) {
+          if (doc.uri.scheme !== DIFF_SCHEME) continue;
+          const key = decodeDiffDocUri(doc.uri);
+          if (key.ok && key.value.sessionId === session.state.sessionId && changes.toolCalls.has(key.value.toolCallId)) {
+            this.changeEmitter.fire(doc.uri);
+          }
+        }
+      }),
+    );
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const decoded = decodeDiffDocUri(uri);
+    if (!decoded.ok) return `ACP Native: this document address is not valid (${decoded.error}).`;
+    const key = decoded.value;
+    const call = this.sessions.session(key.sessionId)?.state.toolCall(key.toolCallId);
+    if (!call) return 'ACP Native: this tool call is no longer available (its session was closed or cleared).';
+    const item = call.content[key.index];
+    if (!item || item.type !== 'diff') return 'ACP Native: this diff is no longer part of the tool call.';
+    return key.side === 'old' ? (item.oldText ?? '') : item.newText;
+  }
+}

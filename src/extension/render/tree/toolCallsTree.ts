@@ -1,0 +1,184 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { callChildren, callNode, cardOf, kindIcon, labelOf, sessionNode, statusLabel, type TreeNode } from '../../core/treeModel';
+import type { ToolCallState } from '../../core/toolCalls';
+import type { AgentSessions } from '../../connection/agentSessions';
+import { Disposable } from '../../util/lifecycle';
+import { callDisplayTitle, fileDisplayPath, titleContext } from '../titles';
+import { textDocUri } from './textDocuments';
+
+export const TOOL_CALLS_VIEW_ID = 'acpNative.toolCalls';
+const REFRESH_DELAY_MS = 50;
+
+/**
+ * The Tool Calls view: sessions at the top, their tool calls in order beneath, each with its
+ * text, locations and raw input. Refreshes are coalesced; the newest call is revealed.
+ */
+export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider<TreeNode> {
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<TreeNode | undefined>());
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  readonly view: vscode.TreeView<TreeNode>;
+  private refreshTimer: NodeJS.Timeout | undefined;
+  private pendingReveal: TreeNode | undefined;
+  /** How many times the tree was refreshed: the benchmark reports it. */
+  refreshCount = 0;
+
+  constructor(private readonly sessions: AgentSessions) {
+    super();
+    this.view = this._register(vscode.window.createTreeView(TOOL_CALLS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }));
+    this._register(sessions.onDidChangeSessions(() => this.scheduleRefresh()));
+    this._register(
+      sessions.onDidChangeSession(({ session, changes }) => {
+        if (changes.toolCalls.size === 0 && !changes.info) return;
+        const newest = session.state.toolCalls().at(-1);
+        if (newest && changes.toolCalls.has(newest.id)) this.pendingReveal = callNode(session.state.sessionId, newest.id);
+        this.scheduleRefresh();
+      }),
+    );
+    this._register({ dispose: () => clearTimeout(this.refreshTimer) });
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    if (!node) return this.sessions.all.map((s) => sessionNode(s.state.sessionId));
+    if (node.type === 'session') {
+      const state = this.sessions.session(node.sessionId)?.state;
+      return state ? state.toolCalls().map((call) => callNode(node.sessionId, call.id)) : [];
+    }
+    if (node.type === 'call') {
+      const call = this.call(node);
+      return call ? callChildren(node.sessionId, call) : [];
+    }
+    return [];
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    switch (node.type) {
+      case 'session':
+        return undefined;
+      case 'call':
+        return sessionNode(node.sessionId);
+      case 'text':
+      case 'location':
+      case 'rawInput':
+        return callNode(node.sessionId, node.toolCallId);
+    }
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    switch (node.type) {
+      case 'session':
+        return this.sessionItem(node);
+      case 'call':
+        return this.callItem(node);
+      case 'text': {
+        const item = new vscode.TreeItem(labelOf(node.text), vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.iconPath = new vscode.ThemeIcon('note');
+        item.tooltip = node.text.length > 2000 ? `${node.text.slice(0, 2000)}…` : node.text;
+        item.command = {
+          command: 'vscode.open',
+          title: 'Open Full Text',
+          arguments: [textDocUri({ sessionId: node.sessionId, toolCallId: node.toolCallId, field: 'content', index: node.index }, 'output')],
+        };
+        item.contextValue = 'acpNative.text';
+        return item;
+      }
+      case 'location': {
+        const where = node.line != null ? `${fileDisplayPath(node.path)}:${node.line}` : fileDisplayPath(node.path);
+        const item = new vscode.TreeItem(where, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.resourceUri = vscode.Uri.file(node.path);
+        item.iconPath = new vscode.ThemeIcon('location');
+        const line = Math.max(0, (node.line ?? 1) - 1);
+        item.command = {
+          command: 'vscode.open',
+          title: 'Open Location',
+          arguments: [vscode.Uri.file(node.path), { selection: new vscode.Range(line, 0, line, 0), preview: true }],
+        };
+        item.contextValue = 'acpNative.location';
+        return item;
+      }
+      case 'rawInput': {
+        const item = new vscode.TreeItem('Input', vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.description = labelOf(node.json.replace(/\s+/g, ' '), 60);
+        item.iconPath = new vscode.ThemeIcon('json');
+        item.tooltip = node.json.length > 2000 ? `${node.json.slice(0, 2000)}…` : node.json;
+        item.command = {
+          command: 'vscode.open',
+          title: 'Open Input',
+          arguments: [textDocUri({ sessionId: node.sessionId, toolCallId: node.toolCallId, field: 'rawInput' }, 'input')],
+        };
+        return item;
+      }
+    }
+  }
+
+  private sessionItem(node: Extract<TreeNode, { type: 'session' }>): vscode.TreeItem {
+    const record = this.sessions.session(node.sessionId);
+    const state = record?.state;
+    const label = state?.title || `${record?.agentName ?? 'Agent'} · ${path.basename(state?.cwd ?? '')}`;
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = node.id;
+    item.description = record?.busy ? 'working' : `${state?.toolCalls().length ?? 0} tool calls`;
+    item.iconPath = new vscode.ThemeIcon(record?.busy ? 'loading~spin' : 'comment-discussion');
+    item.contextValue = 'acpNative.session';
+    return item;
+  }
+
+  private callItem(node: Extract<TreeNode, { type: 'call' }>): vscode.TreeItem {
+    const call = this.call(node);
+    if (!call) return new vscode.TreeItem('(gone)');
+    const ctx = titleContext();
+    const card = cardOf(call);
+    const hasChildren = callChildren(node.sessionId, call).length > 0;
+    const item = new vscode.TreeItem(
+      callDisplayTitle(call, ctx),
+      hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
+    item.id = node.id;
+    item.iconPath = statusIcon(call, card);
+    const loc = call.locations[0];
+    item.description = loc ? `${fileDisplayPath(loc.path, ctx)}${loc.line != null ? `:${loc.line}` : ''}` : statusLabel(call.status);
+    item.tooltip = new vscode.MarkdownString(`**${escapeMd(callDisplayTitle(call, ctx))}**\n\n${call.kind ?? 'tool'} · ${statusLabel(call.status)}`);
+    item.contextValue = `acpNative.toolCall.${card}`;
+    if (card !== 'generic') {
+      item.command = { command: 'acpNative.openToolCall', title: 'Open', arguments: [node.sessionId, call.id] };
+    }
+    return item;
+  }
+
+  private call(node: { sessionId: string; toolCallId: string }): ToolCallState | undefined {
+    return this.sessions.session(node.sessionId)?.state.toolCall(node.toolCallId);
+  }
+
+  private scheduleRefresh(): void {
+    if (this.refreshTimer) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      this.refreshCount++;
+      this.changeEmitter.fire(undefined);
+      const reveal = this.pendingReveal;
+      this.pendingReveal = undefined;
+      if (reveal && this.view.visible) {
+        this.view.reveal(reveal, { select: false, focus: false, expand: false }).then(undefined, () => undefined);
+      }
+    }, REFRESH_DELAY_MS);
+  }
+}
+
+function statusIcon(call: ToolCallState, card: ReturnType<typeof cardOf>): vscode.ThemeIcon {
+  switch (call.status) {
+    case 'pending':
+    case 'in_progress':
+      return new vscode.ThemeIcon('loading~spin');
+    case 'failed':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+    case 'completed':
+      return new vscode.ThemeIcon(kindIcon(call.kind, card), new vscode.ThemeColor('testing.iconPassed'));
+  }
+}
+
+function escapeMd(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

@@ -1,0 +1,161 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import * as acp from '@agentclientprotocol/sdk';
+import { OutputBuffer } from '../core/outputBuffer';
+import type { Logger } from '../log';
+import type { TerminalViews } from '../render/terminal/terminalViews';
+import { Disposable } from '../util/lifecycle';
+
+interface ClientTerminal {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly child: ChildProcess;
+  readonly buffer: OutputBuffer;
+  exit: acp.TerminalExitStatus | undefined;
+  readonly exited: Promise<acp.TerminalExitStatus>;
+  released: boolean;
+}
+
+const KILL_GRACE_MS = 2000;
+
+/**
+ * Terminals the agent creates with `terminal/create`: real processes spawned without a shell,
+ * stdin closed, output kept in a buffer that honours `outputByteLimit` and mirrored live into a
+ * terminal panel named after the command. Closing that panel kills the process tree.
+ */
+export class ClientTerminals extends Disposable {
+  private readonly terminals = new Map<string, ClientTerminal>();
+  private nextId = 1;
+
+  constructor(
+    private readonly deps: {
+      views: TerminalViews;
+      log: Logger;
+      /** Resolves and checks the cwd (absolute, inside the workspace); throws a RequestError. */
+      resolveCwd: (cwd: string | null | undefined, sessionId: string) => Promise<string>;
+    },
+  ) {
+    super();
+  }
+
+  async create(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
+    const cwd = await this.deps.resolveCwd(params.cwd, params.sessionId);
+    const id = `client-terminal-${this.nextId++}`;
+    const env: NodeJS.ProcessEnv = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' };
+    for (const v of params.env ?? []) env[v.name] = v.value;
+    const args = params.args ?? [];
+    const child = spawn(params.command, args, {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so kill reaches every process the command started.
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    const buffer = new OutputBuffer(params.outputByteLimit ?? undefined);
+    const commandLine = [params.command, ...args].join(' ');
+    const view = this.deps.views.create({
+      terminalId: id,
+      name: truncate(commandLine, 40),
+      header: `$ ${commandLine}  (cwd: ${cwd})`,
+      onUserClose: () => this.killTree(terminal),
+    });
+    const exited = new Promise<acp.TerminalExitStatus>((resolve) => {
+      child.once('error', (error) => {
+        const text = `failed to start "${params.command}": ${error.message}\n`;
+        buffer.append(text);
+        view.pty.write(text);
+      });
+      child.once('close', (code, signal) => resolve({ exitCode: code, signal }));
+    });
+    const terminal: ClientTerminal = { id, sessionId: params.sessionId, child, buffer, exit: undefined, exited, released: false };
+    for (const stream of [child.stdout, child.stderr]) {
+      const decoder = new StringDecoder('utf8');
+      stream?.on('data', (chunk: Buffer) => {
+        const text = decoder.write(chunk);
+        if (!text) return;
+        buffer.append(text);
+        view.pty.write(text);
+      });
+      stream?.on('end', () => {
+        const rest = decoder.end();
+        if (rest) {
+          buffer.append(rest);
+          view.pty.write(rest);
+        }
+      });
+    }
+    void exited.then((status) => {
+      terminal.exit = status;
+      view.pty.end({ exitCode: status.exitCode ?? null, signal: status.signal ?? null });
+    });
+    this.terminals.set(id, terminal);
+    this.deps.log.info(`terminal/create ${id}: ${commandLine} (cwd ${cwd})`);
+    return { terminalId: id };
+  }
+
+  output(params: acp.TerminalOutputRequest): acp.TerminalOutputResponse {
+    const t = this.get(params.terminalId);
+    return { output: t.buffer.text, truncated: t.buffer.truncated, ...(t.exit ? { exitStatus: t.exit } : {}) };
+  }
+
+  async waitForExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse> {
+    const t = this.get(params.terminalId);
+    const aborted = new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(acp.RequestError.requestCancelled());
+      signal.addEventListener('abort', () => reject(acp.RequestError.requestCancelled()), { once: true });
+    });
+    return Promise.race([t.exited, aborted]);
+  }
+
+  kill(params: acp.KillTerminalRequest): acp.KillTerminalResponse {
+    this.killTree(this.get(params.terminalId));
+    return {};
+  }
+
+  release(params: acp.ReleaseTerminalRequest): acp.ReleaseTerminalResponse {
+    const t = this.get(params.terminalId);
+    this.killTree(t);
+    t.released = true;
+    this.terminals.delete(t.id);
+    return {};
+  }
+
+  /** Kills every terminal of a session (or all): the agent died or the session ended. */
+  killAll(sessionId?: string): void {
+    for (const t of this.terminals.values()) if (!sessionId || t.sessionId === sessionId) this.killTree(t);
+  }
+
+  override dispose(): void {
+    this.killAll();
+    super.dispose();
+  }
+
+  private get(terminalId: string): ClientTerminal {
+    const t = this.terminals.get(terminalId);
+    if (!t) throw acp.RequestError.invalidParams({ terminalId }, `Unknown or released terminal: ${terminalId}`);
+    return t;
+  }
+
+  private killTree(t: ClientTerminal): void {
+    if (t.exit || t.child.pid === undefined) return;
+    signalTree(t.child, 'SIGTERM');
+    const timer = setTimeout(() => {
+      if (!t.exit) signalTree(t.child, 'SIGKILL');
+    }, KILL_GRACE_MS);
+    void t.exited.then(() => clearTimeout(timer));
+  }
+}
+
+function signalTree(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (process.platform !== 'win32' && child.pid !== undefined) process.kill(-child.pid, signal);
+    else child.kill(signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,168 @@
+// A test agent that plays what third-party agents send, to prove the client renders them right.
+// It is a real ACP agent on stdio (the SDK), started by the extension through `acpNative.agents`.
+// Each prompt names a scenario on its first line:
+//   claude-edit ABS_PATH        Claude-style: empty call, call-time snippet, file written by the
+//                               agent itself, then the content REPLACED by applied hunks (±3 lines)
+//   early-output                `_meta.terminal_output` arrives before the `terminal_info` that
+//                               announces the terminal
+//   absolute-title ABS_PATH     a read whose title carries the absolute path
+//   client-terminal             `terminal/create` with a small outputByteLimit, then
+//                               wait_for_exit, output, release
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import { structuredPatch } from 'diff';
+
+type Client = acp.AgentContext;
+let nextId = 1;
+
+function update(client: Client, sessionId: string, u: acp.SessionUpdate): Promise<void> {
+  return client.notify(acp.methods.client.session.update, { sessionId, update: u });
+}
+
+async function claudeEdit(client: Client, sessionId: string, file: string, cwd: string): Promise<void> {
+  const toolCallId = `toolu_${nextId++}`;
+  const rel = path.relative(cwd, file);
+  await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title: 'Edit', kind: 'edit', status: 'pending', rawInput: {}, content: [], locations: [] });
+  const before = fs.readFileSync(file, 'utf8');
+  const after = before.replace('Hello', 'Hi').replace('Goodbye', 'See you');
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call_update',
+    toolCallId,
+    title: `Edit ${rel}`,
+    status: 'in_progress',
+    rawInput: { file_path: file, old_string: 'Hello', new_string: 'Hi', replace_all: false },
+    content: [{ type: 'diff', path: file, oldText: 'Hello', newText: 'Hi' }],
+    locations: [{ path: file }],
+  });
+  fs.writeFileSync(file, after);
+  // Claude uses 3 context lines; 1 keeps the two changes of the small fixture file in two hunks.
+  const patch = structuredPatch(file, file, before, after, '', '', { context: 1 });
+  const content: acp.ToolCallContent[] = patch.hunks.map((h) => ({
+    type: 'diff',
+    path: file,
+    oldText: h.lines.filter((l) => !l.startsWith('+')).map((l) => l.slice(1)).join('\n'),
+    newText: h.lines.filter((l) => !l.startsWith('-')).map((l) => l.slice(1)).join('\n'),
+  }));
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call_update',
+    toolCallId,
+    status: 'completed',
+    content,
+    locations: patch.hunks.map((h) => ({ path: file, line: h.newStart })),
+  });
+}
+
+async function earlyOutput(client: Client, sessionId: string, cwd: string): Promise<void> {
+  const toolCallId = `toolu_${nextId++}`;
+  const terminalId = `term_${nextId++}`;
+  // Output first, for a tool call and terminal nobody has announced yet.
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call_update',
+    toolCallId,
+    _meta: { terminal_output: { terminal_id: terminalId, data: 'early line\n' } },
+  });
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: 'echo early; echo late',
+    kind: 'execute',
+    status: 'in_progress',
+    content: [{ type: 'terminal', terminalId }],
+    _meta: { terminal_info: { terminal_id: terminalId, cwd } },
+  });
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call_update',
+    toolCallId,
+    _meta: { terminal_output: { terminal_id: terminalId, data: 'late line\n' } },
+  });
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call_update',
+    toolCallId,
+    status: 'completed',
+    _meta: { terminal_exit: { terminal_id: terminalId, exit_code: 0, signal: null } },
+  });
+}
+
+async function absoluteTitle(client: Client, sessionId: string, file: string): Promise<void> {
+  const toolCallId = `toolu_${nextId++}`;
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: `Read ${file}`,
+    kind: 'read',
+    status: 'completed',
+    locations: [{ path: file, line: 3 }],
+    content: [{ type: 'content', content: { type: 'text', text: fs.readFileSync(file, 'utf8') } }],
+  });
+}
+
+async function clientTerminal(client: Client, sessionId: string, cwd: string): Promise<void> {
+  const toolCallId = `toolu_${nextId++}`;
+  const script = "for (let i = 1; i <= 50; i++) console.log('line ' + i + ' é漢'); process.exit(4)";
+  const { terminalId } = await client.request(acp.methods.client.terminal.create, {
+    sessionId,
+    command: process.execPath,
+    args: ['-e', script],
+    env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }],
+    cwd,
+    outputByteLimit: 200,
+  });
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: 'Print fifty lines',
+    kind: 'execute',
+    status: 'in_progress',
+    content: [{ type: 'terminal', terminalId }],
+  });
+  const exit = await client.request(acp.methods.client.terminal.waitForExit, { sessionId, terminalId });
+  const out = await client.request(acp.methods.client.terminal.output, { sessionId, terminalId });
+  await client.request(acp.methods.client.terminal.release, { sessionId, terminalId });
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call_update',
+    toolCallId,
+    status: exit.exitCode === 0 ? 'completed' : 'failed',
+    rawOutput: { output: out.output, truncated: out.truncated, exitCode: exit.exitCode, bytes: Buffer.byteLength(out.output) },
+  });
+}
+
+const sessions = new Map<string, string>();
+
+acp
+  .agent({ name: 'third-party-test-agent' })
+  .onRequest(acp.methods.agent.initialize, () => ({
+    protocolVersion: acp.PROTOCOL_VERSION,
+    agentCapabilities: { loadSession: false },
+    agentInfo: { name: 'third-party-test-agent', version: '0.0.0' },
+  }))
+  .onRequest(acp.methods.agent.session.new, ({ params }) => {
+    const sessionId = `sess_${nextId++}`;
+    sessions.set(sessionId, params.cwd);
+    return { sessionId };
+  })
+  .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+    const text = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    const [scenario, arg = ''] = text.trim().split(/\s+/, 2);
+    const cwd = sessions.get(params.sessionId) ?? process.cwd();
+    switch (scenario) {
+      case 'claude-edit':
+        await claudeEdit(client, params.sessionId, arg, cwd);
+        break;
+      case 'early-output':
+        await earlyOutput(client, params.sessionId, cwd);
+        break;
+      case 'absolute-title':
+        await absoluteTitle(client, params.sessionId, arg);
+        break;
+      case 'client-terminal':
+        await clientTerminal(client, params.sessionId, cwd);
+        break;
+      default:
+        await update(client, params.sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `unknown scenario ${scenario}` } });
+    }
+    return { stopReason: 'end_turn' };
+  })
+  .onNotification(acp.methods.agent.session.cancel, () => undefined)
+  .connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));

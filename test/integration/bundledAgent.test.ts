@@ -1,0 +1,89 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { AcpNativeApi } from '../../src/extension/api';
+import { closeAllEditors, diffTabs, getApi, inWorkspace, lastCall, readFile, setSetting, waitFor, within, workspaceRoot } from './support/helpers';
+
+const fence = (text: string) => '```\n' + text + '\n```';
+
+describe('bundled agent rendered natively', function () {
+  let api: AcpNativeApi;
+
+  before(async function () {
+    if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) this.skip();
+    api = await getApi();
+    await setSetting('acpNative.defaultAgent', 'bundled');
+    await setSetting('acpNative.permissions.autoApprove', 'everything');
+    await setSetting('acpNative.diff.autoOpen', 'onComplete');
+    await api.stopAgent();
+    await within('new session', api.newSession());
+  });
+
+  beforeEach(closeAllEditors);
+
+  it('/edit opens a diff editor whose left side holds the old text, titled relative to the workspace', async () => {
+    const file = inWorkspace('src/greet.ts');
+    const stop = await within('the /edit turn', api.prompt(`/edit src/greet.ts\n${fence('Hello, ${name}!')}\n${fence('Hi there, ${name}!')}`));
+    assert.equal(stop, 'end_turn');
+    assert.match(readFile(file), /Hi there, \$\{name\}!/);
+    const call = lastCall(api);
+    assert.equal(call.card, 'diff');
+    assert.equal(call.status, 'completed');
+    assert.match(call.title, /src\/greet\.ts/);
+    assert.ok(!call.title.includes(workspaceRoot()), `title should be relative: ${call.title}`);
+    const tab = await waitFor('a diff tab for the edit', () => diffTabs().find((t) => call.uris.includes(t.input.original.toString())));
+    assert.match(tab.label, /^src\/greet\.ts \(/);
+    const original = await vscode.workspace.openTextDocument(tab.input.original);
+    const modified = await vscode.workspace.openTextDocument(tab.input.modified);
+    assert.match(original.getText(), /Hello, \$\{name\}!/);
+    assert.doesNotMatch(original.getText(), /Hi there/);
+    assert.match(modified.getText(), /Hi there, \$\{name\}!/);
+    // Applied hunks keep context lines around the change, not just the bare snippet.
+    assert.match(original.getText(), /export function greet/);
+  });
+
+  it('/write of a new file opens a diff whose left side is empty and whose right side is the real file', async () => {
+    const stop = await within('the /write turn', api.prompt(`/write notes/todo.md\n${fence('# Todo\n\n- ship it')}`));
+    assert.equal(stop, 'end_turn');
+    const call = lastCall(api);
+    assert.equal(call.card, 'diff');
+    const tab = await waitFor('a diff tab for the write', () => diffTabs().find((t) => call.uris.includes(t.input.original.toString())));
+    const original = await vscode.workspace.openTextDocument(tab.input.original);
+    assert.equal(original.getText(), '');
+    assert.equal(tab.input.modified.scheme, 'file');
+    assert.equal(tab.input.modified.fsPath, inWorkspace('notes/todo.md'));
+    assert.match(tab.label, /notes\/todo\.md \(New File/);
+  });
+
+  it('/run shows the command output and exit code in a terminal', async () => {
+    const stop = await within('the /run turn', api.prompt('/run echo hello from run && echo second line && exit 3'));
+    assert.equal(stop, 'end_turn');
+    const call = lastCall(api);
+    assert.equal(call.card, 'terminal');
+    assert.equal(call.status, 'failed');
+    const terminal = await waitFor('terminal output and exit', () => {
+      const t = lastCall(api).terminal;
+      return t?.exit && t.output.includes('exit code 3') ? t : undefined;
+    });
+    assert.match(terminal.output, /hello from run\r\nsecond line\r\n/);
+    assert.equal(terminal.exit?.exitCode, 3);
+    assert.ok(vscode.window.terminals.some((t) => t.name === terminal.name), `a terminal panel named ${terminal.name}`);
+  });
+
+  it('/read shows a tree item with a relative label and a location child that opens the file at the line', async () => {
+    const stop = await within('the /read turn', api.prompt('/read src/math.js 5'));
+    assert.equal(stop, 'end_turn');
+    const call = lastCall(api);
+    assert.equal(call.card, 'generic');
+    assert.equal(call.kind, 'read');
+    assert.match(call.tree.label, /src\/math\.js/);
+    assert.ok(!call.tree.label.includes(workspaceRoot()));
+    const location = call.tree.children.find((c) => c.icon === 'location');
+    assert.ok(location?.command, 'a location child with a command');
+    assert.equal(location.label, 'src/math.js:5');
+    await vscode.commands.executeCommand(location.command.command, ...location.command.arguments);
+    const editor = await waitFor('the file opened', () =>
+      vscode.window.activeTextEditor?.document.uri.fsPath === inWorkspace('src/math.js') ? vscode.window.activeTextEditor : undefined,
+    );
+    assert.equal(editor.selection.active.line, 4);
+  });
+});

@@ -1,0 +1,86 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { AcpNativeApi } from '../../src/extension/api';
+import { allTabs, closeAllEditors, getApi, inWorkspace, lastCall, setSetting, testAgentPath, waitFor, within } from './support/helpers';
+
+describe('what third-party agents send', function () {
+  let api: AcpNativeApi;
+
+  before(async function () {
+    if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) this.skip();
+    api = await getApi();
+    await setSetting('acpNative.agents', [
+      { name: 'third-party', command: process.execPath, args: [testAgentPath('thirdPartyAgent')], env: { ELECTRON_RUN_AS_NODE: '1' } },
+    ]);
+    await setSetting('acpNative.defaultAgent', 'third-party');
+    await setSetting('acpNative.diff.autoOpen', 'onComplete');
+    await api.stopAgent();
+    await within('new session', api.newSession());
+  });
+
+  after(async () => {
+    await api?.stopAgent();
+    await setSetting('acpNative.defaultAgent', undefined);
+  });
+
+  beforeEach(closeAllEditors);
+
+  it('replaces a Claude-style call-time snippet with the applied hunks, in the tree and the editors', async () => {
+    const file = inWorkspace('src/greet.ts');
+    await within('the edit turn', api.prompt(`claude-edit ${file}`));
+    const call = lastCall(api);
+    assert.equal(call.title, 'Edit src/greet.ts');
+    assert.equal(call.card, 'diff');
+    assert.equal(call.status, 'completed');
+    // Two applied hunks → the multi-diff editor, titled after the call.
+    const tab = await waitFor('the multi-diff editor', () => allTabs().find((t) => t.label.startsWith('Edit src/greet.ts (2 changes)')));
+    assert.ok(tab);
+    // The first hunk's old side is the applied hunk (with context), not the bare "Hello" snippet.
+    const first = vscode.Uri.parse(lastCall(api).uris[0]);
+    const doc = await vscode.workspace.openTextDocument(first);
+    assert.match(doc.getText(), /return `Hello, \$\{name\}!`;/);
+    assert.match(doc.getText(), /export function greet/);
+    // Two locations, one per hunk, in the tree.
+    const locations = call.tree.children.filter((c) => c.icon === 'location');
+    assert.deepEqual(
+      locations.map((l) => l.label),
+      ['src/greet.ts:1', 'src/greet.ts:5'],
+    );
+  });
+
+  it('creates a display terminal even when its output arrives before terminal_info', async () => {
+    await within('the terminal turn', api.prompt('early-output'));
+    const call = lastCall(api);
+    assert.equal(call.card, 'terminal');
+    const terminal = await waitFor('the terminal to end', () => lastCall(api).terminal?.exit && lastCall(api).terminal);
+    const early = terminal.output.indexOf('early line');
+    const late = terminal.output.indexOf('late line');
+    assert.ok(early >= 0 && late > early, `output in order: ${JSON.stringify(terminal.output)}`);
+    assert.equal(terminal.exit?.exitCode, 0);
+  });
+
+  it('shows an absolute title relative to the workspace', async () => {
+    const file = inWorkspace('src/math.js');
+    await within('the read turn', api.prompt(`absolute-title ${file}`));
+    const call = lastCall(api);
+    assert.equal(call.agentTitle, `Read ${file}`);
+    assert.equal(call.title, 'Read src/math.js');
+    assert.equal(call.tree.label, 'Read src/math.js');
+  });
+
+  it('runs terminal/create for real, keeps only the last outputByteLimit bytes, and mirrors it live', async () => {
+    await within('the client terminal turn', api.prompt('client-terminal'));
+    const call = lastCall(api);
+    assert.equal(call.card, 'terminal');
+    assert.equal(call.status, 'failed');
+    const raw = (await waitFor('the call to carry its output', () => lastCall(api).rawOutput)) as { output: string; truncated: boolean; exitCode: number; bytes: number };
+    assert.equal(raw.truncated, true);
+    assert.ok(raw.bytes <= 200, `at most 200 bytes, got ${raw.bytes}`);
+    assert.match(raw.output, /line 50 é漢\n$/);
+    assert.equal(raw.exitCode, 4);
+    // The panel shows everything, not just the truncated tail.
+    const terminal = await waitFor('the panel output', () => lastCall(api).terminal?.exit && lastCall(api).terminal);
+    assert.match(terminal.output, /line 1 é漢\r\n/);
+    assert.match(terminal.output, /exit code 4/);
+  });
+});
