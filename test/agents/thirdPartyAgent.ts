@@ -1,8 +1,10 @@
 // A test agent that plays what third-party agents send, to prove the client renders them right.
 // It is a real ACP agent on stdio (the SDK), started by the extension through `acpNative.agents`.
 // Each prompt names a scenario on its first line:
-//   claude-edit ABS_PATH        Claude-style: empty call, call-time snippet, file written by the
-//                               agent itself, then the content REPLACED by applied hunks (±3 lines)
+//   claude-edit ABS_PATH [GATE] Claude-style: empty call, call-time snippet, file written by the
+//                               agent itself, then the content REPLACED by applied hunks; with
+//                               GATE (a file path) it waits for that file to exist before applying,
+//                               so a test can look at the snippet first
 //   early-output                `_meta.terminal_output` arrives before the `terminal_info` that
 //                               announces the terminal
 //   absolute-title ABS_PATH     a read whose title carries the absolute path
@@ -21,7 +23,15 @@ function update(client: Client, sessionId: string, u: acp.SessionUpdate): Promis
   return client.notify(acp.methods.client.session.update, { sessionId, update: u });
 }
 
-async function claudeEdit(client: Client, sessionId: string, file: string, cwd: string): Promise<void> {
+async function waitForFile(gate: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!fs.existsSync(gate)) {
+    if (Date.now() > deadline) throw new Error(`gate ${gate} never appeared`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function claudeEdit(client: Client, sessionId: string, file: string, cwd: string, gate?: string): Promise<void> {
   const toolCallId = `toolu_${nextId++}`;
   const rel = path.relative(cwd, file);
   await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title: 'Edit', kind: 'edit', status: 'pending', rawInput: {}, content: [], locations: [] });
@@ -36,6 +46,7 @@ async function claudeEdit(client: Client, sessionId: string, file: string, cwd: 
     content: [{ type: 'diff', path: file, oldText: 'Hello', newText: 'Hi' }],
     locations: [{ path: file }],
   });
+  if (gate) await waitForFile(gate);
   fs.writeFileSync(file, after);
   // Claude uses 3 context lines; 1 keeps the two changes of the small fixture file in two hunks.
   const patch = structuredPatch(file, file, before, after, '', '', { context: 1 });
@@ -144,11 +155,11 @@ acp
   })
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
     const text = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
-    const [scenario, arg = ''] = text.trim().split(/\s+/, 2);
+    const [scenario, arg = '', arg2] = text.trim().split(/\s+/, 3);
     const cwd = sessions.get(params.sessionId) ?? process.cwd();
     switch (scenario) {
       case 'claude-edit':
-        await claudeEdit(client, params.sessionId, arg, cwd);
+        await claudeEdit(client, params.sessionId, arg, cwd, arg2);
         break;
       case 'early-output':
         await earlyOutput(client, params.sessionId, cwd);

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
-import { allTabs, closeAllEditors, getApi, inWorkspace, lastCall, setSetting, testAgentPath, waitFor, within } from './support/helpers';
+import { allTabs, closeAllEditors, diffTabs, getApi, inWorkspace, lastCall, setSetting, testAgentPath, waitFor, within } from './support/helpers';
 
 describe('what third-party agents send', function () {
   let api: AcpNativeApi;
@@ -46,6 +47,31 @@ describe('what third-party agents send', function () {
       locations.map((l) => l.label),
       ['src/greet.ts:1', 'src/greet.ts:5'],
     );
+  });
+
+  it('updates an open diff editor when the call-time snippet is replaced by the applied hunk', async () => {
+    const file = inWorkspace('src/hello.ts');
+    fs.writeFileSync(file, 'export const greeting = "Hello";\nexport const target = "world";\n');
+    const gate = inWorkspace('.gate-' + Date.now());
+    const turn = api.prompt(`claude-edit ${file} ${gate}`);
+    try {
+      const snippet = await waitFor('the call-time snippet', () => {
+        const c = api.toolCalls().at(-1);
+        return c && c.status === 'in_progress' && c.card === 'diff' ? c : undefined;
+      });
+      await vscode.commands.executeCommand('acpNative.openToolCall', api.activeSessionId, snippet.id);
+      const tab = await waitFor('the snippet diff tab', () => diffTabs().find((t) => lastCall(api).uris.includes(t.input.original.toString())));
+      const left = await vscode.workspace.openTextDocument(tab.input.original);
+      assert.equal(left.getText(), 'Hello');
+    } finally {
+      fs.writeFileSync(gate, '');
+    }
+    await within('the edit turn', turn);
+    // Same editor, same URI: its text follows the card's new content.
+    const tab = diffTabs().find((t) => lastCall(api).uris.includes(t.input.original.toString()));
+    assert.ok(tab, 'the diff tab is still open');
+    const left = vscode.workspace.textDocuments.find((d) => d.uri.toString() === tab.input.original.toString());
+    await waitFor('the open editor to show the applied hunk', () => left?.getText() === 'export const greeting = "Hello";\nexport const target = "world";');
   });
 
   it('creates a display terminal even when its output arrives before terminal_info', async () => {

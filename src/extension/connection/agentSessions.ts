@@ -69,7 +69,7 @@ export class AgentSessions extends Disposable {
   async prompt(prompt: string | acp.ContentBlock[]): Promise<acp.StopReason> {
     const session = this.active ?? (await this.newSession());
     const blocks: acp.ContentBlock[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
-    session.state.apply({ sessionUpdate: 'user_message_chunk', content: blocks[0] ?? { type: 'text', text: '' } });
+    session.state.recordPrompt(blocks);
     session.busy = true;
     this.sessionsEmitter.fire();
     try {
@@ -100,7 +100,8 @@ export class AgentSessions extends Disposable {
       ...(canAddDirs && additional.length ? { additionalDirectories: additional } : {}),
     });
     const record = this.recordFor(response.sessionId, connection, cwd, additional);
-    if (response.modes?.currentModeId) record.state.apply({ sessionUpdate: 'current_mode_update', currentModeId: response.modes.currentModeId });
+    if (response.modes) record.state.setModes(response.modes);
+    if (response.configOptions) record.state.setConfigOptions(response.configOptions);
     this.activeSessionId = response.sessionId;
     this.sessionsEmitter.fire();
     return record;

@@ -17,6 +17,8 @@ interface ClientTerminal {
 }
 
 const KILL_GRACE_MS = 2000;
+/** Without an `outputByteLimit`, keep this much: a runaway command must not exhaust memory. */
+const DEFAULT_OUTPUT_LIMIT = 16 * 1024 * 1024;
 
 /**
  * Terminals the agent creates with `terminal/create`: real processes spawned without a shell,
@@ -52,7 +54,7 @@ export class ClientTerminals extends Disposable {
       detached: process.platform !== 'win32',
       windowsHide: true,
     });
-    const buffer = new OutputBuffer(params.outputByteLimit ?? undefined);
+    const buffer = new OutputBuffer(params.outputByteLimit ?? DEFAULT_OUTPUT_LIMIT);
     const commandLine = [params.command, ...args].join(' ');
     const view = this.deps.views.create({
       terminalId: id,

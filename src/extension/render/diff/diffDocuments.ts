@@ -22,11 +22,11 @@ export class DiffDocumentProvider extends Disposable implements vscode.TextDocum
     this._register(vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, this));
     this._register(
       sessions.onDidChangeSession(({ session, changes }) => {
-        if (changes.toolCalls.size === 0) return;
+        if (changes.contentReplaced.size === 0) return;
         for (const doc of vscode.workspace.textDocuments) {
           if (doc.uri.scheme !== DIFF_SCHEME) continue;
           const key = decodeDiffDocUri(doc.uri);
-          if (key.ok && key.value.sessionId === session.state.sessionId && changes.toolCalls.has(key.value.toolCallId)) {
+          if (key.ok && key.value.sessionId === session.state.sessionId && changes.contentReplaced.has(key.value.toolCallId)) {
             this.changeEmitter.fire(doc.uri);
           }
         }

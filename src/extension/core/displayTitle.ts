@@ -1,0 +1,150 @@
+import type { ToolCallState } from './toolCalls';
+
+/**
+ * How a card names files (pure): relative to the workspace folder that holds them, prefixed with
+ * the folder's name in a multi-root workspace; outside every folder, absolute with the home folder
+ * shortened to `~`. Tree labels, editor titles and terminal names all go through here so a file
+ * reads the same everywhere.
+ *
+ * Paths are handled as text with the separator of the platform the folders live on (`ctx.sep`),
+ * not with `node:path`, so the rules are the same whatever OS runs the tests.
+ */
+
+export interface TitleContext {
+  readonly folders: readonly { readonly name: string; readonly path: string }[];
+  readonly home?: string;
+  /** Separator of the workspace's platform; default `/`. With `\`, `/` is accepted too and case is ignored. */
+  readonly sep?: '/' | '\\';
+}
+
+interface ParsedPath {
+  /** `/`, a drive `C:`, a UNC share `\\server\share`, `\` (current drive), or '' for a relative path. */
+  readonly root: string;
+  /** Normalized: no empty, `.` or (for an absolute path) `..` segments. */
+  readonly segments: readonly string[];
+}
+
+function parsePath(raw: string, sep: '/' | '\\'): ParsedPath {
+  const windows = sep === '\\';
+  let root = '';
+  let rest = raw;
+  if (windows) {
+    const unc = /^[\\/]{2}([^\\/]+)[\\/]+([^\\/]+)/.exec(raw);
+    const drive = /^[A-Za-z]:/.exec(raw);
+    if (unc) [root, rest] = [`\\\\${unc[1]}\\${unc[2]}`, raw.slice(unc[0].length)];
+    else if (drive) [root, rest] = [drive[0], raw.slice(2)];
+    else if (/^[\\/]/.test(raw)) root = '\\';
+  } else if (raw.startsWith('/')) {
+    root = '/';
+  }
+  const segments: string[] = [];
+  for (const segment of rest.split(windows ? /[\\/]/ : '/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..' && (root || (segments.length > 0 && segments[segments.length - 1] !== '..'))) segments.pop();
+    else segments.push(segment);
+  }
+  return { root, segments };
+}
+
+function formatPath(path: ParsedPath, sep: '/' | '\\'): string {
+  const body = path.segments.join(sep);
+  if (path.root === '' || path.root === '/' || path.root === '\\') return path.root + body;
+  // A drive or share root is followed by a separator: `C:\`, `C:\x`.
+  return path.root + sep + body;
+}
+
+/** The rest of `path` below `base`, or undefined when `path` is not `base` or inside it. */
+function below(path: ParsedPath, base: ParsedPath, sep: '/' | '\\'): readonly string[] | undefined {
+  const same = sep === '\\' ? (a: string, b: string) => a.toLowerCase() === b.toLowerCase() : (a: string, b: string) => a === b;
+  if (!base.root || !same(path.root, base.root) || base.segments.length > path.segments.length) return undefined;
+  if (!base.segments.every((segment, i) => same(segment, path.segments[i]))) return undefined;
+  return path.segments.slice(base.segments.length);
+}
+
+/**
+ * `src/a.ts` (one folder), `proj/src/a.ts` (several folders; the deepest folder that holds the
+ * path wins), `~/notes.md` or `/etc/hosts` (outside). The folder itself is named by its folder
+ * name, which reads better in a title than `.` ("List proj"). A relative path is returned as is.
+ */
+export function displayPath(absPath: string, ctx: TitleContext): string {
+  const sep = ctx.sep ?? '/';
+  const path = parsePath(absPath, sep);
+  if (!path.root) return absPath;
+  let best: { name: string; rest: readonly string[] } | undefined;
+  for (const folder of ctx.folders) {
+    const rest = below(path, parsePath(folder.path, sep), sep);
+    if (rest && (!best || rest.length < best.rest.length)) best = { name: folder.name, rest };
+  }
+  if (best) {
+    if (best.rest.length === 0) return best.name;
+    return (ctx.folders.length > 1 ? [best.name, ...best.rest] : best.rest).join(sep);
+  }
+  const home = ctx.home ? parsePath(ctx.home, sep) : undefined;
+  // A home at the root would turn every path into `~/…`: not a home worth shortening.
+  const underHome = home && home.segments.length > 0 ? below(path, home, sep) : undefined;
+  if (underHome) return ['~', ...underHome].join(sep);
+  return formatPath(path, sep);
+}
+
+/** Characters that continue a path: a match followed or preceded by one is part of a longer path. */
+const PATH_CHAR = /[\p{L}\p{N}_\-.~@+%\\/]/u;
+
+/**
+ * The title with every absolute occurrence of the card's paths replaced by its display path
+ * ("Edit /home/u/proj/src/a.ts" → "Edit src/a.ts"). Only whole paths are replaced: `/p/a.ts`
+ * inside `/p/a.tsx` or `/x/p/a.ts` stays; a trailing separator or a sentence's final dot may
+ * follow. Titles that are already relative, or name none of the paths, come back unchanged.
+ */
+export function displayTitle(title: string, paths: readonly string[], ctx: TitleContext): string {
+  const sep = ctx.sep ?? '/';
+  const candidates: { text: string; display: string }[] = [];
+  for (const path of new Set(paths)) {
+    const parsed = parsePath(path, sep);
+    if (!parsed.root) continue;
+    const display = displayPath(path, ctx);
+    // The path as the agent wrote it, and as normalized (no trailing slash, no `.`/`..`).
+    for (const text of new Set([path, formatPath(parsed, sep)])) candidates.push({ text, display });
+  }
+  // Longest first: a path claims its span before a shorter one could match inside it.
+  candidates.sort((a, b) => b.text.length - a.text.length);
+
+  const matches: { start: number; end: number; display: string }[] = [];
+  for (const { text, display } of candidates) {
+    for (let start = title.indexOf(text); start !== -1; start = title.indexOf(text, start + 1)) {
+      let end = start + text.length;
+      if (start > 0 && PATH_CHAR.test(title[start - 1])) continue;
+      if (isSeparator(title[end], sep) && endsPath(title, end + 1)) end++;
+      if (!endsPath(title, end)) continue;
+      if (matches.some((m) => start < m.end && m.start < end)) continue;
+      matches.push({ start, end, display });
+    }
+  }
+  if (matches.length === 0) return title;
+  matches.sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const match of matches) {
+    out += title.slice(at, match.start) + match.display;
+    at = match.end;
+  }
+  return out + title.slice(at);
+}
+
+function isSeparator(char: string | undefined, sep: '/' | '\\'): boolean {
+  return char === '/' || (sep === '\\' && char === '\\');
+}
+
+/** Whether a path may end before `index`: end of text, a non-path character, or a final dot. */
+function endsPath(title: string, index: number): boolean {
+  const next = title[index];
+  if (next === undefined || !PATH_CHAR.test(next)) return true;
+  return next === '.' && (title[index + 1] === undefined || !PATH_CHAR.test(title[index + 1]));
+}
+
+/** A card's known paths: diff paths first, then locations; each once. */
+export function cardPaths(call: ToolCallState): string[] {
+  const paths = new Set<string>();
+  for (const item of call.content) if (item.type === 'diff') paths.add(item.path);
+  for (const location of call.locations) paths.add(location.path);
+  return [...paths];
+}

@@ -1,0 +1,118 @@
+import * as assert from 'node:assert/strict';
+import { KeyedSerialQueue } from '../../../src/extension/core/serialQueue';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Deterministic pseudo-random delays, so a failure can be reproduced. */
+function delays(seed: number): () => number {
+  let x = seed;
+  return () => {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    return x % 7;
+  };
+}
+
+describe('KeyedSerialQueue', () => {
+  it('runs tasks of one key in submission order despite random async delays', async () => {
+    const queue = new KeyedSerialQueue();
+    const next = delays(42);
+    const applied: number[] = [];
+    const runs = Array.from({ length: 200 }, (_, i) =>
+      queue.run('session', async () => {
+        await sleep(next());
+        applied.push(i);
+      }),
+    );
+    await Promise.all(runs);
+    assert.deepEqual(
+      applied,
+      Array.from({ length: 200 }, (_, i) => i),
+    );
+  });
+
+  it('never runs two tasks of one key at once', async () => {
+    const queue = new KeyedSerialQueue();
+    const next = delays(7);
+    let running = 0;
+    let maxRunning = 0;
+    await Promise.all(
+      Array.from({ length: 50 }, () =>
+        queue.run('k', async () => {
+          running++;
+          maxRunning = Math.max(maxRunning, running);
+          await sleep(next());
+          running--;
+        }),
+      ),
+    );
+    assert.equal(maxRunning, 1);
+  });
+
+  it('keeps different keys independent', async () => {
+    const queue = new KeyedSerialQueue();
+    const order: string[] = [];
+    const slow = queue.run('a', async () => {
+      await sleep(30);
+      order.push('a');
+    });
+    const fast = queue.run('b', () => {
+      order.push('b');
+    });
+    await Promise.all([slow, fast]);
+    assert.deepEqual(order, ['b', 'a']);
+  });
+
+  it('interleaves keys while keeping each key ordered', async () => {
+    const queue = new KeyedSerialQueue();
+    const next = delays(3);
+    const seen: Record<string, number[]> = { s1: [], s2: [], s3: [] };
+    const runs: Promise<void>[] = [];
+    for (let i = 0; i < 90; i++) {
+      const key = `s${(i % 3) + 1}`;
+      runs.push(
+        queue.run(key, async () => {
+          await sleep(next());
+          seen[key].push(i);
+        }),
+      );
+    }
+    await Promise.all(runs);
+    for (const list of Object.values(seen)) assert.deepEqual(list, [...list].sort((a, b) => a - b));
+  });
+
+  it('returns each task result and isolates failures', async () => {
+    const queue = new KeyedSerialQueue();
+    const first = queue.run('k', () => 1);
+    const failing = queue.run('k', async () => {
+      await sleep(1);
+      throw new Error('boom');
+    });
+    const throwingSync = queue.run('k', () => {
+      throw new Error('sync boom');
+    });
+    const after = queue.run('k', async () => 'still runs');
+    assert.equal(await first, 1);
+    await assert.rejects(failing, /boom/);
+    await assert.rejects(throwingSync, /sync boom/);
+    assert.equal(await after, 'still runs');
+  });
+
+  it('forgets a key once its tasks are done (no growth with many sessions)', async () => {
+    const queue = new KeyedSerialQueue();
+    await Promise.all(Array.from({ length: 1000 }, (_, i) => queue.run(`session-${i}`, () => i)));
+    await queue.idle('session-999');
+    await sleep(0);
+    assert.equal(queue.activeKeys, 0);
+  });
+
+  it('idle waits for what was submitted before', async () => {
+    const queue = new KeyedSerialQueue();
+    let done = false;
+    void queue.run('k', async () => {
+      await sleep(10);
+      done = true;
+    });
+    await queue.idle('k');
+    assert.equal(done, true);
+  });
+});

@@ -1,0 +1,105 @@
+import * as assert from 'node:assert/strict';
+import { DisplayTerminalStore } from '../../../src/extension/core/terminals';
+
+describe('DisplayTerminalStore (_meta terminal convention)', () => {
+  it('follows a terminal from terminal_info through output to exit', () => {
+    const store = new DisplayTerminalStore();
+    assert.deepEqual([...store.apply({ terminal_info: { terminal_id: 'T', cwd: '/p' } }, 'call')], ['T']);
+    store.apply({ terminal_output: { terminal_id: 'T', data: 'a\n' } }, 'call');
+    store.apply({ terminal_output: { terminal_id: 'T', data: 'b\n' } }, 'call');
+    store.apply({ terminal_exit: { terminal_id: 'T', exit_code: 3, signal: null } }, 'call');
+    const terminal = store.get('T')!;
+    assert.equal(terminal.output.text, 'a\nb\n', 'output is appended, not replaced');
+    assert.equal(terminal.cwd, '/p');
+    assert.equal(terminal.toolCallId, 'call');
+    assert.deepEqual(terminal.exit, { exitCode: 3, signal: null });
+    assert.equal(terminal.revision, 4);
+  });
+
+  it('creates the terminal when output arrives before terminal_info', () => {
+    const store = new DisplayTerminalStore();
+    store.apply({ terminal_output: { terminal_id: 'T', data: 'early ' } }, 'call');
+    assert.equal(store.get('T')!.announced, false);
+    assert.equal(store.get('T')!.cwd, undefined);
+    store.apply({ terminal_info: { terminal_id: 'T', cwd: '/work' } }, 'call');
+    store.apply({ terminal_output: { terminal_id: 'T', data: 'late' } }, 'call');
+    const terminal = store.get('T')!;
+    assert.equal(terminal.output.text, 'early late', 'nothing of the early output is lost');
+    assert.equal(terminal.announced, true);
+    assert.equal(terminal.cwd, '/work');
+    assert.equal(store.all().length, 1);
+  });
+
+  it('records an exit that arrives first, and a kill by signal', () => {
+    const store = new DisplayTerminalStore();
+    store.apply({ terminal_exit: { terminal_id: 'K', exit_code: null, signal: 'SIGTERM' } }, 'call');
+    assert.deepEqual(store.get('K')!.exit, { exitCode: null, signal: 'SIGTERM' });
+    assert.equal(store.get('K')!.output.text, '');
+  });
+
+  it('applies info, output and exit carried by one message in that order', () => {
+    const store = new DisplayTerminalStore();
+    const changed = store.apply(
+      {
+        terminal_info: { terminal_id: 'T' },
+        terminal_output: { terminal_id: 'T', data: 'all at once' },
+        terminal_exit: { terminal_id: 'T', exit_code: 0, signal: null },
+      },
+      'call',
+    );
+    assert.deepEqual([...changed], ['T']);
+    assert.equal(store.get('T')!.output.text, 'all at once');
+    assert.deepEqual(store.get('T')!.exit, { exitCode: 0, signal: null });
+  });
+
+  it('the call that announces a terminal owns it', () => {
+    const store = new DisplayTerminalStore();
+    store.apply({ terminal_output: { terminal_id: 'T', data: 'x' } }, 'other');
+    assert.equal(store.get('T')!.toolCallId, 'other');
+    store.apply({ terminal_info: { terminal_id: 'T' } }, 'owner');
+    assert.equal(store.get('T')!.toolCallId, 'owner');
+  });
+
+  it('lets a renderer read only what is new since its offset', () => {
+    const store = new DisplayTerminalStore();
+    store.apply({ terminal_output: { terminal_id: 'T', data: 'one\n' } }, 'c');
+    const terminal = store.get('T')!;
+    const first = terminal.readFrom(0);
+    store.apply({ terminal_output: { terminal_id: 'T', data: 'two\n' } }, 'c');
+    store.apply({ terminal_output: { terminal_id: 'T', data: 'three\n' } }, 'c');
+    const next = terminal.readFrom(first.end);
+    assert.equal(first.text, 'one\n');
+    assert.equal(next.text, 'two\nthree\n');
+    assert.equal(next.end, terminal.output.length);
+    assert.equal(terminal.readFrom(next.end).text, '');
+  });
+
+  it('caps memory by dropping the oldest output; offsets stay valid', () => {
+    const store = new DisplayTerminalStore({ outputLimit: 10 });
+    store.apply({ terminal_output: { terminal_id: 'T', data: '0123456789' } }, 'c');
+    const terminal = store.get('T')!;
+    const seen = terminal.readFrom(0).end;
+    store.apply({ terminal_output: { terminal_id: 'T', data: 'abcdef' } }, 'c');
+    assert.equal(terminal.output.text, '6789abcdef');
+    assert.equal(terminal.output.dropped, 6);
+    assert.equal(terminal.output.length, 16);
+    assert.deepEqual(terminal.readFrom(seen), { text: 'abcdef', start: 10, end: 16 });
+    // A reader far behind gets what is left and learns where it starts.
+    assert.deepEqual(terminal.readFrom(2), { text: '6789abcdef', start: 6, end: 16 });
+  });
+
+  it('never keeps half of an emoji when dropping', () => {
+    const store = new DisplayTerminalStore({ outputLimit: 3 });
+    store.apply({ terminal_output: { terminal_id: 'T', data: 'a😀b' } }, 'c');
+    assert.equal(store.get('T')!.output.text, '😀b');
+    store.apply({ terminal_output: { terminal_id: 'T', data: 'c' } }, 'c');
+    assert.equal(store.get('T')!.output.text, 'bc');
+  });
+
+  it('ignores empty meta and reports no change for empty output of a known terminal', () => {
+    const store = new DisplayTerminalStore();
+    assert.equal(store.apply({}, 'c').size, 0);
+    store.apply({ terminal_info: { terminal_id: 'T' } }, 'c');
+    assert.equal(store.apply({ terminal_output: { terminal_id: 'T', data: '' } }, 'c').size, 0);
+  });
+});
