@@ -25,6 +25,17 @@ export interface AcpNativeApi {
   toolCalls(): RenderedToolCall[];
   /** Fires (coalesced) when the active session's tool calls change. */
   readonly onDidChangeToolCalls: vscode.Event<void>;
+  /** Counters for benchmarks and diagnostics. */
+  stats(): AcpNativeStats;
+}
+
+export interface AcpNativeStats {
+  /** How many times the Tool Calls tree was refreshed since activation. */
+  treeRefreshes: number;
+  /** How many `session/update`s the active session has applied. */
+  updatesApplied: number;
+  /** How many coalesced change events the active session has emitted. */
+  changeEvents: number;
 }
 
 export type RenderedCard = 'diff' | 'terminal' | 'generic';

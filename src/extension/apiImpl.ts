@@ -26,6 +26,14 @@ export function createApi(acp: AcpNative): AcpNativeApi {
       return session ? session.state.toolCalls().map((call) => renderedCall(acp, session, call)) : [];
     },
     onDidChangeToolCalls: changed.event,
+    stats: () => {
+      const session = acp.sessions.active ?? acp.sessions.all.at(-1);
+      return {
+        treeRefreshes: acp.tree.refreshCount,
+        updatesApplied: session?.counters.updatesApplied ?? 0,
+        changeEvents: session?.counters.changeEvents ?? 0,
+      };
+    },
   };
 }
 

@@ -14,6 +14,8 @@ export interface SessionRecord {
   readonly connection: AgentConnection;
   /** A turn is running. */
   busy: boolean;
+  /** Counters: updates applied and coalesced change events emitted. */
+  readonly counters: { updatesApplied: number; changeEvents: number };
 }
 
 export interface SessionChangeEvent {
@@ -183,8 +185,12 @@ export class AgentSessions extends Disposable {
     if (existing) return existing;
     const roots = this.deps.workspaceRoots();
     const state = new SessionState({ sessionId, cwd: cwd ?? roots.cwd, additionalDirectories: additional });
-    const record: SessionRecord = { state, agentName: connection.name, connection, busy: false };
-    state.onDidChange((changes) => this.sessionChangeEmitter.fire({ session: record, changes }));
+    const record: SessionRecord = { state, agentName: connection.name, connection, busy: false, counters: { updatesApplied: 0, changeEvents: 0 } };
+    state.onDidChange((changes) => {
+      record.counters.updatesApplied += changes.updates;
+      record.counters.changeEvents++;
+      this.sessionChangeEmitter.fire({ session: record, changes });
+    });
     this.sessions.set(sessionId, record);
     this.sessionsEmitter.fire();
     return record;
