@@ -1,0 +1,59 @@
+import * as assert from 'node:assert/strict';
+import { ToolCallStore } from '../../../src/extension/core/toolCalls';
+import { callChildren, callNode, kindIcon, labelOf, sessionNode, statusLabel } from '../../../src/extension/core/treeModel';
+
+describe('Tool Calls tree model', () => {
+  it('gives a call its text, locations and raw input as children, with stable ids', () => {
+    const store = new ToolCallStore();
+    store.applyToolCall({
+      toolCallId: 'c1',
+      title: 'Read src/a.ts',
+      kind: 'read',
+      status: 'completed',
+      content: [
+        { type: 'content', content: { type: 'text', text: 'line one\nline two' } },
+        { type: 'diff', path: '/ws/a.ts', oldText: 'a', newText: 'b' },
+      ],
+      locations: [{ path: '/ws/src/a.ts', line: 12 }],
+      rawInput: { path: '/ws/src/a.ts' },
+    });
+    const call = store.get('c1')!;
+    const children = callChildren('s1', call);
+    assert.deepEqual(
+      children.map((c) => [c.type, c.id]),
+      [
+        ['text', 'c:s1:c1:t0'],
+        ['location', 'c:s1:c1:l0'],
+        ['rawInput', 'c:s1:c1:in'],
+      ],
+    );
+    const location = children[1];
+    assert.ok(location.type === 'location' && location.line === 12 && location.path === '/ws/src/a.ts');
+    assert.deepEqual(callChildren('s1', call), children, 'same ids on every refresh');
+    assert.equal(callNode('s1', 'c1').id, 'c:s1:c1');
+    assert.equal(sessionNode('s1').id, 's:s1');
+  });
+
+  it('leaves out empty raw input and blank text', () => {
+    const store = new ToolCallStore();
+    store.applyToolCall({ toolCallId: 'c2', title: 'Think', rawInput: {}, content: [{ type: 'content', content: { type: 'text', text: '  ' } }] });
+    assert.deepEqual(callChildren('s', store.get('c2')!), []);
+  });
+
+  it('labels long and multi-line text by its first line, shortened', () => {
+    assert.equal(labelOf('short'), 'short');
+    assert.equal(labelOf('first\nsecond'), 'first …');
+    const long = 'x'.repeat(200);
+    assert.equal(labelOf(long).length, 80);
+    assert.ok(labelOf(long).endsWith('…'));
+  });
+
+  it('names statuses and picks icons by kind, falling back by card', () => {
+    assert.equal(statusLabel('in_progress'), 'running');
+    assert.equal(statusLabel('completed'), 'done');
+    assert.equal(kindIcon('read', 'generic'), 'book');
+    assert.equal(kindIcon('execute', 'terminal'), 'terminal');
+    assert.equal(kindIcon(undefined, 'diff'), 'diff');
+    assert.equal(kindIcon('other', 'generic'), 'tools');
+  });
+});

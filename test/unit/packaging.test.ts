@@ -1,0 +1,49 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const repo = path.resolve(__dirname, '..', '..');
+const vsce = path.join(repo, 'node_modules', '@vscode', 'vsce', 'vsce');
+const ALLOWED = new Set(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist/extension.js', 'dist/agent.js']);
+
+describe('the VSIX', function () {
+  this.timeout(180_000);
+  let dir: string;
+
+  before(() => {
+    // Package a copy with a production build, plus files that must stay out, so the test neither
+    // disturbs the development build nor depends on what happens to lie around.
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-vsix-'));
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore', 'tsconfig.json', 'esbuild.mjs']) {
+      fs.copyFileSync(path.join(repo, f), path.join(dir, f));
+    }
+    for (const d of ['media', 'src', 'test/fixtures/workspace', 'demo']) {
+      fs.cpSync(path.join(repo, d), path.join(dir, d), { recursive: true });
+    }
+    fs.symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'));
+    execFileSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: dir, stdio: 'pipe' });
+  });
+
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('holds only the allowed files', () => {
+    const listed = execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: dir, encoding: 'utf8' })
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    const unexpected = listed.filter((f) => !ALLOWED.has(f) && !f.startsWith('media/'));
+    assert.deepEqual(unexpected, []);
+    for (const required of ALLOWED) assert.ok(listed.includes(required), `${required} is packaged`);
+    assert.ok(listed.some((f) => f.startsWith('media/')), 'media is packaged');
+  });
+
+  it('packages into a VSIX under 1 MB with minified bundles and no source maps', () => {
+    const out = path.join(dir, 'acp-native.vsix');
+    execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], { cwd: dir, stdio: 'pipe' });
+    const size = fs.statSync(out).size;
+    assert.ok(size < 1024 * 1024, `VSIX is ${size} bytes`);
+    assert.ok(!fs.existsSync(path.join(dir, 'dist', 'extension.js.map')), 'no source map in production');
+  });
+});
