@@ -44,9 +44,16 @@ if (tests) {
 if (!watch) rmSync('dist', { recursive: true, force: true });
 
 if (watch) {
-  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  // Lines the F5 task's problem matcher watches for (.vscode/tasks.json).
+  const announce = {
+    name: 'announce',
+    setup(build) {
+      build.onStart(() => console.log('[watch] build started'));
+      build.onEnd((result) => console.log(`[watch] build finished${result.errors.length ? ` with ${result.errors.length} errors` : ''}`));
+    },
+  };
+  const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...b, plugins: [announce] })));
   await Promise.all(contexts.map((c) => c.watch()));
-  console.log('[watch] build finished, watching for changes');
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
 }

@@ -1,0 +1,596 @@
+// Shared machinery of the offline test host: a real VS Code (the build shipped inside the npm
+// package `code-server`) served on loopback and driven by Debian's Chromium through playwright-core.
+//
+// Why code-server: machines of this project reach only the npm registry and Debian's packages, so
+// `@vscode/test-electron` (which downloads VS Code from Microsoft) cannot run here. code-server@4.99.4
+// contains VS Code 1.99.3 with the full Node extension host. See /work/shared/notes/test-host.md.
+//
+// Used by test/host/run-offline.mjs (integration tests) and scripts/start.mjs (`npm start`).
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  appendFileSync, closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync,
+  readFileSync, rmSync, statSync, symlinkSync, writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CODE_SERVER_VERSION = '4.99.4';
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+// ACP_CACHE_DIR: another cache root (e.g. to try a fresh install without touching the shared one).
+export const cacheRoot = process.env.ACP_CACHE_DIR ? resolve(process.env.ACP_CACHE_DIR) : join(repoRoot, '.cache');
+export const logsDir = join(cacheRoot, 'logs');
+export const codeServerDir = join(cacheRoot, `code-server-${CODE_SERVER_VERSION}`);
+export const CHROMIUM = '/usr/bin/chromium';
+
+const pkgDir = join(codeServerDir, 'node_modules', 'code-server');
+const vscodeDir = join(pkgDir, 'lib', 'vscode');
+const entryJs = join(pkgDir, 'out', 'node', 'entry.js');
+// Written last, only after every install step succeeded: an interrupted install is redone.
+const markerFile = join(codeServerDir, '.installed.json');
+
+/** `[host] message` on stdout; every line of the launchers starts with the same tag. */
+export function log(message) {
+  console.log(`[host] ${message}`);
+}
+
+/** Seconds since `t0` (a performance.now() value), formatted for progress lines. */
+export function since(t0) {
+  return `${((performance.now() - t0) / 1000).toFixed(1)}s`;
+}
+
+/** A fresh log file path under .cache/logs, e.g. .cache/logs/code-server-2026-11-30T13-37-20-123Z.log */
+export function newLogFile(name) {
+  mkdirSync(logsDir, { recursive: true });
+  pruneLogs();
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return join(logsDir, `${name}-${stamp}-${process.pid}.log`);
+}
+
+/** Every run adds logs; drop those older than a week (once per process). */
+let pruned = false;
+function pruneLogs() {
+  if (pruned) return;
+  pruned = true;
+  const cutoff = Date.now() - 7 * 24 * 3600 * 1000;
+  for (const name of readdirSync(logsDir)) {
+    const f = join(logsDir, name);
+    try {
+      if (statSync(f).mtimeMs < cutoff) rmSync(f, { recursive: true, force: true });
+    } catch {
+      // raced with another run
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Debian packages
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Chromium drives the workbench; ripgrep replaces the binary @vscode/ripgrep would download from
+ * GitHub (VS Code's search needs it); libkrb5-dev has the headers the `kerberos` native module of
+ * VS Code's server is compiled against. Installs them with apt-get when missing and we are root.
+ */
+export function ensureDebianPackages() {
+  const missing = [];
+  if (!existsSync(CHROMIUM)) missing.push('chromium');
+  if (!existsSync('/usr/bin/rg')) missing.push('ripgrep');
+  if (!existsSync('/usr/include/krb5.h') && !existsSync('/usr/include/krb5/krb5.h')) missing.push('libkrb5-dev');
+  if (missing.length === 0) return;
+
+  if (process.getuid?.() !== 0) {
+    throw new Error(
+      `Debian packages missing: ${missing.join(' ')}. Install them, e.g.\n` +
+        `  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`,
+    );
+  }
+  const t0 = performance.now();
+  const logFile = newLogFile('apt');
+  log(`installing Debian packages: ${missing.join(' ')} (log: ${logFile})`);
+  // All three in one go (apt-get skips those already present).
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update'], { env, logFile });
+  run('apt-get', ['install', '-y', '-q', 'chromium', 'ripgrep', 'libkrb5-dev'], { env, logFile });
+  log(`Debian packages installed (${since(t0)})`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// code-server install (cached in .cache/code-server-<version>)
+// ---------------------------------------------------------------------------------------------
+
+// Install-time scripts we want to run under npm 11's allowScripts policy. npm 11 runs an unreviewed
+// dependency's install script with a warning today, and refuses it when `strict-allow-scripts` is
+// set (and future npm releases may refuse by default), so the cache's package.json files carry an
+// explicit policy: allow the native modules VS Code's server needs, deny the Windows-only ones
+// (they compile to empty stubs on Linux and are never loaded; denying them saves build time).
+const VSCODE_ALLOW_SCRIPTS = {
+  'node-pty': true, // terminals (pty.node); its postinstall also runs `npx node-gyp configure`
+  kerberos: true, // proxy auth; `prebuild-install || node-gyp rebuild` (download fails → builds)
+  '@vscode/spdlog': true, // logging
+  'native-watchdog': true, // extension host watchdog
+  '@parcel/watcher': true, // file watching; finds its prebuilt @parcel/watcher-linux-x64-glibc
+  '@vscode/ripgrep': true, // exits early because we pre-place bin/rg (else: GitHub download)
+  '@vscode/windows-process-tree': false,
+  '@vscode/windows-registry': false,
+  '@vscode/deviceid': false,
+};
+const ROOT_ALLOW_SCRIPTS = { argon2: true, 'code-server': false };
+
+/** Native modules that must exist after the build (relative to lib/vscode/node_modules). */
+const VSCODE_NATIVE = [
+  'node-pty/build/Release/pty.node',
+  'kerberos/build/Release/kerberos.node',
+  '@vscode/spdlog/build/Release/spdlog.node',
+  'native-watchdog/build/Release/watchdog.node',
+];
+
+/** Is the cached install complete and built for this Node ABI? */
+function installedOk() {
+  if (!existsSync(markerFile) || !existsSync(entryJs)) return false;
+  try {
+    const m = JSON.parse(readFileSync(markerFile, 'utf8'));
+    return m.version === CODE_SERVER_VERSION && m.modules === process.versions.modules;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Installs code-server into .cache/code-server-<version>/ unless already done, and returns the path
+ * of its `out/node/entry.js`. Recipe (see the note): install everything with --ignore-scripts, then
+ * run only the build steps we need, without any download from GitHub.
+ */
+export async function ensureCodeServer() {
+  if (installedOk()) return entryJs;
+  if (Number(process.versions.node.split('.')[0]) !== 20) {
+    throw new Error(`code-server ${CODE_SERVER_VERSION} requires Node 20; this is Node ${process.versions.node}`);
+  }
+  const release = await lock();
+  try {
+    if (installedOk()) return entryJs; // another process finished it while we waited
+    await install();
+    return entryJs;
+  } finally {
+    release();
+  }
+}
+
+async function install() {
+  const t0 = performance.now();
+  const logFile = newLogFile('code-server-install');
+  log(`installing code-server ${CODE_SERVER_VERSION} into ${codeServerDir} (log: ${logFile})`);
+  rmSync(codeServerDir, { recursive: true, force: true });
+  mkdirSync(codeServerDir, { recursive: true });
+
+  // Under `npm run`, the environment carries the outer project's npm settings (npm_config_prefix,
+  // npm_config_local_prefix, npm_package_*, ...). Keep only those that describe how to reach the
+  // registry; the rest would describe the wrong project.
+  const KEEP = /^npm_config_(registry|cafile|ca|cert|key|strict_ssl|proxy|https_proxy|noproxy|userconfig|globalconfig|cache|nodedir|python|node_gyp|fetch_.*)$/i;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) || KEEP.test(k)));
+  // node-pty's postinstall runs `npx node-gyp ...`; the user's npmrc may say `yes=false`, which makes
+  // npx refuse (or, without it, wait for an answer on a CI machine without stdin).
+  env.npm_config_yes = 'true';
+  // node-gyp needs Node's headers; it would download them from nodejs.org (unreachable here) unless
+  // pointed at the ones installed next to this node binary (Debian/NodeSource: /usr/include/node).
+  const nodedir = resolve(dirname(process.execPath), '..');
+  if (!env.npm_config_nodedir && existsSync(join(nodedir, 'include', 'node', 'common.gypi'))) {
+    env.npm_config_nodedir = nodedir;
+  }
+  const npm = (cwd, args, what) => step(what, () => run('npm', args, { cwd, env, logFile }));
+  const quiet = ['--no-audit', '--no-fund', '--loglevel=warn'];
+
+  writeJson(join(codeServerDir, 'package.json'), {
+    name: 'acp-native-code-server-cache',
+    private: true,
+    description: 'Generated by test/host/codeServer.mjs; safe to delete.',
+    dependencies: { 'code-server': CODE_SERVER_VERSION },
+    allowScripts: ROOT_ALLOW_SCRIPTS,
+  });
+  npm(codeServerDir, ['install', '--ignore-scripts', ...quiet], `npm install code-server@${CODE_SERVER_VERSION} (no scripts)`);
+
+  // What code-server's own postinstall.sh does, step by step, minus the GitHub downloads.
+  npm(vscodeDir, ['install', '--omit=dev', '--ignore-scripts', ...quiet], 'npm install lib/vscode (no scripts)');
+  // @vscode/ripgrep's postinstall downloads rg from GitHub unless its bin/ folder exists.
+  mkdirSync(join(vscodeDir, 'node_modules/@vscode/ripgrep/bin'), { recursive: true });
+  symlinkForce('/usr/bin/rg', join(vscodeDir, 'node_modules/@vscode/ripgrep/bin/rg'));
+  patchJson(join(vscodeDir, 'package.json'), (p) => ({ ...p, allowScripts: VSCODE_ALLOW_SCRIPTS }));
+  npm(vscodeDir, ['rebuild', '--foreground-scripts', ...quiet], 'npm rebuild lib/vscode (native modules)');
+  for (const rel of VSCODE_NATIVE) {
+    if (!existsSync(join(vscodeDir, 'node_modules', rel))) {
+      throw new Error(`native module not built: lib/vscode/node_modules/${rel} (log: ${logFile})`);
+    }
+  }
+  symlinkForce('node_modules', join(vscodeDir, 'node_modules.asar'));
+  symlinkForce('code-linux.sh', join(vscodeDir, 'bin/remote-cli/code-server'));
+  symlinkForce('browser-linux.sh', join(vscodeDir, 'bin/helpers/browser.sh'));
+  // Built-in extensions share one dependency (typescript); its postinstall only trims files.
+  npm(join(vscodeDir, 'extensions'), ['install', '--omit=dev', '--ignore-scripts', ...quiet], 'npm install lib/vscode/extensions');
+  // code-server's HTTP server requires argon2 at start even with --auth none.
+  npm(codeServerDir, ['rebuild', 'argon2', '--foreground-scripts', ...quiet], 'npm rebuild argon2');
+
+  // Load every native module once in a plain Node, so a broken build fails here and not later
+  // inside the server with a less obvious message.
+  step('check native modules load', () => {
+    const mods = ['node-pty', 'kerberos', '@vscode/spdlog', 'native-watchdog', '@parcel/watcher']
+      .map((m) => join(vscodeDir, 'node_modules', m));
+    mods.push(join(codeServerDir, 'node_modules', 'argon2'));
+    const code = `for (const m of ${JSON.stringify(mods)}) require(m);`;
+    run(process.execPath, ['-e', code], { logFile });
+  });
+
+  writeJson(markerFile, {
+    version: CODE_SERVER_VERSION,
+    modules: process.versions.modules,
+    node: process.versions.node,
+    installedAt: new Date().toISOString(),
+  });
+  log(`code-server ${CODE_SERVER_VERSION} installed (${since(t0)})`);
+
+  function step(what, fn) {
+    const t = performance.now();
+    appendFileSync(logFile, `\n=== ${what}\n`);
+    fn();
+    log(`  ${what} (${since(t)})`);
+  }
+}
+
+/** Exclusive lock on the cache folder, so two launchers never install into it at once. */
+async function lock() {
+  mkdirSync(cacheRoot, { recursive: true });
+  const file = `${codeServerDir}.lock`;
+  for (let waited = 0; ; waited++) {
+    try {
+      const fd = openSync(file, 'wx');
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      const pid = Number(readFileSync(file, 'utf8')) || 0;
+      if (!pidAlive(pid)) {
+        rmSync(file, { force: true }); // left by a killed install
+        continue;
+      }
+      if (waited === 0) log(`waiting for process ${pid}, which is installing code-server...`);
+      await sleep(1000);
+    }
+  }
+}
+
+function pidAlive(pid) {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
+/** Product versions of the cached install: { vscode: '1.99.3', codeServer: '4.99.4', commit }. */
+export function productVersions() {
+  const vscode = JSON.parse(readFileSync(join(vscodeDir, 'package.json'), 'utf8')).version;
+  const product = JSON.parse(readFileSync(join(vscodeDir, 'product.json'), 'utf8'));
+  const codeServer = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')).version;
+  return { vscode, codeServer, commit: product.commit };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server
+// ---------------------------------------------------------------------------------------------
+
+/** Settings that keep the workbench quiet and deterministic for tests and demos. */
+export const QUIET_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'security.workspace.trust.enabled': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'git.openRepositoryInParentFolders': 'never',
+  'chat.commandCenter.enabled': false,
+  'window.restoreWindows': 'none',
+  'files.hotExit': 'off',
+};
+
+export async function freePort(host = '127.0.0.1') {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', rej);
+    srv.listen(0, host, () => {
+      const { port } = srv.address();
+      srv.close(() => res(port));
+    });
+  });
+}
+
+/**
+ * Starts code-server on 127.0.0.1 and waits until it answers.
+ * @param {object} o
+ * @param {string} o.workspace  folder or .code-workspace file code-server opens by default
+ * @param {string} [o.userDataDir]  kept when given; a throwaway temp dir otherwise
+ * @param {string} [o.extensionsDir]  kept when given; a throwaway temp dir otherwise
+ * @param {number} [o.port]  default: a free port
+ * @param {string} [o.host]  bind address, default 127.0.0.1
+ * @param {Record<string,string>} [o.env]  extra environment (reaches the extension host)
+ * @param {object} [o.settings]  user settings merged over QUIET_SETTINGS
+ * @returns {Promise<{url: string, port: number, host: string, logFile: string, pid: number,
+ *   userDataDir: string, extensionsDir: string, stop: () => Promise<void>,
+ *   exited: Promise<{code: number | null, signal: string | null}>}>}
+ *   stop() kills the process group and removes the throwaway dirs; exited settles when the
+ *   server process ends.
+ */
+export async function startCodeServer({ workspace, userDataDir, extensionsDir, port, host = '127.0.0.1', env = {}, settings = {} }) {
+  const entry = await ensureCodeServer();
+  const temps = [];
+  const tmp = (name) => {
+    const d = mkdtempSync(join(tmpdir(), `acp-${name}-`));
+    temps.push(d);
+    return d;
+  };
+  userDataDir ??= tmp('user-data');
+  extensionsDir ??= tmp('extensions');
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  mkdirSync(extensionsDir, { recursive: true });
+  // A kept user-data dir keeps the user's own changes; the quiet defaults only fill in.
+  const settingsFile = join(userDataDir, 'User', 'settings.json');
+  let existing = {};
+  try {
+    existing = JSON.parse(readFileSync(settingsFile, 'utf8'));
+  } catch {
+    // none yet (or not plain JSON: replaced)
+  }
+  writeJson(settingsFile, { ...QUIET_SETTINGS, ...settings, ...existing });
+  // Without --config, code-server writes ~/.config/code-server/config.yaml (with a password).
+  const configFile = join(userDataDir, 'code-server.yaml');
+  if (!existsSync(configFile)) writeFileSync(configFile, 'auth: none\ncert: false\n');
+
+  const opts = { configFile, userDataDir, extensionsDir, workspace, host, env, temps };
+  try {
+    if (port !== undefined) return await spawnServer(entry, { ...opts, port });
+    // A free port can be taken by another process between the probe and code-server's listen
+    // (parallel runs): try again with another one.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await spawnServer(entry, { ...opts, port: await freePort(host === '0.0.0.0' ? '127.0.0.1' : host) });
+      } catch (e) {
+        if (attempt >= 3 || !/EADDRINUSE/.test(e.message)) throw e;
+      }
+    }
+  } catch (e) {
+    temps.forEach((d) => rmSync(d, { recursive: true, force: true }));
+    throw e;
+  }
+}
+
+async function spawnServer(entry, { configFile, userDataDir, extensionsDir, workspace, host, env, temps, port }) {
+  const logFile = newLogFile('code-server');
+  const args = [
+    entry,
+    '--config', configFile,
+    '--auth', 'none',
+    '--bind-addr', `${host}:${port}`,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--user-data-dir', userDataDir,
+    '--extensions-dir', extensionsDir,
+    workspace,
+  ];
+  const childEnv = { ...process.env, ...env };
+  // Started from a VS Code terminal, these would make code-server act as a CLI of *that* VS Code
+  // (VSCODE_IPC_HOOK_CLI) or confuse the extension host it starts.
+  for (const k of Object.keys(childEnv)) {
+    if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE') delete childEnv[k];
+  }
+  const out = openSync(logFile, 'a');
+  armExitSweep();
+  // detached: own process group, so stop() can kill the server *and* the extension host, pty host
+  // and file watcher it forks, in one signal.
+  const child = spawn(process.execPath, args, { env: childEnv, stdio: ['ignore', out, out], detached: true });
+  closeSync(out);
+  liveServers.add(child.pid);
+  let exited = null;
+  const exitedP = new Promise((res) => child.on('exit', (code, signal) => res((exited = { code, signal }))));
+
+  const rmTemps = () => temps.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    killGroup(child.pid, 'SIGTERM');
+    const done = await Promise.race([exitedP.then(() => true), sleep(5000).then(() => false)]);
+    // The extension host may outlive its parent for a moment; always sweep the group.
+    killGroup(child.pid, 'SIGKILL');
+    if (!done) await Promise.race([exitedP, sleep(2000)]);
+    liveServers.delete(child.pid);
+    rmTemps();
+  };
+
+  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited) {
+      throw new Error(`code-server exited during start (${exited.code ?? exited.signal}); log: ${logFile}\n${tail(logFile)}`);
+    }
+    if (await answers(`${url}/healthz`)) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`code-server did not answer on ${url} within 60s; log: ${logFile}\n${tail(logFile)}`);
+    }
+    await sleep(200);
+  }
+  return { url, port, host, logFile, pid: child.pid, userDataDir, extensionsDir, stop, exited: exitedP };
+}
+
+// Safety net: whatever way this process ends (even an uncaught exception, which skips the
+// launchers' finally blocks), no code-server process group outlives it.
+const liveServers = new Set();
+let exitSweepArmed = false;
+function armExitSweep() {
+  if (exitSweepArmed) return;
+  exitSweepArmed = true;
+  process.on('exit', () => {
+    for (const pid of liveServers) killGroup(pid, 'SIGKILL');
+  });
+}
+
+async function answers(url) {
+  try {
+    const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    return r.ok;
+  } catch {
+    return false;
+  }
+}
+
+function killGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workbench URL
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The URL that opens the workbench on `target` (a folder, or a .code-workspace file for a
+ * multi-root workspace) with the extension under development loaded, and optionally a test suite
+ * run in the extension host. Paths are absolute paths on the server's machine.
+ * @param {object} o
+ * @param {string} o.url  server base URL, e.g. http://127.0.0.1:8740
+ * @param {string} o.target  folder or .code-workspace file
+ * @param {string} [o.extensionDevelopmentPath]
+ * @param {string} [o.extensionTestsPath]
+ * @param {string} [o.authority]  host:port the browser reaches the server at (default: from url)
+ */
+export function workbenchUrl({ url, target, extensionDevelopmentPath, extensionTestsPath, authority }) {
+  const base = new URL(url);
+  authority ??= base.host;
+  // The payload's URIs name files on the remote (the server); their authority is the host:port
+  // the browser uses (a mismatch such as localhost vs 127.0.0.1 was seen to work as well).
+  const remote = (p) => `vscode-remote://${authority}${resolve(p)}`;
+  const payload = [];
+  if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
+  if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
+  payload.push(['skipWelcome', 'true']);
+  const key = target.endsWith('.code-workspace') ? 'workspace' : 'folder';
+  // Slashes left readable in the path (the URL is printed for people to open).
+  const path = encodeURIComponent(resolve(target)).replace(/%2F/g, '/');
+  return `${base.origin}/?${key}=${path}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Browser
+// ---------------------------------------------------------------------------------------------
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', // root on CI
+  '--disable-gpu',
+  // The machine's network is closed: without these, Chromium keeps trying Google's services.
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/**
+ * Headless Debian Chromium with a fresh profile. playwright's `launch()` refuses a
+ * `--user-data-dir` argument, so a persistent context on a temp dir is used instead; it behaves as
+ * a fresh browser. Returns { context, page, close() }; close() also removes the profile.
+ */
+export async function launchChromium({ viewport = { width: 1400, height: 900 } } = {}) {
+  const { chromium } = await import('playwright-core');
+  const profile = mkdtempSync(join(tmpdir(), 'acp-chromium-'));
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport,
+      // Playwright's own signal handlers would close the browser and exit the process at once,
+      // skipping the launcher's cleanup (stopping code-server, removing temp dirs).
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+  } catch (e) {
+    rmSync(profile, { recursive: true, force: true });
+    throw e;
+  }
+  const page = context.pages()[0] ?? (await context.newPage());
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await Promise.race([context.close().catch(() => {}), sleep(10_000)]);
+    rmSync(profile, { recursive: true, force: true });
+  };
+  return { context, page, close };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------------------------
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs a command synchronously, output appended to logFile (or inherited); throws on failure. */
+function run(cmd, args, { cwd, env, logFile } = {}) {
+  let stdio = 'inherit';
+  let fd;
+  if (logFile) {
+    appendFileSync(logFile, `\n$ ${cmd} ${args.join(' ')}${cwd ? `   (in ${cwd})` : ''}\n`);
+    fd = openSync(logFile, 'a');
+    stdio = ['ignore', fd, fd];
+  }
+  const r = spawnSync(cmd, args, { cwd, env, stdio });
+  if (fd !== undefined) closeSync(fd);
+  if (r.error) throw new Error(`${cmd} could not start: ${r.error.message}`);
+  if (r.status !== 0) {
+    throw new Error(
+      `${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})` +
+        (logFile ? `; log: ${logFile}\n${tail(logFile)}` : ''),
+    );
+  }
+}
+
+/** Last lines of a log file, for error messages. */
+export function tail(file, lines = 25) {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).map((l) => `    | ${l}`).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+function writeJson(file, value) {
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+function patchJson(file, fn) {
+  writeJson(file, fn(JSON.parse(readFileSync(file, 'utf8'))));
+}
+
+function symlinkForce(target, path) {
+  try {
+    lstatSync(path);
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    // does not exist
+  }
+  symlinkSync(target, path);
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// Runs the integration suite in desktop VS Code (Electron) through @vscode/test-electron, for
+// machines that can download VS Code from Microsoft (or have one: --vscode PATH). The offline route,
+// which works everywhere the npm registry does, is test/host/run-offline.mjs (npm run test:integration).
+//
+//   node test/host/run-electron.mjs [--version 1.99.3] [--vscode PATH] [--grep PATTERN]
+//                                   [--workspace PATH] [--tests FILE] [--timeout 20m]
+//
+//   --version    ACP_VSCODE_VERSION  VS Code version to download (default 1.99.3; 'stable' for the latest)
+//   --vscode     ACP_VSCODE_PATH     an installed VS Code executable instead of a download
+//   --grep       ACP_TEST_GREP       passed to the suite (extensionTestsEnv)
+//   --workspace  ACP_TEST_WORKSPACE  folder or .code-workspace file, copied to a temp folder first
+//   --tests      ACP_TEST_PATH       suite module (default out/test/integration/index.js)
+//   --timeout    ACP_TEST_TIMEOUT    whole-run limit (default 20m)
+// Downloads are cached in .cache/vscode-test. On Linux without a display, run it under xvfb-run.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { log, repoRoot } from './codeServer.mjs';
+import { copyWorkspace, parseDuration } from './workspace.mjs';
+
+let flags;
+try {
+  ({ values: flags } = parseArgs({
+    options: {
+      version: { type: 'string' },
+      vscode: { type: 'string' },
+      grep: { type: 'string' },
+      workspace: { type: 'string' },
+      tests: { type: 'string' },
+      timeout: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }));
+} catch (e) {
+  console.error(`[host] ${e.message} (see --help)`);
+  process.exit(2);
+}
+if (flags.help) {
+  const lines = readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1);
+  console.log(lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+  process.exit(0);
+}
+
+const env = process.env;
+const version = flags.version ?? env.ACP_VSCODE_VERSION ?? '1.99.3';
+const vscodeExecutablePath = flags.vscode ?? env.ACP_VSCODE_PATH;
+const grep = flags.grep ?? env.ACP_TEST_GREP;
+const tests = resolve(repoRoot, flags.tests ?? env.ACP_TEST_PATH ?? 'out/test/integration/index.js');
+const workspace = resolve(repoRoot, flags.workspace ?? env.ACP_TEST_WORKSPACE ?? 'test/fixtures/workspace');
+const timeoutMs = parseDuration(flags.timeout ?? env.ACP_TEST_TIMEOUT ?? '20m');
+
+if (!existsSync(tests)) {
+  console.error(`[host] suite not found: ${tests} (build it with \`node esbuild.mjs --tests\`)`);
+  process.exit(1);
+}
+if (process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY) {
+  log('WARNING: no DISPLAY; desktop VS Code needs one (run under `xvfb-run -a`)');
+}
+
+const { runTests } = await import('@vscode/test-electron');
+const { target, cleanup } = copyWorkspace(workspace);
+const timer = setTimeout(() => {
+  console.error(`[host] timed out after ${timeoutMs / 1000}s`);
+  cleanup();
+  process.exit(1);
+}, timeoutMs);
+timer.unref();
+
+let code = 1;
+try {
+  code = await runTests({
+    version,
+    vscodeExecutablePath,
+    cachePath: join(repoRoot, '.cache', 'vscode-test'),
+    timeout: 15_000, // per download request: fail fast when Microsoft's servers are unreachable
+    extensionDevelopmentPath: repoRoot,
+    extensionTestsPath: tests,
+    extensionTestsEnv: grep ? { ACP_TEST_GREP: grep } : undefined,
+    launchArgs: [target, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
+  });
+} catch (e) {
+  const msg = String(e?.message ?? e);
+  // test-electron validates the version against Microsoft's update service before downloading; when
+  // that service is unreachable it reports an "Invalid version" or a failed download.
+  if (!vscodeExecutablePath && /Invalid version|Failed to download|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|timed out/i.test(msg)) {
+    console.error(
+      `[host] could not download VS Code ${version} from Microsoft (${msg}).\n` +
+        '[host] This machine cannot reach update.code.visualstudio.com. Use the offline route instead:\n' +
+        '[host]   npm run test:integration   (VS Code 1.99.3 from npm\'s code-server, in headless Chromium)\n' +
+        '[host] or point at an installed VS Code: --vscode /path/to/code (ACP_VSCODE_PATH).',
+    );
+  } else if (e?.code !== undefined || e?.signal) {
+    console.error(`[host] VS Code exited with ${e.code ?? e.signal}`); // TestRunFailedError: the suite failed
+  } else {
+    console.error(`[host] ERROR: ${msg}`);
+  }
+  code = typeof e?.code === 'number' ? e.code : 1;
+} finally {
+  clearTimeout(timer);
+  cleanup();
+}
+log(code === 0 ? 'integration suite PASSED (desktop VS Code)' : `integration suite FAILED (exit ${code})`);
+process.exit(code);
