@@ -30,7 +30,7 @@ describe('bundled agent rendered natively', function () {
     assert.equal(call.status, 'completed');
     assert.match(call.title, /src\/greet\.ts/);
     assert.ok(!call.title.includes(workspaceRoot()), `title should be relative: ${call.title}`);
-    const tab = await waitFor('a diff tab for the edit', () => diffTabs().find((t) => call.uris.includes(t.input.original.toString())));
+    const tab = await waitFor('a diff tab for the edit', () => diffTabs().find((t) => lastCall(api).uris.includes(t.input.original.toString())));
     assert.match(tab.label, /^src\/greet\.ts \(/);
     const original = await vscode.workspace.openTextDocument(tab.input.original);
     const modified = await vscode.workspace.openTextDocument(tab.input.modified);
@@ -46,7 +46,7 @@ describe('bundled agent rendered natively', function () {
     assert.equal(stop, 'end_turn');
     const call = lastCall(api);
     assert.equal(call.card, 'diff');
-    const tab = await waitFor('a diff tab for the write', () => diffTabs().find((t) => call.uris.includes(t.input.original.toString())));
+    const tab = await waitFor('a diff tab for the write', () => diffTabs().find((t) => lastCall(api).uris.includes(t.input.original.toString())));
     const original = await vscode.workspace.openTextDocument(tab.input.original);
     assert.equal(original.getText(), '');
     assert.equal(tab.input.modified.scheme, 'file');
@@ -64,6 +64,8 @@ describe('bundled agent rendered natively', function () {
       const t = lastCall(api).terminal;
       return t?.exit && t.output.includes('exit code 3') ? t : undefined;
     });
+    // The header was written before VS Code opened the terminal: buffered, then delivered first.
+    assert.ok(terminal.output.startsWith('\x1b[2mcwd: '), `starts with the header: ${JSON.stringify(terminal.output.slice(0, 40))}`);
     assert.match(terminal.output, /hello from run\r\nsecond line\r\n/);
     assert.equal(terminal.exit?.exitCode, 3);
     assert.ok(vscode.window.terminals.some((t) => t.name === terminal.name), `a terminal panel named ${terminal.name}`);

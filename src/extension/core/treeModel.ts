@@ -48,6 +48,16 @@ export function callChildren(sessionId: string, call: ToolCallState): TreeNode[]
   return nodes;
 }
 
+/**
+ * Whether `callChildren` would return any node, without building them (no JSON of the raw input):
+ * the tree asks this for every call on every refresh.
+ */
+export function hasCallChildren(call: ToolCallState): boolean {
+  if (call.locations.length > 0) return true;
+  if (call.rawInput !== undefined && !isEmptyObject(call.rawInput)) return true;
+  return call.content.some((item) => contentText(item)?.trim());
+}
+
 /** Text of a plain content item; undefined for diffs, terminals, images. */
 export function contentText(item: acp.ToolCallContent): string | undefined {
   if (item.type !== 'content') return undefined;

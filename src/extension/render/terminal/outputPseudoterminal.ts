@@ -24,8 +24,8 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal {
   private opened = false;
   private endValue: CommandEnd | undefined;
   private closedByUser = false;
-  /** What this terminal has shown, capped: the API snapshot reports output as rendered. */
-  private rendered = '';
+  /** What VS Code has been given (after `open()`), capped: the API reports output as rendered. */
+  private delivered = '';
 
   constructor(
     private readonly options: {
@@ -50,7 +50,7 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal {
     this.opened = true;
     const buffered = this.pending.join('');
     this.pending = [];
-    if (buffered) this.writeEmitter.fire(buffered);
+    if (buffered) this.deliver(buffered);
   }
 
   close(): void {
@@ -81,15 +81,19 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal {
     this.closeEmitter.dispose();
   }
 
-  /** The text shown so far (the last 1 MB), as written to the terminal. */
+  /** The text delivered to VS Code so far (the last 1 MB); empty until VS Code opens the terminal. */
   get renderedText(): string {
-    return this.rendered;
+    return this.delivered;
   }
 
   private emit(data: string): void {
-    this.rendered += data;
-    if (this.rendered.length > RENDERED_CAP) this.rendered = this.rendered.slice(-RENDERED_CAP);
-    if (this.opened) this.writeEmitter.fire(data);
+    if (this.opened) this.deliver(data);
     else this.pending.push(data);
+  }
+
+  private deliver(data: string): void {
+    this.delivered += data;
+    if (this.delivered.length > RENDERED_CAP) this.delivered = this.delivered.slice(-RENDERED_CAP);
+    this.writeEmitter.fire(data);
   }
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { callChildren, callNode, cardOf, kindIcon, labelOf, sessionNode, statusLabel, type TreeNode } from '../../core/treeModel';
+import { callChildren, callNode, cardOf, hasCallChildren, kindIcon, labelOf, sessionNode, statusLabel, type TreeNode } from '../../core/treeModel';
 import type { ToolCallState } from '../../core/toolCalls';
 import type { AgentSessions } from '../../connection/agentSessions';
 import { Disposable } from '../../util/lifecycle';
@@ -22,16 +22,27 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   private pendingReveal: TreeNode | undefined;
   /** How many times the tree was refreshed: the benchmark reports it. */
   refreshCount = 0;
+  /**
+   * One node object per session and per call. VS Code's tree view finds an element's node by object
+   * identity: a fresh object for a known node (from `getParent`, or the revealed call) misses, and
+   * `reveal` then re-fetches every sibling — all of a session's calls — on each refresh.
+   */
+  private readonly nodes = new Map<string, { session: TreeNode; calls: Map<string, TreeNode> }>();
 
   constructor(private readonly sessions: AgentSessions) {
     super();
     this.view = this._register(vscode.window.createTreeView(TOOL_CALLS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }));
-    this._register(sessions.onDidChangeSessions(() => this.scheduleRefresh()));
+    this._register(
+      sessions.onDidChangeSessions(() => {
+        for (const id of this.nodes.keys()) if (!sessions.session(id)) this.nodes.delete(id);
+        this.scheduleRefresh();
+      }),
+    );
     this._register(
       sessions.onDidChangeSession(({ session, changes }) => {
         if (changes.toolCalls.size === 0 && !changes.info) return;
         const newest = session.state.toolCalls().at(-1);
-        if (newest && changes.toolCalls.has(newest.id)) this.pendingReveal = callNode(session.state.sessionId, newest.id);
+        if (newest && changes.toolCalls.has(newest.id)) this.pendingReveal = this.callNodeOf(session.state.sessionId, newest.id);
         this.scheduleRefresh();
       }),
     );
@@ -39,10 +50,10 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
-    if (!node) return this.sessions.all.map((s) => sessionNode(s.state.sessionId));
+    if (!node) return this.sessions.all.map((s) => this.sessionNodeOf(s.state.sessionId));
     if (node.type === 'session') {
       const state = this.sessions.session(node.sessionId)?.state;
-      return state ? state.toolCalls().map((call) => callNode(node.sessionId, call.id)) : [];
+      return state ? state.toolCalls().map((call) => this.callNodeOf(node.sessionId, call.id)) : [];
     }
     if (node.type === 'call') {
       const call = this.call(node);
@@ -56,12 +67,26 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
       case 'session':
         return undefined;
       case 'call':
-        return sessionNode(node.sessionId);
+        return this.sessionNodeOf(node.sessionId);
       case 'text':
       case 'location':
       case 'rawInput':
-        return callNode(node.sessionId, node.toolCallId);
+        return this.callNodeOf(node.sessionId, node.toolCallId);
     }
+  }
+
+  /**
+   * The tooltip of a call, on hover only: a `MarkdownString` set in `getTreeItem` is parsed by the
+   * extension host (markdown lexing) for every call on every refresh, which costs about as much as
+   * building the rest of the item.
+   */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    if (node.type !== 'call' || item.tooltip !== undefined) return item;
+    const call = this.call(node);
+    if (call) {
+      item.tooltip = new vscode.MarkdownString(`**${escapeMd(callDisplayTitle(call))}**\n\n${call.kind ?? 'tool'} · ${statusLabel(call.status)}`);
+    }
+    return item;
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -131,21 +156,43 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     if (!call) return new vscode.TreeItem('(gone)');
     const ctx = titleContext();
     const card = cardOf(call);
-    const hasChildren = callChildren(node.sessionId, call).length > 0;
     const item = new vscode.TreeItem(
       callDisplayTitle(call, ctx),
-      hasChildren ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+      hasCallChildren(call) ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
     );
     item.id = node.id;
     item.iconPath = statusIcon(call, card);
     const loc = call.locations[0];
     item.description = loc ? `${fileDisplayPath(loc.path, ctx)}${loc.line != null ? `:${loc.line}` : ''}` : statusLabel(call.status);
-    item.tooltip = new vscode.MarkdownString(`**${escapeMd(callDisplayTitle(call, ctx))}**\n\n${call.kind ?? 'tool'} · ${statusLabel(call.status)}`);
+    // The tooltip comes from `resolveTreeItem`, on hover.
     item.contextValue = `acpNative.toolCall.${card}`;
     if (card !== 'generic') {
       item.command = { command: 'acpNative.openToolCall', title: 'Open', arguments: [node.sessionId, call.id] };
     }
     return item;
+  }
+
+  private sessionNodes(sessionId: string): { session: TreeNode; calls: Map<string, TreeNode> } {
+    let entry = this.nodes.get(sessionId);
+    if (!entry) {
+      entry = { session: sessionNode(sessionId), calls: new Map() };
+      this.nodes.set(sessionId, entry);
+    }
+    return entry;
+  }
+
+  private sessionNodeOf(sessionId: string): TreeNode {
+    return this.sessionNodes(sessionId).session;
+  }
+
+  private callNodeOf(sessionId: string, toolCallId: string): TreeNode {
+    const calls = this.sessionNodes(sessionId).calls;
+    let node = calls.get(toolCallId);
+    if (!node) {
+      node = callNode(sessionId, toolCallId);
+      calls.set(toolCallId, node);
+    }
+    return node;
   }
 
   private call(node: { sessionId: string; toolCallId: string }): ToolCallState | undefined {
