@@ -1,3 +1,64 @@
-// Placeholder: the bundled agent is being built (issue 3).
-process.stderr.write('acp-native agent: not implemented yet\n');
-process.exit(1);
+/**
+ * Entry point of the bundled agent (dist/agent.js): a plain Node program speaking ACP v1 over
+ * stdio. stdout carries nothing but protocol messages; everything else goes to stderr.
+ */
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import { version } from '../../package.json';
+import { LlmBrain } from './brains/llm/brain';
+import { ScriptedBrain } from './brains/scripted/brain';
+import type { Brain } from './brains/types';
+import { parseConfig, type AgentConfig } from './config';
+import { log } from './log';
+import { createAgentServer } from './server';
+
+// Defensive: a stray console.log from any dependency would corrupt the protocol stream.
+console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+
+function createBrain(config: AgentConfig): Brain {
+  if (config.brain === 'llm' && config.llm !== undefined) return new LlmBrain(config.llm);
+  return new ScriptedBrain();
+}
+
+async function main(): Promise<void> {
+  const parsed = parseConfig(process.argv.slice(2), process.env);
+  if (!parsed.ok) {
+    process.stderr.write(`${parsed.message}\n`);
+    process.exit(parsed.exitCode);
+  }
+  const { config } = parsed;
+  log.info(`v${version}, ${config.brain} brain, sessions in ${config.stateDir}`);
+
+  const server = createAgentServer({ config, brain: createBrain(config), version });
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  );
+  const connection = server.app.connect(stream);
+
+  let stopping = false;
+  const stop = async (why: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`stopping: ${why}`);
+    await server.closeAll();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  // The client vanished (EPIPE): nobody is listening any more.
+  process.stdout.on('error', () => void stop('stdout closed'));
+  // Background tasks run in their own process groups: never leave them behind on a crash.
+  process.on('uncaughtException', (error) => {
+    log.error('uncaught exception', error);
+    void server.closeAll().finally(() => process.exit(1));
+  });
+  // The client closing our stdin is the normal way to end.
+  await connection.closed;
+  await stop('stdin closed');
+}
+
+main().catch((error: unknown) => {
+  log.error('fatal', error);
+  process.exit(1);
+});

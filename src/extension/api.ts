@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { StopReason, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
+import type { PermissionOptionKind, StopReason, ToolCallStatus, ToolKind } from '@agentclientprotocol/sdk';
 
 /**
  * What `activate()` returns: a small API for tests and other extensions.
@@ -19,6 +19,14 @@ export interface AcpNativeApi {
   newSession(): Promise<string>;
   /** Stops the running agent (its sessions' cards stay visible). */
   stopAgent(): Promise<void>;
+  /** Restarts the agent (throttled: a crashing agent is not respawned in a loop) with a new session. */
+  restartAgent(): Promise<string>;
+  /** The agent's questions waiting for an answer. */
+  pendingPermissions(): PendingPermission[];
+  /** Answers a question with its option of this kind. False when it was already answered. */
+  answerPermission(questionId: number, kind: PermissionOptionKind): boolean;
+  /** Fires when a question is asked or answered. */
+  readonly onDidChangePermissions: vscode.Event<void>;
   /** The active session's id, if there is one. */
   readonly activeSessionId: string | undefined;
   /** The active session's tool calls as rendered, in order. */
@@ -36,6 +44,16 @@ export interface AcpNativeStats {
   updatesApplied: number;
   /** How many coalesced change events the active session has emitted. */
   changeEvents: number;
+}
+
+export interface PendingPermission {
+  id: number;
+  sessionId: string;
+  toolCallId: string;
+  /** The tool call's title as displayed. */
+  title: string;
+  kind: ToolKind | undefined;
+  options: { name: string; kind: PermissionOptionKind }[];
 }
 
 export type RenderedCard = 'diff' | 'terminal' | 'generic';

@@ -5,6 +5,7 @@ import { callNode, cardOf, type TreeNode } from './core/treeModel';
 import type { ToolCallState } from './core/toolCalls';
 import type { SessionRecord } from './connection/agentSessions';
 import { callDisplayTitle } from './render/titles';
+import { PermissionService } from './services/permissions';
 
 /** Builds the API `activate()` returns, reading what the renderers actually produced. */
 export function createApi(acp: AcpNative): AcpNativeApi {
@@ -13,11 +14,25 @@ export function createApi(acp: AcpNative): AcpNativeApi {
     if (session === acp.sessions.active) changed.fire();
   });
   acp.sessions.onDidChangeSessions(() => changed.fire());
+  const permissionsChanged = new vscode.EventEmitter<void>();
+  acp.permissions.requests.onDidChange(() => permissionsChanged.fire());
   return {
     prompt: (text) => acp.sessions.prompt(text),
     cancel: () => acp.sessions.cancel(),
     newSession: async () => (await acp.sessions.newSession()).state.sessionId,
     stopAgent: () => acp.sessions.stopAgent(),
+    restartAgent: async () => (await acp.sessions.restart()).state.sessionId,
+    pendingPermissions: () =>
+      acp.permissions.requests.pending().map((q) => ({
+        id: q.id,
+        sessionId: q.sessionId,
+        toolCallId: q.toolCall.toolCallId,
+        title: PermissionService.titleOf(q),
+        kind: q.toolCall.kind ?? undefined,
+        options: q.options.map((o) => ({ name: o.name, kind: o.kind })),
+      })),
+    answerPermission: (id, kind) => acp.permissions.answerByKind(id, kind),
+    onDidChangePermissions: permissionsChanged.event,
     get activeSessionId() {
       return acp.sessions.active?.state.sessionId;
     },

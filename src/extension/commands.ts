@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AcpNative } from './context';
 import { errorMessage } from './log';
+import { AgentExitedError } from './connection/agentConnection';
 
 type CommandHandler = (acp: AcpNative, ...args: unknown[]) => unknown;
 
@@ -25,6 +26,7 @@ export const COMMANDS: Record<string, CommandHandler> = {
   'acpNative.cancel': (acp) => acp.sessions.cancel(),
   'acpNative.newSession': async (acp) => (await acp.sessions.newSession()).state.sessionId,
   'acpNative.stopAgent': (acp) => acp.sessions.stopAgent(),
+  'acpNative.restartAgent': async (acp) => (await acp.sessions.restart()).state.sessionId,
   'acpNative.showLog': (acp) => acp.log.show(),
   'acpNative.clearToolCalls': (acp) => acp.sessions.clear(),
   'acpNative.openToolCall': async (acp, sessionId: unknown, toolCallId: unknown) => {
@@ -49,8 +51,10 @@ export function registerCommands(acp: AcpNative): vscode.Disposable[] {
         return await handler(acp, ...args);
       } catch (error) {
         acp.log.error(`${id} failed: ${errorMessage(error)}`);
-        void vscode.window.showErrorMessage(`ACP: ${errorMessage(error)}`, 'Show Log').then((pick) => {
-          if (pick) acp.log.show();
+        const actions = error instanceof AgentExitedError ? ['Restart Agent', 'Show Log'] : ['Show Log'];
+        void vscode.window.showErrorMessage(`ACP: ${errorMessage(error)}`, ...actions).then((pick) => {
+          if (pick === 'Show Log') acp.log.show();
+          if (pick === 'Restart Agent') void vscode.commands.executeCommand('acpNative.restartAgent');
         });
         return undefined;
       }

@@ -29,6 +29,7 @@ export class AcpNative extends Disposable {
   readonly diffEditors: DiffEditors;
   readonly tree: ToolCallsTree;
   readonly clientTerminals: ClientTerminals;
+  readonly permissions: PermissionService;
 
   constructor(
     readonly extensionContext: vscode.ExtensionContext,
@@ -36,7 +37,17 @@ export class AcpNative extends Disposable {
   ) {
     super();
     const files = new FileService(log);
-    const permissions = new PermissionService({ config: this.config, log });
+    const permissions = (this.permissions = this._register(
+      new PermissionService({
+        config: this.config,
+        log,
+        showDiff: async (sessionId, toolCallId) => {
+          const session = this.sessions.session(sessionId);
+          const call = session?.state.toolCall(toolCallId);
+          if (session && call) await this.diffEditors.open(session, call);
+        },
+      }),
+    ));
     this.terminalViews = this._register(new TerminalViews());
     this.clientTerminals = this._register(
       new ClientTerminals({
@@ -46,7 +57,11 @@ export class AcpNative extends Disposable {
       }),
     );
     const handlers: ClientRequestHandlers = {
-      requestPermission: (p, signal) => permissions.request(p, signal),
+      requestPermission: (p, signal) => {
+        // What the request says of the call (Claude's adapter sends the diff here) joins the card.
+        this.sessions.receiveUpdate({ sessionId: p.sessionId, update: { sessionUpdate: 'tool_call_update', ...p.toolCall } });
+        return permissions.request(p, signal);
+      },
       readTextFile: (p) => files.read(p),
       writeTextFile: (p) => files.write(p),
       createTerminal: (p) => this.clientTerminals.create(p),
@@ -61,6 +76,13 @@ export class AcpNative extends Disposable {
         handlers,
         resolveLaunch: () => this.resolveLaunch(),
         workspaceRoots: () => this.workspaceRoots(),
+        onCancel: (sessionId) => permissions.cancelSession(sessionId),
+        onAgentExit: (_connection, sessionIds) => {
+          for (const id of sessionIds) {
+            permissions.cancelSession(id);
+            this.clientTerminals.killAll(id);
+          }
+        },
       }),
     );
     this._register(new DiffDocumentProvider(this.sessions));

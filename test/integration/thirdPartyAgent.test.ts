@@ -27,14 +27,16 @@ describe('what third-party agents send', function () {
   beforeEach(closeAllEditors);
 
   it('replaces a Claude-style call-time snippet with the applied hunks, in the tree and the editors', async () => {
-    const file = inWorkspace('src/greet.ts');
+    // A file of its own: other suites edit the fixture files.
+    const file = inWorkspace('src/claude.ts');
+    fs.writeFileSync(file, 'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n\nexport function farewell(name: string): string {\n  return `Goodbye, ${name}.`;\n}\n');
     await within('the edit turn', api.prompt(`claude-edit ${file}`));
     const call = lastCall(api);
-    assert.equal(call.title, 'Edit src/greet.ts');
+    assert.equal(call.title, 'Edit src/claude.ts');
     assert.equal(call.card, 'diff');
     assert.equal(call.status, 'completed');
     // Two applied hunks → the multi-diff editor, titled after the call.
-    const tab = await waitFor('the multi-diff editor', () => allTabs().find((t) => t.label.startsWith('Edit src/greet.ts (2 changes)')));
+    const tab = await waitFor('the multi-diff editor', () => allTabs().find((t) => t.label.startsWith('Edit src/claude.ts (2 changes)')));
     assert.ok(tab);
     // The first hunk's old side is the applied hunk (with context), not the bare "Hello" snippet.
     const first = vscode.Uri.parse(lastCall(api).uris[0]);
@@ -45,7 +47,7 @@ describe('what third-party agents send', function () {
     const locations = call.tree.children.filter((c) => c.icon === 'location');
     assert.deepEqual(
       locations.map((l) => l.label),
-      ['src/greet.ts:1', 'src/greet.ts:5'],
+      ['src/claude.ts:1', 'src/claude.ts:5'],
     );
   });
 
@@ -78,7 +80,11 @@ describe('what third-party agents send', function () {
     await within('the terminal turn', api.prompt('early-output'));
     const call = lastCall(api);
     assert.equal(call.card, 'terminal');
-    const terminal = await waitFor('the terminal to end', () => lastCall(api).terminal?.exit && lastCall(api).terminal);
+    // VS Code opens the pseudoterminal asynchronously; then it receives everything buffered before.
+    const terminal = await waitFor('the terminal to show its output and end', () => {
+      const t = lastCall(api).terminal;
+      return t?.exit && t.output.includes('[exit code 0]') ? t : undefined;
+    });
     const early = terminal.output.indexOf('early line');
     const late = terminal.output.indexOf('late line');
     assert.ok(early >= 0 && late > early, `output in order: ${JSON.stringify(terminal.output)}`);
@@ -105,7 +111,10 @@ describe('what third-party agents send', function () {
     assert.match(raw.output, /line 50 é漢\n$/);
     assert.equal(raw.exitCode, 4);
     // The panel shows everything, not just the truncated tail.
-    const terminal = await waitFor('the panel output', () => lastCall(api).terminal?.exit && lastCall(api).terminal);
+    const terminal = await waitFor('the panel output', () => {
+      const t = lastCall(api).terminal;
+      return t?.exit && t.output.includes('exit code 4') ? t : undefined;
+    });
     assert.match(terminal.output, /line 1 é漢\r\n/);
     assert.match(terminal.output, /exit code 4/);
   });

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import { SessionState, type SessionChanges } from '../core/session';
 import { KeyedSerialQueue } from '../core/serialQueue';
+import { RestartThrottle } from '../core/restartThrottle';
 import { Disposable } from '../util/lifecycle';
 import { errorMessage, type Logger } from '../log';
 import { AgentConnection, type ClientRequestHandlers } from './agentConnection';
@@ -34,6 +35,7 @@ export class AgentSessions extends Disposable {
   private activeSessionId: string | undefined;
   /** The SDK does not wait for an async notification handler before dispatching the next one. */
   private readonly updateQueue = new KeyedSerialQueue();
+  private readonly restarts = new RestartThrottle();
 
   private readonly sessionsEmitter = this._register(new vscode.EventEmitter<void>());
   /** A session was added, removed or became active. */
@@ -50,6 +52,10 @@ export class AgentSessions extends Disposable {
       resolveLaunch: () => AgentLaunch;
       /** The session's cwd and the other roots. */
       workspaceRoots: () => { cwd: string; additional: string[] };
+      /** A turn is being cancelled: answer its open questions `cancelled`. */
+      onCancel: (sessionId: string) => void;
+      /** The agent process ended (crash or stop): clean up what it left (terminals, questions). */
+      onAgentExit: (connection: AgentConnection, sessionIds: string[]) => void;
     },
   ) {
     super();
@@ -89,7 +95,18 @@ export class AgentSessions extends Disposable {
   async cancel(sessionId = this.activeSessionId): Promise<void> {
     const session = sessionId ? this.sessions.get(sessionId) : undefined;
     if (!session?.busy) return;
+    this.deps.onCancel(session.state.sessionId);
     await session.connection.cancel(session.state.sessionId);
+  }
+
+  /** Restarts the agent (throttled) and starts a new session with it. */
+  async restart(): Promise<SessionRecord> {
+    const allowed = this.restarts.tryRestart();
+    if (!allowed.ok) {
+      throw new Error(`The agent was restarted too often; wait ${Math.ceil(allowed.retryInMs / 1000)} s before restarting it again.`);
+    }
+    await this.stopAgent();
+    return this.newSession();
   }
 
   async newSession(): Promise<SessionRecord> {
@@ -144,7 +161,7 @@ export class AgentSessions extends Disposable {
       this.starting = AgentConnection.start({
         launch,
         handlers: this.deps.handlers,
-        onSessionUpdate: (notification) => this.enqueueUpdate(notification),
+        onSessionUpdate: (notification) => this.receiveUpdate(notification),
         log: this.deps.log,
       }).then(
         (connection) => {
@@ -152,6 +169,8 @@ export class AgentSessions extends Disposable {
           this.starting = undefined;
           void connection.exited.then((exit) => {
             this.deps.log.warn(`Agent "${launch.name}" exited (code ${exit.code}, signal ${exit.signal}).`);
+            const sessionIds = this.all.filter((s) => s.connection === connection).map((s) => s.state.sessionId);
+            this.deps.onAgentExit(connection, sessionIds);
             if (this.connection === connection) {
               this.connection = undefined;
               this.activeSessionId = undefined;
@@ -169,7 +188,11 @@ export class AgentSessions extends Disposable {
     return this.starting;
   }
 
-  private enqueueUpdate(notification: acp.SessionNotification): void {
+  /**
+   * Applies an update in arrival order, after those already queued for its session. Also used for
+   * what a permission request says of its tool call, so it lands after the updates before it.
+   */
+  receiveUpdate(notification: acp.SessionNotification): void {
     const { sessionId, update } = notification;
     void this.updateQueue
       .run(sessionId, () => {

@@ -1,44 +1,116 @@
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import { isAutoApproved, optionOfKind } from '../core/permissions';
+import { PermissionRequests, type PermissionQuestion } from '../core/permissionRequests';
+import { displayTitle } from '../core/displayTitle';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import { titleContext } from '../render/titles';
-import { displayTitle } from '../core/displayTitle';
+import { Disposable } from '../util/lifecycle';
+
+const SHOW_DIFF = 'Show Diff';
 
 /**
- * `session/request_permission`: approved automatically when the setting says so, otherwise asked
- * in a notification whose buttons are the agent's options. A cancelled turn answers `cancelled`.
+ * `session/request_permission`. Approved at once when the setting or an earlier "always" answer
+ * covers the tool kind; otherwise asked in a notification whose buttons are the agent's options
+ * (plus "Show Diff" for an edit). Dismissing the notification rejects once. Cancelling the turn
+ * answers every open question `cancelled`; a click after that does nothing.
  */
-export class PermissionService {
-  constructor(private readonly deps: { config: Config; log: Logger }) {}
+export class PermissionService extends Disposable {
+  readonly requests = new PermissionRequests();
+
+  constructor(
+    private readonly deps: {
+      config: Config;
+      log: Logger;
+      /** Opens the diff of the tool call the question is about. */
+      showDiff: (sessionId: string, toolCallId: string) => Promise<void>;
+    },
+  ) {
+    super();
+  }
 
   async request(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     const auto = this.deps.config.autoApprove;
     if (isAutoApproved(auto, params.toolCall.kind)) {
       const allow = optionOfKind(params.options, 'allow_once', 'allow_always');
       if (allow) {
-        this.deps.log.info(`Permission auto-approved (${auto}): ${params.toolCall.title ?? params.toolCall.toolCallId}`);
-        return selected(allow);
+        this.deps.log.info(`Permission approved by the setting (${auto}): ${params.toolCall.title ?? params.toolCall.toolCallId}`);
+        return { outcome: { outcome: 'selected', optionId: allow.optionId } };
       }
     }
+    const { question, answer } = this.requests.ask(params.sessionId, params.toolCall, params.options);
+    if (question) {
+      // The agent gave up on the request ($/cancel_request or the connection closed).
+      signal.addEventListener('abort', () => this.requests.cancel(question.id), { once: true });
+      if (signal.aborted) this.requests.cancel(question.id);
+      void this.notify(question);
+    }
+    return { outcome: await answer };
+  }
+
+  /** Answers by option kind (never by id: agents change their ids). False if not open. */
+  answerByKind(questionId: number, kind: acp.PermissionOptionKind): boolean {
+    const question = this.requests.pending().find((q) => q.id === questionId);
+    const option = question && optionOfKind(question.options, kind);
+    return option ? this.requests.answer(questionId, option.optionId) : false;
+  }
+
+  cancelSession(sessionId: string): number {
+    return this.requests.cancelAll(sessionId);
+  }
+
+  static titleOf(question: PermissionQuestion): string {
+    const call = question.toolCall;
     const paths = [
-      ...(params.toolCall.content ?? []).flatMap((c) => (c.type === 'diff' ? [c.path] : [])),
-      ...(params.toolCall.locations ?? []).map((l) => l.path),
+      ...(call.content ?? []).flatMap((c) => (c.type === 'diff' ? [c.path] : [])),
+      ...(call.locations ?? []).map((l) => l.path),
     ];
-    const title = displayTitle(params.toolCall.title ?? 'use a tool', paths, titleContext());
-    const buttons = params.options.map((o) => o.name);
-    const cancelled = new Promise<undefined>((resolve) => {
-      if (signal.aborted) resolve(undefined);
-      signal.addEventListener('abort', () => resolve(undefined), { once: true });
-    });
-    const picked = await Promise.race([vscode.window.showWarningMessage(`The agent wants to: ${title}`, ...buttons), cancelled]);
-    if (signal.aborted) return { outcome: { outcome: 'cancelled' } };
-    const option = params.options.find((o) => o.name === picked) ?? optionOfKind(params.options, 'reject_once', 'reject_always');
-    return option ? selected(option) : { outcome: { outcome: 'cancelled' } };
+    return displayTitle(call.title ?? 'use a tool', paths, titleContext());
+  }
+
+  private async notify(question: PermissionQuestion): Promise<void> {
+    const hasDiff = (question.toolCall.content ?? []).some((c) => c.type === 'diff');
+    const message = `The agent asks to ${kindVerb(question.toolCall.kind)}: ${PermissionService.titleOf(question)}`;
+    for (;;) {
+      const buttons = [...question.options.map((o) => o.name), ...(hasDiff ? [SHOW_DIFF] : [])];
+      const picked = await vscode.window.showWarningMessage(message, ...buttons);
+      if (!this.requests.isOpen(question.id)) return; // answered elsewhere or cancelled
+      if (picked === SHOW_DIFF) {
+        await this.deps.showDiff(question.sessionId, question.toolCall.toolCallId).catch(() => undefined);
+        continue;
+      }
+      const option = question.options.find((o) => o.name === picked) ?? optionOfKind(question.options, 'reject_once', 'reject_always');
+      if (option) this.requests.answer(question.id, option.optionId);
+      else this.requests.cancel(question.id);
+      return;
+    }
   }
 }
 
-function selected(option: acp.PermissionOption): acp.RequestPermissionResponse {
-  return { outcome: { outcome: 'selected', optionId: option.optionId } };
+function kindVerb(kind: acp.ToolKind | null | undefined): string {
+  switch (kind) {
+    case 'read':
+      return 'read';
+    case 'edit':
+      return 'edit a file';
+    case 'delete':
+      return 'delete';
+    case 'move':
+      return 'move';
+    case 'search':
+      return 'search';
+    case 'execute':
+      return 'run a command';
+    case 'think':
+      return 'think';
+    case 'fetch':
+      return 'fetch';
+    case 'switch_mode':
+      return 'switch mode';
+    case 'other':
+    case null:
+    case undefined:
+      return 'use a tool';
+  }
 }

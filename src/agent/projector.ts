@@ -1,0 +1,90 @@
+/**
+ * Session events → `session/update`s. The live turn and `session/load` both go through here, with
+ * the tools' pure `presentCall` / `presentResult` and the bridge, so a replayed card is the live
+ * card by construction; replay needs nothing but the log (no file I/O, no diff recomputation).
+ */
+import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk';
+import { callToAcp, resultToAcp, type BridgeContext } from './bridge';
+import type { JsonValue } from './json';
+import { log } from './log';
+import type { SessionEvent } from './sessionEvents';
+import { toolNamed } from './tools';
+import { textBlock, type ToolCallView, type ToolResultView } from './views';
+
+export interface ProjectOptions {
+  /** Live only: the command's output already went out chunk by chunk as it was written. */
+  outputStreamed: boolean;
+}
+
+const REPLAY: ProjectOptions = { outputStreamed: false };
+
+export class Projector {
+  /** Calls seen so far, for presenting their results; removed once they have one. */
+  private readonly open = new Map<string, { tool: string; args: JsonValue }>();
+
+  constructor(private readonly bridge: BridgeContext) {}
+
+  project(event: SessionEvent, options: ProjectOptions = REPLAY): SessionUpdate[] {
+    switch (event.type) {
+      case 'session':
+      case 'mode':
+        return [];
+      case 'user_message':
+        return event.content.map((block) => ({ sessionUpdate: 'user_message_chunk', content: block as ContentBlock }));
+      case 'agent_message':
+        return [{ sessionUpdate: 'agent_message_chunk', content: textBlock(event.text) }];
+      case 'agent_thought':
+        return [{ sessionUpdate: 'agent_thought_chunk', content: textBlock(event.text) }];
+      case 'tool_call':
+        this.open.set(event.toolCallId, { tool: event.tool, args: event.args });
+        return [callToAcp(event.toolCallId, this.callView(event.tool, event.args), this.bridge)];
+      case 'tool_result': {
+        const call = this.open.get(event.toolCallId);
+        if (call === undefined) {
+          log.warn(`result for unknown tool call ${event.toolCallId}: skipped`);
+          return [];
+        }
+        this.open.delete(event.toolCallId);
+        const outcome = { isError: event.isError, text: event.text };
+        const view = this.resultView(call.tool, call.args, outcome, event.meta);
+        return resultToAcp(event.toolCallId, view, event.isError ? 'failed' : 'completed', this.bridge, options);
+      }
+      case 'plan':
+        return [{ sessionUpdate: 'plan', entries: event.entries }];
+    }
+  }
+
+  /**
+   * Calls that never got a result (the agent stopped mid-call) end as failed, so a reloaded
+   * session shows no card spinning for ever.
+   */
+  finishInterrupted(): SessionUpdate[] {
+    const updates: SessionUpdate[] = [];
+    for (const id of this.open.keys()) {
+      const view: ToolResultView = { card: 'generic', content: [textBlock('Interrupted: the agent stopped before this call finished.')] };
+      updates.push(...resultToAcp(id, view, 'failed', this.bridge, REPLAY));
+    }
+    this.open.clear();
+    return updates;
+  }
+
+  private callView(toolName: string, args: JsonValue): ToolCallView {
+    const tool = toolNamed(toolName);
+    try {
+      if (tool !== undefined) return tool.presentCall(args);
+    } catch (error) {
+      log.warn(`cannot present a ${toolName} call`, error);
+    }
+    return { card: 'generic', title: `${toolName} (arguments not understood)`, kind: 'other', rawInput: args };
+  }
+
+  private resultView(toolName: string, args: JsonValue, outcome: { isError: boolean; text: string }, meta: JsonValue | undefined): ToolResultView {
+    const tool = toolNamed(toolName);
+    try {
+      if (tool !== undefined) return tool.presentResult(args, outcome, meta);
+    } catch (error) {
+      log.warn(`cannot present a ${toolName} result`, error);
+    }
+    return { card: 'generic', content: [textBlock(outcome.text)] };
+  }
+}
