@@ -28,6 +28,8 @@ export interface TurnHost {
   standingDecision(needed: PermissionClass): 'allow' | 'reject' | 'ask';
   remember(needed: PermissionClass, decision: 'allow' | 'reject'): void;
   requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
+  /** Cancels the running turn, as `session/cancel` does. */
+  cancel(): void;
   updatePlan(entries: Extract<SessionEvent, { type: 'plan' }>['entries']): void;
 }
 
@@ -132,7 +134,12 @@ export class Turn implements TurnContext {
     } catch (error) {
       return { isError: true, text: `Rejected: the permission request failed (${String(error)}).` };
     }
-    if (answer.outcome.outcome === 'cancelled') return { isError: true, text: 'Cancelled before it ran.' };
+    if (answer.outcome.outcome === 'cancelled') {
+      // A client answers `cancelled` only when the turn is cancelled; its `session/cancel` may
+      // still be on the way (or be handled after this answer), so the turn ends here either way.
+      this.host.cancel();
+      return { isError: true, text: 'Cancelled before it ran.' };
+    }
     const kind = selectedKind(needed, answer.outcome.optionId);
     switch (kind) {
       case 'allow_always':

@@ -27,6 +27,14 @@ export interface AcpNativeApi {
   answerPermission(questionId: number, kind: PermissionOptionKind): boolean;
   /** Fires when a question is asked or answered. */
   readonly onDidChangePermissions: vscode.Event<void>;
+  /** The files the agent changed through the editor in the active session's latest turn that did. */
+  reviewChanges(): ReviewedFile[];
+  /** Opens those changes in the multi-diff editor. */
+  openReview(): Promise<void>;
+  /** Keeps the agent's change of a file. */
+  keepChange(path: string): boolean;
+  /** Restores exactly what was there before the agent's change (unsaved text included). */
+  undoChange(path: string): Promise<void>;
   /** The active session's id, if there is one. */
   readonly activeSessionId: string | undefined;
   /** The active session's tool calls as rendered, in order. */
@@ -54,6 +62,13 @@ export interface PendingPermission {
   title: string;
   kind: ToolKind | undefined;
   options: { name: string; kind: PermissionOptionKind }[];
+}
+
+export interface ReviewedFile {
+  path: string;
+  /** False when the agent created the file. */
+  existed: boolean;
+  status: 'pending' | 'kept' | 'undone';
 }
 
 export type RenderedCard = 'diff' | 'terminal' | 'generic';

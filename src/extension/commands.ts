@@ -29,6 +29,20 @@ export const COMMANDS: Record<string, CommandHandler> = {
   'acpNative.restartAgent': async (acp) => (await acp.sessions.restart()).state.sessionId,
   'acpNative.showLog': (acp) => acp.log.show(),
   'acpNative.clearToolCalls': (acp) => acp.sessions.clear(),
+  'acpNative.reviewChanges': (acp, first) => acp.review.open(reviewTarget(acp, first, undefined).sessionId),
+  'acpNative.review.openFile': (acp, first, second) => {
+    const target = reviewTarget(acp, first, second);
+    if (!target.path) return acp.review.open(target.sessionId);
+    return acp.review.openFile(target.sessionId, target.path);
+  },
+  'acpNative.review.keep': (acp, first, second) => {
+    const target = reviewTarget(acp, first, second);
+    for (const path of reviewFiles(acp, target)) acp.review.keep(target.sessionId, path);
+  },
+  'acpNative.review.undo': async (acp, first, second) => {
+    const target = reviewTarget(acp, first, second);
+    for (const path of reviewFiles(acp, target)) await acp.review.undo(target.sessionId, path);
+  },
   'acpNative.openToolCall': async (acp, sessionId: unknown, toolCallId: unknown) => {
     const session = acp.sessions.session(String(sessionId));
     const call = session?.state.toolCall(String(toolCallId));
@@ -43,6 +57,22 @@ export const COMMANDS: Record<string, CommandHandler> = {
     }
   },
 };
+
+/** Review commands take a tree node (menus) or a session id and a path (API, clicks). */
+function reviewTarget(acp: AcpNative, first: unknown, second: unknown): { sessionId: string; path?: string } {
+  if (typeof first === 'object' && first !== null && 'sessionId' in first) {
+    const node = first as { sessionId: string; path?: string };
+    return { sessionId: node.sessionId, ...(node.path ? { path: node.path } : {}) };
+  }
+  const sessionId = typeof first === 'string' ? first : acp.sessions.active?.state.sessionId;
+  if (!sessionId) throw new Error('There is no active session.');
+  return { sessionId, ...(typeof second === 'string' ? { path: second } : {}) };
+}
+
+function reviewFiles(acp: AcpNative, target: { sessionId: string; path?: string }): string[] {
+  if (target.path) return [target.path];
+  return (acp.review.latest(target.sessionId)?.files ?? []).filter((f) => f.status === 'pending').map((f) => f.path);
+}
 
 export function registerCommands(acp: AcpNative): vscode.Disposable[] {
   return Object.entries(COMMANDS).map(([id, handler]) =>

@@ -20,7 +20,10 @@ const KEYS = {
   diffAutoOpen: 'diff.autoOpen',
   autoApprove: 'permissions.autoApprove',
   bundledAgentArgs: 'bundledAgent.args',
+  outsideWorkspace: 'files.outsideWorkspace',
 } as const;
+
+export type OutsideWorkspace = 'ask' | 'refuse';
 
 /** Typed access to the `acpNative.*` settings: one getter per setting, read fresh each time. */
 export class Config {
@@ -54,6 +57,11 @@ export class Config {
   get autoApprove(): AutoApprove {
     const value = this.section.get<string>(KEYS.autoApprove, 'never');
     return value === 'reads' || value === 'edits' || value === 'everything' ? value : 'never';
+  }
+
+  /** What to do when the agent reads, writes or runs outside the workspace folders. */
+  get outsideWorkspace(): OutsideWorkspace {
+    return this.section.get<string>(KEYS.outsideWorkspace, 'ask') === 'refuse' ? 'refuse' : 'ask';
   }
 
   /** Extra arguments for the bundled agent (e.g. `--brain llm`). */

@@ -14,7 +14,9 @@ import { ToolCallsTree } from './render/tree/toolCallsTree';
 import { ClientTerminals } from './services/clientTerminals';
 import { FileService } from './services/files';
 import { PermissionService } from './services/permissions';
-import { resolveInsideWorkspace } from './services/workspacePaths';
+import { WorkspaceGuard } from './services/workspacePaths';
+import { ReviewService } from './services/review';
+import { ScratchDocuments } from './services/scratchDocuments';
 import { Disposable } from './util/lifecycle';
 
 /**
@@ -30,13 +32,13 @@ export class AcpNative extends Disposable {
   readonly tree: ToolCallsTree;
   readonly clientTerminals: ClientTerminals;
   readonly permissions: PermissionService;
+  readonly review: ReviewService;
 
   constructor(
     readonly extensionContext: vscode.ExtensionContext,
     readonly log: Logger,
   ) {
     super();
-    const files = new FileService(log);
     const permissions = (this.permissions = this._register(
       new PermissionService({
         config: this.config,
@@ -48,12 +50,16 @@ export class AcpNative extends Disposable {
         },
       }),
     ));
+    const guard = new WorkspaceGuard({ config: this.config, permissions });
+    const scratch = this._register(new ScratchDocuments());
+    this.review = this._register(new ReviewService({ scratch, log }));
+    const files = new FileService({ log, guard, permissions, review: this.review, scratch });
     this.terminalViews = this._register(new TerminalViews());
     this.clientTerminals = this._register(
       new ClientTerminals({
         views: this.terminalViews,
         log,
-        resolveCwd: (cwd) => (cwd ? resolveInsideWorkspace(cwd, 'terminal cwd') : Promise.resolve(this.workspaceRoots().cwd)),
+        resolveCwd: (cwd, sessionId) => (cwd ? guard.check(cwd, 'run commands in', sessionId) : Promise.resolve(this.workspaceRoots().cwd)),
       }),
     );
     const handlers: ClientRequestHandlers = {
@@ -77,6 +83,7 @@ export class AcpNative extends Disposable {
         resolveLaunch: () => this.resolveLaunch(),
         workspaceRoots: () => this.workspaceRoots(),
         onCancel: (sessionId) => permissions.cancelSession(sessionId),
+        onTurnStart: (sessionId) => this.review.beginTurn(sessionId),
         onAgentExit: (_connection, sessionIds) => {
           for (const id of sessionIds) {
             permissions.cancelSession(id);
@@ -89,7 +96,7 @@ export class AcpNative extends Disposable {
     this._register(new ToolTextDocumentProvider(this.sessions));
     this.diffEditors = this._register(new DiffEditors({ sessions: this.sessions, config: this.config, log }));
     this._register(new DisplayTerminals({ sessions: this.sessions, views: this.terminalViews }));
-    this.tree = this._register(new ToolCallsTree(this.sessions));
+    this.tree = this._register(new ToolCallsTree(this.sessions, this.review));
   }
 
   /** The first workspace folder is the session's cwd; the others are additional directories. */

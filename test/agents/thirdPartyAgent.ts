@@ -10,6 +10,13 @@
 //   absolute-title ABS_PATH     a read whose title carries the absolute path
 //   client-terminal             `terminal/create` with a small outputByteLimit, then
 //                               wait_for_exit, output, release
+//   crash                       says why on stderr, starts a tool call, then exits with code 7
+//   garbage                     prints non-JSON lines on stdout, then answers normally
+//   fs-read PATH [LINE [LIMIT]] `fs/read_text_file`; the result (or error) is the call's rawOutput
+//   fs-write PATH               `fs/write_text_file` with the rest of the prompt (after the first
+//                               line) as content; the result (or error) is the call's rawOutput
+//   fs-write-twice PATH         two concurrent writes, "first" then "second"
+//   cwd-outside PATH            `terminal/create` with a cwd; the result (or error) as rawOutput
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -139,6 +146,31 @@ async function clientTerminal(client: Client, sessionId: string, cwd: string): P
   });
 }
 
+/** Reports what a client request gave as the rawOutput of a completed (or failed) tool call. */
+async function report(client: Client, sessionId: string, title: string, run: () => Promise<unknown>): Promise<void> {
+  const toolCallId = `toolu_${nextId++}`;
+  await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title, kind: 'other', status: 'in_progress' });
+  try {
+    const result = await run();
+    await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', rawOutput: { ok: true, result } });
+  } catch (error) {
+    const e = error as { code?: number; message?: string };
+    await update(client, sessionId, {
+      sessionUpdate: 'tool_call_update',
+      toolCallId,
+      status: 'failed',
+      rawOutput: { ok: false, code: e.code, message: e.message ?? String(error) },
+    });
+  }
+}
+
+async function crash(client: Client, sessionId: string): Promise<never> {
+  process.stderr.write('boom: the test agent crashes on purpose\n');
+  await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId: `toolu_${nextId++}`, title: 'About to crash', status: 'in_progress' });
+  await new Promise((r) => setTimeout(r, 50));
+  process.exit(7);
+}
+
 const sessions = new Map<string, string>();
 
 acp
@@ -155,7 +187,9 @@ acp
   })
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
     const text = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
-    const [scenario, arg = '', arg2] = text.trim().split(/\s+/, 3);
+    const [firstLine, ...restLines] = text.split('\n');
+    const [scenario, arg = '', arg2, arg3] = firstLine.trim().split(/\s+/, 4);
+    const sid = params.sessionId;
     const cwd = sessions.get(params.sessionId) ?? process.cwd();
     switch (scenario) {
       case 'claude-edit':
@@ -169,6 +203,40 @@ acp
         break;
       case 'client-terminal':
         await clientTerminal(client, params.sessionId, cwd);
+        break;
+      case 'crash':
+        await crash(client, sid);
+        break;
+      case 'garbage':
+        process.stdout.write('this is not JSON\n[debug] neither is this\n');
+        await update(client, sid, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'still here' } });
+        process.stdout.write('{"partial": \n');
+        break;
+      case 'fs-read':
+        await report(client, sid, `Read ${arg}`, () =>
+          client.request(acp.methods.client.fs.readTextFile, {
+            sessionId: sid,
+            path: arg,
+            ...(arg2 ? { line: Number(arg2) } : {}),
+            ...(arg3 ? { limit: Number(arg3) } : {}),
+          }),
+        );
+        break;
+      case 'fs-write':
+        await report(client, sid, `Write ${arg}`, () =>
+          client.request(acp.methods.client.fs.writeTextFile, { sessionId: sid, path: arg, content: restLines.join('\n') }),
+        );
+        break;
+      case 'fs-write-twice': {
+        const write = (content: string) => client.request(acp.methods.client.fs.writeTextFile, { sessionId: sid, path: arg, content });
+        await report(client, sid, `Write ${arg} twice`, () => Promise.all([write('first\n'), write('second\n')]));
+        break;
+      }
+      case 'cwd-outside':
+        await report(client, sid, `Run in ${arg}`, async () => {
+          const { terminalId } = await client.request(acp.methods.client.terminal.create, { sessionId: sid, command: 'pwd', cwd: arg });
+          return client.request(acp.methods.client.terminal.waitForExit, { sessionId: sid, terminalId });
+        });
         break;
       default:
         await update(client, params.sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `unknown scenario ${scenario}` } });

@@ -133,11 +133,19 @@ export class AgentConnection {
   }
 }
 
+/** How long to wait for the exit status after the connection closed under a request. */
+const EXIT_STATUS_WAIT_MS = 2000;
+
 async function raceExit<T>(request: Promise<T>, agentProcess: AgentProcess, name: string): Promise<T> {
   const died = agentProcess.exited.then((exit) => {
     throw new AgentExitedError(name, exit);
   });
-  // The request may reject too when the connection closes; the exit status says more.
   died.catch(() => undefined);
-  return Promise.race([request, died]);
+  // When the agent dies, its stdout usually closes before the exit is reported, so the request
+  // fails first with "connection closed". The exit status and stderr say more: wait for them.
+  const settled = request.catch(async (error: unknown) => {
+    const exit = await Promise.race([agentProcess.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), EXIT_STATUS_WAIT_MS))]);
+    throw exit ? new AgentExitedError(name, exit) : error;
+  });
+  return Promise.race([settled, died]);
 }

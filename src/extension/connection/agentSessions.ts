@@ -52,6 +52,8 @@ export class AgentSessions extends Disposable {
       resolveLaunch: () => AgentLaunch;
       /** The session's cwd and the other roots. */
       workspaceRoots: () => { cwd: string; additional: string[] };
+      /** A turn begins: what the agent changes from now on belongs to it. */
+      onTurnStart: (sessionId: string) => void;
       /** A turn is being cancelled: answer its open questions `cancelled`. */
       onCancel: (sessionId: string) => void;
       /** The agent process ended (crash or stop): clean up what it left (terminals, questions). */
@@ -78,6 +80,7 @@ export class AgentSessions extends Disposable {
     const session = this.active ?? (await this.newSession());
     const blocks: acp.ContentBlock[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
     session.state.recordPrompt(blocks);
+    this.deps.onTurnStart(session.state.sessionId);
     session.busy = true;
     this.sessionsEmitter.fire();
     try {
@@ -95,8 +98,10 @@ export class AgentSessions extends Disposable {
   async cancel(sessionId = this.activeSessionId): Promise<void> {
     const session = sessionId ? this.sessions.get(sessionId) : undefined;
     if (!session?.busy) return;
-    this.deps.onCancel(session.state.sessionId);
+    // The agent hears of the cancel first, so it reads the `cancelled` answers that follow as
+    // part of it rather than as a refusal of one call.
     await session.connection.cancel(session.state.sessionId);
+    this.deps.onCancel(session.state.sessionId);
   }
 
   /** Restarts the agent (throttled) and starts a new session with it. */
@@ -205,7 +210,13 @@ export class AgentSessions extends Disposable {
   /** Finds or creates the record of a session; updates may arrive before `session/new` answers. */
   private recordFor(sessionId: string, connection: AgentConnection, cwd?: string, additional: string[] = []): SessionRecord {
     const existing = this.sessions.get(sessionId);
-    if (existing) return existing;
+    if (existing?.connection === connection) return existing;
+    if (existing) {
+      // A restarted agent may hand out an id its dead predecessor used (or reload that session):
+      // the new connection's session replaces the old record.
+      existing.state.dispose();
+      this.sessions.delete(sessionId);
+    }
     const roots = this.deps.workspaceRoots();
     const state = new SessionState({ sessionId, cwd: cwd ?? roots.cwd, additionalDirectories: additional });
     const record: SessionRecord = { state, agentName: connection.name, connection, busy: false, counters: { updatesApplied: 0, changeEvents: 0 } };

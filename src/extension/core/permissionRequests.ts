@@ -34,10 +34,17 @@ export class PermissionRequests {
 
   /**
    * Asks a question, unless an earlier "always" answer of this session covers the tool kind: then
-   * the answer comes at once and `question` is undefined.
+   * the answer comes at once and `question` is undefined. Questions the editor asks on its own
+   * behalf (overwrite unsaved changes, a path outside the workspace) pass `standing: false`: no
+   * earlier answer may stand for them.
    */
-  ask(sessionId: string, toolCall: acp.ToolCallUpdate, options: readonly acp.PermissionOption[]): { question?: PermissionQuestion; answer: Promise<PermissionAnswer> } {
-    const standing = this.remembered.get(sessionId)?.get(kindKey(toolCall.kind));
+  ask(
+    sessionId: string,
+    toolCall: acp.ToolCallUpdate,
+    options: readonly acp.PermissionOption[],
+    { standing: useStanding = true }: { standing?: boolean } = {},
+  ): { question?: PermissionQuestion; answer: Promise<PermissionAnswer> } {
+    const standing = useStanding ? this.remembered.get(sessionId)?.get(kindKey(toolCall.kind)) : undefined;
     if (standing) {
       const option =
         standing === 'allow' ? optionOfKind(options, 'allow_always', 'allow_once') : optionOfKind(options, 'reject_always', 'reject_once');

@@ -10,12 +10,22 @@ export type TreeNode =
   | { type: 'call'; id: string; sessionId: string; toolCallId: string }
   | { type: 'text'; id: string; sessionId: string; toolCallId: string; index: number; text: string }
   | { type: 'location'; id: string; sessionId: string; toolCallId: string; path: string; line?: number }
-  | { type: 'rawInput'; id: string; sessionId: string; toolCallId: string; json: string };
+  | { type: 'rawInput'; id: string; sessionId: string; toolCallId: string; json: string }
+  | { type: 'review'; id: string; sessionId: string }
+  | { type: 'reviewFile'; id: string; sessionId: string; path: string };
 
 export const MAX_LABEL_CHARS = 80;
 
 export function sessionNode(sessionId: string): TreeNode {
   return { type: 'session', id: `s:${sessionId}`, sessionId };
+}
+
+export function reviewNode(sessionId: string): TreeNode {
+  return { type: 'review', id: `r:${sessionId}`, sessionId };
+}
+
+export function reviewFileNode(sessionId: string, path: string): TreeNode {
+  return { type: 'reviewFile', id: `r:${sessionId}:${path}`, sessionId, path };
 }
 
 export function callNode(sessionId: string, toolCallId: string): TreeNode {

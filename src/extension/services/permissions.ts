@@ -44,9 +44,34 @@ export class PermissionService extends Disposable {
       // The agent gave up on the request ($/cancel_request or the connection closed).
       signal.addEventListener('abort', () => this.requests.cancel(question.id), { once: true });
       if (signal.aborted) this.requests.cancel(question.id);
-      void this.notify(question);
+      const hasDiff = (question.toolCall.content ?? []).some((c) => c.type === 'diff');
+      const showDiff = () => this.deps.showDiff(question.sessionId, question.toolCall.toolCallId);
+      void this.notify(question, `The agent asks to ${kindVerb(question.toolCall.kind)}: ${PermissionService.titleOf(question)}`, hasDiff ? showDiff : undefined);
     }
     return { outcome: await answer };
+  }
+
+  /**
+   * A question the editor asks on the agent's behalf (overwrite unsaved changes, go outside the
+   * workspace). Same registry, so it can be answered wherever questions are shown and a cancelled
+   * turn answers it; no earlier "always" answer stands for it. True when allowed.
+   */
+  async confirm(request: {
+    sessionId: string;
+    title: string;
+    message: string;
+    allow: string;
+    reject: string;
+    /** A button that shows more without answering, e.g. a comparison. */
+    inspect?: { label: string; run: () => Promise<void> };
+  }): Promise<boolean> {
+    const allow: acp.PermissionOption = { optionId: 'allow', name: request.allow, kind: 'allow_once' };
+    const reject: acp.PermissionOption = { optionId: 'reject', name: request.reject, kind: 'reject_once' };
+    const toolCall: acp.ToolCallUpdate = { toolCallId: `editor-question-${Date.now()}`, title: request.title, kind: 'other' };
+    const { question, answer } = this.requests.ask(request.sessionId, toolCall, [allow, reject], { standing: false });
+    if (question) void this.notify(question, request.message, request.inspect?.run, request.inspect?.label);
+    const result = await answer;
+    return result.outcome === 'selected' && result.optionId === 'allow';
   }
 
   /** Answers by option kind (never by id: agents change their ids). False if not open. */
@@ -69,15 +94,13 @@ export class PermissionService extends Disposable {
     return displayTitle(call.title ?? 'use a tool', paths, titleContext());
   }
 
-  private async notify(question: PermissionQuestion): Promise<void> {
-    const hasDiff = (question.toolCall.content ?? []).some((c) => c.type === 'diff');
-    const message = `The agent asks to ${kindVerb(question.toolCall.kind)}: ${PermissionService.titleOf(question)}`;
+  private async notify(question: PermissionQuestion, message: string, inspect?: () => Promise<void>, inspectLabel = SHOW_DIFF): Promise<void> {
     for (;;) {
-      const buttons = [...question.options.map((o) => o.name), ...(hasDiff ? [SHOW_DIFF] : [])];
+      const buttons = [...question.options.map((o) => o.name), ...(inspect ? [inspectLabel] : [])];
       const picked = await vscode.window.showWarningMessage(message, ...buttons);
       if (!this.requests.isOpen(question.id)) return; // answered elsewhere or cancelled
-      if (picked === SHOW_DIFF) {
-        await this.deps.showDiff(question.sessionId, question.toolCall.toolCallId).catch(() => undefined);
+      if (inspect && picked === inspectLabel) {
+        await inspect().catch((error: unknown) => this.deps.log.warn(`${inspectLabel} failed: ${String(error)}`));
         continue;
       }
       const option = question.options.find((o) => o.name === picked) ?? optionOfKind(question.options, 'reject_once', 'reject_always');

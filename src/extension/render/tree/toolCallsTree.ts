@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { callChildren, callNode, cardOf, hasCallChildren, kindIcon, labelOf, sessionNode, statusLabel, type TreeNode } from '../../core/treeModel';
+import { callChildren, callNode, cardOf, hasCallChildren, kindIcon, labelOf, reviewFileNode, reviewNode, sessionNode, statusLabel, type TreeNode } from '../../core/treeModel';
+import type { ReviewService } from '../../services/review';
 import type { ToolCallState } from '../../core/toolCalls';
 import type { AgentSessions } from '../../connection/agentSessions';
 import { Disposable } from '../../util/lifecycle';
@@ -29,8 +30,12 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
    */
   private readonly nodes = new Map<string, { session: TreeNode; calls: Map<string, TreeNode> }>();
 
-  constructor(private readonly sessions: AgentSessions) {
+  constructor(
+    private readonly sessions: AgentSessions,
+    private readonly review: ReviewService,
+  ) {
     super();
+    this._register(review.onDidChange(() => this.scheduleRefresh()));
     this.view = this._register(vscode.window.createTreeView(TOOL_CALLS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }));
     this._register(
       sessions.onDidChangeSessions(() => {
@@ -53,7 +58,12 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     if (!node) return this.sessions.all.map((s) => this.sessionNodeOf(s.state.sessionId));
     if (node.type === 'session') {
       const state = this.sessions.session(node.sessionId)?.state;
-      return state ? state.toolCalls().map((call) => this.callNodeOf(node.sessionId, call.id)) : [];
+      if (!state) return [];
+      const calls = state.toolCalls().map((call) => this.callNodeOf(node.sessionId, call.id));
+      return this.review.latest(node.sessionId) ? [reviewNode(node.sessionId), ...calls] : calls;
+    }
+    if (node.type === 'review') {
+      return (this.review.latest(node.sessionId)?.files ?? []).map((f) => reviewFileNode(node.sessionId, f.path));
     }
     if (node.type === 'call') {
       const call = this.call(node);
@@ -72,6 +82,10 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
       case 'location':
       case 'rawInput':
         return this.callNodeOf(node.sessionId, node.toolCallId);
+      case 'review':
+        return this.sessionNodeOf(node.sessionId);
+      case 'reviewFile':
+        return reviewNode(node.sessionId);
     }
   }
 
@@ -121,6 +135,27 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
           arguments: [vscode.Uri.file(node.path), { selection: new vscode.Range(line, 0, line, 0), preview: true }],
         };
         item.contextValue = 'acpNative.location';
+        return item;
+      }
+      case 'review': {
+        const files = this.review.latest(node.sessionId)?.files ?? [];
+        const pending = files.filter((f) => f.status === 'pending').length;
+        const item = new vscode.TreeItem('Changes to review', vscode.TreeItemCollapsibleState.Expanded);
+        item.id = node.id;
+        item.description = `${pending} of ${files.length} ${files.length === 1 ? 'file' : 'files'} pending`;
+        item.iconPath = new vscode.ThemeIcon('git-compare');
+        item.command = { command: 'acpNative.reviewChanges', title: 'Review Changes', arguments: [node.sessionId] };
+        item.contextValue = pending > 0 ? 'acpNative.review.pending' : 'acpNative.review';
+        return item;
+      }
+      case 'reviewFile': {
+        const change = this.review.latest(node.sessionId)?.files.find((f) => f.path === node.path);
+        const item = new vscode.TreeItem(fileDisplayPath(node.path), vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.resourceUri = vscode.Uri.file(node.path);
+        item.description = change?.status === 'pending' ? (change.before.existed ? 'modified' : 'created') : change?.status;
+        item.command = { command: 'acpNative.review.openFile', title: 'Compare', arguments: [node.sessionId, node.path] };
+        item.contextValue = `acpNative.reviewFile.${change?.status ?? 'gone'}`;
         return item;
       }
       case 'rawInput': {
