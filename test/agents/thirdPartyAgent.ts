@@ -17,6 +17,9 @@
 //                               line) as content; the result (or error) is the call's rawOutput
 //   fs-write-twice PATH         two concurrent writes, "first" then "second"
 //   cwd-outside PATH            `terminal/create` with a cwd; the result (or error) as rawOutput
+//   unknown-method              calls a client method that does not exist; the error as rawOutput
+//   crash-with-terminal         starts a long client terminal shown in a tool call, then exits
+// Started with `--protocol-version N`, it answers `initialize` with that version.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -171,12 +174,37 @@ async function crash(client: Client, sessionId: string): Promise<never> {
   process.exit(7);
 }
 
+function protocolVersionArg(): number | undefined {
+  const i = process.argv.indexOf('--protocol-version');
+  return i > 0 ? Number(process.argv[i + 1]) : undefined;
+}
+
+async function crashWithTerminal(client: Client, sessionId: string, cwd: string): Promise<never> {
+  const { terminalId } = await client.request(acp.methods.client.terminal.create, {
+    sessionId,
+    command: process.execPath,
+    args: ['-e', "console.log('long job started'); setTimeout(() => {}, 60000)"],
+    env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }],
+    cwd,
+  });
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call',
+    toolCallId: `toolu_${nextId++}`,
+    title: 'A long job',
+    kind: 'execute',
+    status: 'in_progress',
+    content: [{ type: 'terminal', terminalId }],
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  process.exit(9);
+}
+
 const sessions = new Map<string, string>();
 
 acp
   .agent({ name: 'third-party-test-agent' })
   .onRequest(acp.methods.agent.initialize, () => ({
-    protocolVersion: acp.PROTOCOL_VERSION,
+    protocolVersion: protocolVersionArg() ?? acp.PROTOCOL_VERSION,
     agentCapabilities: { loadSession: false },
     agentInfo: { name: 'third-party-test-agent', version: '0.0.0' },
   }))
@@ -206,6 +234,12 @@ acp
         break;
       case 'crash':
         await crash(client, sid);
+        break;
+      case 'crash-with-terminal':
+        await crashWithTerminal(client, sid, cwd);
+        break;
+      case 'unknown-method':
+        await report(client, sid, 'Call an unknown method', () => client.request('x_vendor/unknown_method', { sessionId: sid }));
         break;
       case 'garbage':
         process.stdout.write('this is not JSON\n[debug] neither is this\n');

@@ -192,6 +192,22 @@ describe('client services that lose nothing', function () {
   });
 
   describe('agent lifecycle', () => {
+    it('answers a request for an unknown method with -32601 instead of leaving the agent hanging', async () => {
+      const result = await run(api, 'unknown-method');
+      assert.ok(!result.ok && result.code === -32601, JSON.stringify(result));
+    });
+
+    it('kills the terminals of an agent that dies', async () => {
+      await assert.rejects(within('the crash turn', api.prompt('crash-with-terminal')), /exited with code 9/);
+      const terminal = await waitFor('the terminal to end', () => {
+        const t = lastCall(api).terminal;
+        return t?.exit ? t : undefined;
+      });
+      assert.equal(terminal.exit?.signal, 'SIGTERM');
+      assert.match(terminal.output, /long job started/);
+      await within('restart', api.restartAgent());
+    });
+
     it('keeps working when the agent prints garbage on stdout', async () => {
       const stop = await within('the garbage turn', api.prompt('garbage'));
       assert.equal(stop, 'end_turn');
@@ -209,6 +225,28 @@ describe('client services that lose nothing', function () {
       const result = await run(api, `fs-read ${inWorkspace('src/math.js')} 1 1`);
       assert.equal(result.ok, true);
     });
+  });
+});
+
+describe('an agent that speaks another protocol version', function () {
+  it('fails to start with a clear error', async function () {
+    if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) this.skip();
+    const api = await getApi();
+    await setSetting('acpNative.agents', [
+      {
+        name: 'future',
+        command: process.execPath,
+        args: [testAgentPath('thirdPartyAgent'), '--protocol-version', '99'],
+        env: { ELECTRON_RUN_AS_NODE: '1' },
+      },
+    ]);
+    await setSetting('acpNative.defaultAgent', 'future');
+    try {
+      await api.stopAgent();
+      await assert.rejects(within('new session', api.newSession()), /speaks ACP protocol version 99; ACP Native speaks version 1/);
+    } finally {
+      await setSetting('acpNative.defaultAgent', undefined);
+    }
   });
 });
 
