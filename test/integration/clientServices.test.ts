@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
-import { allTabs, getApi, inWorkspace, lastCall, setSetting, testAgentPath, waitFor, within } from './support/helpers';
+import { allTabs, getApi, startTestAgent, inWorkspace, lastCall, setSetting, waitFor, within } from './support/helpers';
 
 type Reported = { ok: true; result: unknown } | { ok: false; code?: number; message: string };
 
@@ -37,12 +37,8 @@ describe('client services that lose nothing', function () {
   before(async function () {
     if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) this.skip();
     api = await getApi();
-    await setSetting('acpNative.agents', [
-      { name: 'third-party', command: process.execPath, args: [testAgentPath('thirdPartyAgent')], env: { ELECTRON_RUN_AS_NODE: '1' } },
-    ]);
-    await setSetting('acpNative.defaultAgent', 'third-party');
+    await startTestAgent(api);
     await setSetting('acpNative.files.outsideWorkspace', 'refuse');
-    await api.stopAgent();
     await within('new session', api.newSession());
   });
 
@@ -232,17 +228,8 @@ describe('an agent that speaks another protocol version', function () {
   it('fails to start with a clear error', async function () {
     if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) this.skip();
     const api = await getApi();
-    await setSetting('acpNative.agents', [
-      {
-        name: 'future',
-        command: process.execPath,
-        args: [testAgentPath('thirdPartyAgent'), '--protocol-version', '99'],
-        env: { ELECTRON_RUN_AS_NODE: '1' },
-      },
-    ]);
-    await setSetting('acpNative.defaultAgent', 'future');
+    await startTestAgent(api, 'future', ['--protocol-version', '99']);
     try {
-      await api.stopAgent();
       await assert.rejects(within('new session', api.newSession()), /speaks ACP protocol version 99; ACP Native speaks version 1/);
     } finally {
       await setSetting('acpNative.defaultAgent', undefined);

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
-import { closeAllEditors, diffTabs, getApi, inWorkspace, lastCall, setSetting, testAgentPath, waitFor, within } from './support/helpers';
+import { closeAllEditors, diffTabs, getApi, startTestAgent, inWorkspace, lastCall, setSetting, waitFor, within } from './support/helpers';
 
 // Runs only in the multi-root pass of the suite (test/fixtures/multiroot/multiroot.code-workspace).
 describe('multi-root workspace', function () {
@@ -10,12 +10,8 @@ describe('multi-root workspace', function () {
   before(async function () {
     if ((vscode.workspace.workspaceFolders?.length ?? 0) < 2) this.skip();
     api = await getApi();
-    await setSetting('acpNative.agents', [
-      { name: 'third-party', command: process.execPath, args: [testAgentPath('thirdPartyAgent')], env: { ELECTRON_RUN_AS_NODE: '1' } },
-    ]);
-    await setSetting('acpNative.defaultAgent', 'third-party');
+    await startTestAgent(api);
     await setSetting('acpNative.diff.autoOpen', 'onComplete');
-    await api.stopAgent();
     await within('new session', api.newSession());
   });
 

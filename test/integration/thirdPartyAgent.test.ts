@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
-import { allTabs, closeAllEditors, diffTabs, getApi, inWorkspace, lastCall, setSetting, testAgentPath, waitFor, within } from './support/helpers';
+import { allTabs, closeAllEditors, diffTabs, getApi, startTestAgent, inWorkspace, lastCall, setSetting, waitFor, within } from './support/helpers';
 
 describe('what third-party agents send', function () {
   let api: AcpNativeApi;
@@ -10,12 +10,8 @@ describe('what third-party agents send', function () {
   before(async function () {
     if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) this.skip();
     api = await getApi();
-    await setSetting('acpNative.agents', [
-      { name: 'third-party', command: process.execPath, args: [testAgentPath('thirdPartyAgent')], env: { ELECTRON_RUN_AS_NODE: '1' } },
-    ]);
-    await setSetting('acpNative.defaultAgent', 'third-party');
+    await startTestAgent(api);
     await setSetting('acpNative.diff.autoOpen', 'onComplete');
-    await api.stopAgent();
     await within('new session', api.newSession());
   });
 

@@ -47,7 +47,10 @@ export class AgentConnection {
     const agentProcess = new AgentProcess(launch, log);
     const app = acp
       .client({ name: 'acp-native' })
-      .onNotification(acp.methods.client.session.update, ({ params }) => options.onSessionUpdate(params))
+      // The SDK's own session router has already validated every session/update against the
+      // schema (zod); a second full parse here doubled the cost of a flood. SessionState reads
+      // its input defensively, so a light shape check is enough.
+      .onNotification(acp.methods.client.session.update, sessionNotificationShape, ({ params }) => options.onSessionUpdate(params))
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
       .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params))
       .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => handlers.writeTextFile(params))
@@ -131,6 +134,14 @@ export class AgentConnection {
   private request<M extends acp.AgentRequestMethod>(method: M, params: acp.AgentRequestParamsByMethod[M]) {
     return raceExit(this.connection.agent.request(method, params), this.process, this.name);
   }
+}
+
+function sessionNotificationShape(params: unknown): acp.SessionNotification {
+  const p = params as { sessionId?: unknown; update?: { sessionUpdate?: unknown } } | null;
+  if (typeof p?.sessionId !== 'string' || typeof p.update?.sessionUpdate !== 'string') {
+    throw acp.RequestError.invalidParams(params, 'session/update needs a sessionId and an update');
+  }
+  return params as acp.SessionNotification;
 }
 
 /** How long to wait for the exit status after the connection closed under a request. */

@@ -86,6 +86,10 @@ export class AgentProcess {
         child.stdout?.on('data', (chunk: Buffer) => {
           const kept = filter.push(chunk);
           if (kept && open) controller.enqueue(encoder.encode(kept));
+          // One chunk per turn of the event loop: a flooding agent must not freeze the extension
+          // host (timers, other extensions) while Node drains many chunks in one go.
+          child.stdout?.pause();
+          setImmediate(() => child.stdout?.resume());
         });
         child.stdout?.on('end', () => {
           const kept = filter.end();

@@ -75,6 +75,18 @@ export function testAgentPath(name: string): string {
   return path.join(__dirname, '..', 'agents', `${name}.js`);
 }
 
+/**
+ * Makes the third-party test agent (test/agents/thirdPartyAgent.ts) the default agent and starts
+ * a fresh session with it.
+ */
+export async function startTestAgent(api: AcpNativeApi, name = 'third-party', extraArgs: string[] = []): Promise<void> {
+  await setSetting('acpNative.agents', [
+    { name, command: process.execPath, args: [testAgentPath('thirdPartyAgent'), ...extraArgs], env: { ELECTRON_RUN_AS_NODE: '1' } },
+  ]);
+  await setSetting('acpNative.defaultAgent', name);
+  await api.stopAgent();
+}
+
 export function readFile(p: string): string {
   return fs.readFileSync(p, 'utf8');
 }

@@ -1,0 +1,144 @@
+/**
+ * Update ingestion: the session core (KeyedSerialQueue per session → SessionState.apply, wired as
+ * AgentSessions wires it) against the SDK's raw dispatch of the same stream to a no-op handler.
+ *
+ * Both sides read the same bytes through the same SDK client (`acp.client()` over `ndJsonStream`):
+ * the agent side is the notifications' ndjson, pre-encoded and pushed in 64 KiB chunks, one per
+ * macrotask, as reads of an agent's stdout arrive. Pre-encoding keeps the agent's own cost out of
+ * both figures; one chunk per macrotask lets the core's 16 ms flush timer fire mid-stream as it
+ * would on a real pipe.
+ */
+import * as acp from '@agentclientprotocol/sdk';
+import { performance } from 'node:perf_hooks';
+import { KeyedSerialQueue } from '../../src/extension/core/serialQueue';
+import { SessionState } from '../../src/extension/core/session';
+import type { UpdateMix } from './updateMix';
+
+const CHUNK_BYTES = 64 * 1024;
+
+export interface StreamRun {
+  readonly ms: number;
+  /** Coalesced change events the core emitted (0 for the raw dispatch). */
+  readonly changeEvents: number;
+  /** Updates those events covered (must equal N). */
+  readonly updatesCovered: number;
+  readonly toolCalls: number;
+  readonly warnings: number;
+}
+
+/** The agent's stdout: the bytes in 64 KiB reads, each in its own macrotask; stays open at the end. */
+function agentStdout(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        // Never closed: the end of input would close the connection under the last handlers.
+        if (offset >= bytes.length) return new Promise<void>(() => undefined);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        controller.enqueue(bytes.subarray(offset, offset + CHUNK_BYTES));
+        offset += CHUNK_BYTES;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+function discard(): WritableStream<Uint8Array> {
+  return new WritableStream<Uint8Array>({ write: () => undefined });
+}
+
+export function encode(mix: UpdateMix): Uint8Array {
+  return new TextEncoder().encode(mix.lines.map((l) => `${l}\n`).join(''));
+}
+
+/** Baseline: the SDK parses, validates and dispatches each notification to a handler that only counts. */
+export async function runRaw(bytes: Uint8Array, count: number): Promise<StreamRun> {
+  let received = 0;
+  let done!: () => void;
+  const finished = new Promise<void>((resolve) => (done = resolve));
+  const app = acp.client({ name: 'bench-raw' }).onNotification(acp.methods.client.session.update, () => {
+    if (++received === count) done();
+  });
+  const start = performance.now();
+  const connection = app.connect(acp.ndJsonStream(discard(), agentStdout(bytes)));
+  await finished;
+  const ms = performance.now() - start;
+  connection.close();
+  return { ms, changeEvents: 0, updatesCovered: 0, toolCalls: 0, warnings: 0 };
+}
+
+/** Ours: the same dispatch into the session core, as `AgentSessions.enqueueUpdate` does it. */
+export async function runCore(bytes: Uint8Array, count: number, sessionId: string): Promise<StreamRun> {
+  const state = new SessionState({ sessionId, cwd: '/home/user/project' });
+  const sessions = new Map([[sessionId, state]]);
+  const queue = new KeyedSerialQueue();
+  let changeEvents = 0;
+  let updatesCovered = 0;
+  state.onDidChange((changes) => {
+    changeEvents++;
+    updatesCovered += changes.updates;
+  });
+  let received = 0;
+  let done!: () => void;
+  const allReceived = new Promise<void>((resolve) => (done = resolve));
+  const app = acp.client({ name: 'bench-core' }).onNotification(acp.methods.client.session.update, ({ params }) => {
+    const { sessionId: id, update } = params;
+    void queue
+      .run(id, () => {
+        sessions.get(id)?.apply(update);
+      })
+      .catch((error: unknown) => console.error(`update failed: ${String(error)}`));
+    if (++received === count) done();
+  });
+  const start = performance.now();
+  const connection = app.connect(acp.ndJsonStream(discard(), agentStdout(bytes)));
+  await allReceived;
+  // As `AgentSessions.prompt` does when a turn ends: let queued updates land, deliver what is pending.
+  await queue.idle(sessionId);
+  state.flushNow();
+  const ms = performance.now() - start;
+  connection.close();
+  const result = { ms, changeEvents, updatesCovered, toolCalls: state.toolCalls().length, warnings: state.warningCount };
+  state.dispose();
+  return result;
+}
+
+/** In-process, no SDK and no stream: the same parsed objects. */
+export const inProcess = {
+  noop(mix: UpdateMix): number {
+    let sink = 0;
+    const start = performance.now();
+    for (const update of mix.updates) sink += update.sessionUpdate.length;
+    const ms = performance.now() - start;
+    if (sink < 0) console.log(sink); // keeps the loop from being optimised away
+    return ms;
+  },
+  parse(mix: UpdateMix): number {
+    let sink = 0;
+    const start = performance.now();
+    for (const line of mix.lines) sink += (JSON.parse(line) as { method: string }).method.length;
+    const ms = performance.now() - start;
+    if (sink < 0) console.log(sink);
+    return ms;
+  },
+  apply(mix: UpdateMix): number {
+    const state = new SessionState({ sessionId: mix.sessionId, cwd: '/home/user/project' });
+    const start = performance.now();
+    for (const update of mix.updates) state.apply(update);
+    state.flushNow();
+    const ms = performance.now() - start;
+    state.dispose();
+    return ms;
+  },
+  async queueApply(mix: UpdateMix): Promise<number> {
+    const state = new SessionState({ sessionId: mix.sessionId, cwd: '/home/user/project' });
+    const queue = new KeyedSerialQueue();
+    const start = performance.now();
+    for (const update of mix.updates) void queue.run(mix.sessionId, () => state.apply(update));
+    await queue.idle(mix.sessionId);
+    state.flushNow();
+    const ms = performance.now() - start;
+    state.dispose();
+    return ms;
+  },
+};

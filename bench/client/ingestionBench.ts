@@ -1,0 +1,120 @@
+/**
+ * Benchmark 1: update ingestion of the session core against the SDK's raw dispatch, in the same
+ * run, as ratios (the machine is noisy: absolute figures are printed for context only).
+ */
+import { encode, inProcess, runCore, runRaw, type StreamRun } from './ingestion';
+import { median, num, pct, ratio, share, spread, table } from './stats';
+import { updateMix } from './updateMix';
+
+export interface IngestionOptions {
+  /** Notifications per run. */
+  updates: number;
+  /** Measured repetitions after one warm-up. */
+  repetitions: number;
+}
+
+export async function ingestionBench({ updates, repetitions }: IngestionOptions): Promise<void> {
+  const mix = updateMix(updates);
+  const bytes = encode(mix);
+  const n = mix.lines.length;
+  console.log(`\n## Client: update ingestion — session core vs the SDK's raw dispatch`);
+  console.log(
+    `${num(n)} session/update notifications (${num(mix.toolCalls)} tool calls, ${num(mix.bytes / 1024 / 1024, 1)} MiB of ndjson), ` +
+      `shapes from test/fixtures/acp/claude-agent-acp-turn.jsonl:`,
+  );
+  console.log(`  ${Object.entries(mix.census).map(([k, v]) => `${k} ${num(v)}`).join(', ')}`);
+  console.log(`1 warm-up, then ${repetitions} repetitions (raw and core alternate, order flipped each time); medians.`);
+
+  // Warm-up: JIT and the SDK's schemas, for both paths.
+  await runRaw(bytes, n);
+  await runCore(bytes, n, mix.sessionId);
+
+  const raw: StreamRun[] = [];
+  const core: StreamRun[] = [];
+  const paired: number[] = [];
+  for (let i = 0; i < repetitions; i++) {
+    let r: StreamRun;
+    let c: StreamRun;
+    if (i % 2 === 0) {
+      r = await runRaw(bytes, n);
+      c = await runCore(bytes, n, mix.sessionId);
+    } else {
+      c = await runCore(bytes, n, mix.sessionId);
+      r = await runRaw(bytes, n);
+    }
+    raw.push(r);
+    core.push(c);
+    // Throughput of ours over raw within one repetition: drift of the machine cancels out.
+    paired.push(r.ms / c.ms);
+  }
+  const last = core[core.length - 1];
+  if (last.updatesCovered !== n || last.toolCalls !== mix.toolCalls || last.warnings !== 0) {
+    throw new Error(`core run is wrong: covered ${last.updatesCovered}/${n} updates, ${last.toolCalls}/${mix.toolCalls} calls, ${last.warnings} warnings`);
+  }
+
+  const rawMs = raw.map((r) => r.ms);
+  const coreMs = core.map((r) => r.ms);
+  const rate = (ms: number) => (n / ms) * 1000;
+  console.log(
+    '\n' +
+      table([
+        ['over an ndjson stream (SDK client)', 'median ms', 'updates/s', 'spread', 'throughput vs raw'],
+        ['raw: SDK dispatch → no-op handler (baseline)', num(median(rawMs), 1), num(rate(median(rawMs))), pct(spread(rawMs)), '1.00×'],
+        [
+          'ours: SDK → KeyedSerialQueue → SessionState.apply',
+          num(median(coreMs), 1),
+          num(rate(median(coreMs))),
+          pct(spread(coreMs)),
+          ratio(median(rawMs) / median(coreMs)),
+        ],
+      ]),
+  );
+  const events = median(core.map((c) => c.changeEvents));
+  console.log(
+    `ratio ours/raw (updates/s): ${ratio(median(paired))} (median of the ${repetitions} paired repetitions; ` +
+      `${ratio(median(rawMs) / median(coreMs))} from the medians above). 1.00× = the core adds nothing measurable to the SDK's own ` +
+      `parsing and validation; the in-process table below shows why.`,
+  );
+  console.log(
+    `coalesced change events: ${num(events)} for ${num(n)} updates (median): ${num((events / n) * 1000, 1)} per 1,000 updates, ` +
+      `one per ${num(median(coreMs) / events, 1)} ms of ingestion (flush timer: 16 ms).`,
+  );
+
+  // In-process: the same parsed objects, no SDK, no stream.
+  const noop: number[] = [];
+  const parse: number[] = [];
+  const apply: number[] = [];
+  const queued: number[] = [];
+  inProcess.apply(mix);
+  await inProcess.queueApply(mix);
+  for (let i = 0; i < repetitions; i++) {
+    noop.push(inProcess.noop(mix));
+    parse.push(inProcess.parse(mix));
+    apply.push(inProcess.apply(mix));
+    queued.push(await inProcess.queueApply(mix));
+  }
+  const perUpdate = (ms: number) => `${num((ms * 1e6) / n)}`;
+  const base = median(parse);
+  console.log(
+    '\n' +
+      table([
+        ['in-process, same parsed updates (no SDK)', 'median ms', 'ns/update', 'updates/s', 'vs JSON.parse', 'vs no-op'],
+        ['no-op loop over the objects', num(median(noop), 2), perUpdate(median(noop)), num(rate(median(noop))), ratio(median(noop) / base), '1.00×'],
+        ['JSON.parse of each line (yardstick)', num(median(parse), 1), perUpdate(base), num(rate(base)), '1.00×', ratio(base / median(noop))],
+        ['SessionState.apply', num(median(apply), 1), perUpdate(median(apply)), num(rate(median(apply))), ratio(median(apply) / base), ratio(median(apply) / median(noop))],
+        [
+          'KeyedSerialQueue + SessionState.apply',
+          num(median(queued), 1),
+          perUpdate(median(queued)),
+          num(rate(median(queued))),
+          ratio(median(queued) / base),
+          ratio(median(queued) / median(noop)),
+        ],
+        ['(for scale) SDK raw dispatch, from above', num(median(rawMs), 1), perUpdate(median(rawMs)), num(rate(median(rawMs))), ratio(median(rawMs) / base), ''],
+      ]),
+  );
+  console.log(
+    `SessionState.apply costs ${ratio(median(apply) / base)} a JSON.parse of the same line and ${share(median(apply) / median(rawMs))} of ` +
+      `the SDK's raw dispatch of it (with the queue: ${share(median(queued) / median(rawMs))}).`,
+  );
+}

@@ -1,0 +1,163 @@
+/**
+ * Benchmark 2: 10,000 tool calls from an agent through the extension into the Tool Calls tree, in
+ * the real VS Code extension host (code-server + headless Chromium, test/host/run-offline.mjs).
+ *
+ * Builds the in-host module (bench/host/treeStorm.ts) and the storm agent (test/agents/stormAgent.ts)
+ * into out/bench/ with esbuild (the options of esbuild.mjs), launches the host, and reads the
+ * `BENCH {json}` lines the module prints. Figures are ratios against baselines of the same run.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import type { HostRun, Scenario } from '../host/treeStorm';
+import { protocolFloor } from './protocolFloor';
+import { median, num, ratio, table } from './stats';
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+const HOST_MODULE = 'out/bench/host/treeStorm.js';
+const STORM_AGENT = 'out/bench/agents/stormAgent.js';
+
+export interface TreeStormOptions {
+  calls: number;
+  repetitions: number;
+  /** Tool calls per second of the paced scenarios. */
+  pace: number;
+}
+
+async function build(): Promise<void> {
+  const common: esbuild.BuildOptions = {
+    absWorkingDir: repoRoot,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: 'inline',
+    sourcesContent: false,
+    logLevel: 'warning',
+    logOverride: { 'empty-import-meta': 'silent' },
+  };
+  await Promise.all([
+    esbuild.build({ ...common, entryPoints: ['bench/host/treeStorm.ts'], outfile: HOST_MODULE, external: ['vscode'] }),
+    esbuild.build({ ...common, entryPoints: ['test/agents/stormAgent.ts'], outfile: STORM_AGENT }),
+  ]);
+}
+
+/** Runs the host module in VS Code; resolves with its BENCH records. */
+function runInHost(options: TreeStormOptions): Promise<HostRun[]> {
+  const args = ['test/host/run-offline.mjs', '--tests', HOST_MODULE, '--timeout', '10m'];
+  const env = {
+    ...process.env,
+    ACP_BENCH_STORM_CALLS: String(options.calls),
+    ACP_BENCH_STORM_REPS: String(options.repetitions),
+    ACP_BENCH_STORM_PACE: String(options.pace),
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const records: HostRun[] = [];
+    const output: string[] = [];
+    let done = false;
+    let partial = '';
+    const onData = (chunk: Buffer) => {
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        output.push(line);
+        if (line.startsWith('BENCH {')) {
+          const record = JSON.parse(line.slice('BENCH '.length)) as HostRun;
+          records.push(record);
+          process.stdout.write(`  measured ${record.scenario} (${record.prompt}): ${num(record.promptMs)} ms\n`);
+        } else if (line === 'BENCH-DONE') {
+          done = true;
+        }
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0 && done) resolve(records);
+      else reject(new Error(`VS Code host run failed (exit ${code}); last output:\n${output.slice(-30).join('\n')}`));
+    });
+  });
+}
+
+function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio: number): void {
+  const of = (name: Scenario['name']) => runs.filter((r) => r.scenario === name && r.rep >= 0);
+  const med = (name: Scenario['name'], pick: (r: HostRun) => number | undefined) =>
+    median(of(name).flatMap((r) => (pick(r) === undefined ? [] : [pick(r) as number])));
+  const names: Scenario['name'][] = ['baseline', 'storm, view hidden', 'storm, view visible', 'storm ¼, view visible', 'paced baseline', 'paced storm, view visible'];
+  const rows = names.map((name) => {
+    const base = name.startsWith('paced') ? 'paced baseline' : 'baseline';
+    const calls = of(name)[0]?.calls ?? 0;
+    const refreshes = med(name, (r) => r.treeRefreshes);
+    const promptMs = med(name, (r) => r.promptMs);
+    return [
+      name,
+      calls ? num(calls) : '—',
+      num(promptMs),
+      name === base ? '1.00×' : ratio(promptMs / med(base, (r) => r.promptMs)),
+      num(med(name, (r) => r.cpuMs)),
+      name === base ? '1.00×' : ratio(med(name, (r) => r.cpuMs) / med(base, (r) => r.cpuMs)),
+      num(med(name, (r) => r.elu) * 100),
+      num(med(name, (r) => r.maxLagMs)),
+      num(refreshes),
+      calls ? num((refreshes / calls) * 1000, 1) : '—',
+      num(med(name, (r) => r.changeEvents)),
+      calls ? num((calls / promptMs) * 1000) : '—',
+    ];
+  });
+  console.log(
+    '\n' +
+      table([
+        ['scenario (medians)', 'calls', 'to end_turn ms', 'vs base', 'host CPU ms', 'vs base', 'ELU %', 'max stall ms', 'refreshes', 'per 1k calls', 'change events', 'calls/s'],
+        ...rows,
+      ]),
+  );
+  const n = options.calls;
+  const cpuPerCall = (r: HostRun) => r.cpuMs / r.calls;
+  const perCall = med('storm, view visible', cpuPerCall);
+  const perCallQuarter = med('storm ¼, view visible', cpuPerCall);
+  console.log(`
+- storm N: ${num(n)} tool calls = ${num(n * 2.5)} session/update messages (tool_call + 1–2 tool_call_updates; read, edit with a diff,
+  search, execute, fetch, think; locations on most). baseline N: the same number of messages, of the same sizes, as
+  agent_message_chunks — same agent, pipe and SDK parsing, but nothing for the store or the tree (transcript only).
+  "paced": the agent sends ${num(options.pace)} calls/s (an agent the host keeps up with) instead of flat out.
+- Tool calls per second into the store (flat out, view visible): ${num(med('storm, view visible', (r) => (r.calls / r.promptMs) * 1000))}.
+- Tree refreshes for ${num(n)} calls: ${num(med('storm, view visible', (r) => r.treeRefreshes))} flat out, ${num(med('paced storm, view visible', (r) => r.treeRefreshes))} paced ` +
+      `(refresh timer 50 ms; change events coalesced every 16 ms).
+- The tree's share: visible vs hidden view, host CPU ${ratio(med('storm, view visible', (r) => r.cpuMs) / med('storm, view hidden', (r) => r.cpuMs))}; ` +
+      `a root refresh with ${num(n)} calls in the tree (VS Code re-fetches them all) costs ${num(med('storm, view visible', (r) => r.refreshCpuMs))} ms of host CPU ` +
+      `(api.toolCalls() snapshot of them: ${num(med('storm, view visible', (r) => r.snapshotMs))} ms).
+- Scaling: host CPU per call at ${num(n)} calls vs at ${num(n / 4)}: ${ratio(perCall / perCallQuarter)} (1.00× = linear).
+- Storm/baseline time in VS Code ${ratio(med('storm, view visible', (r) => r.promptMs) / med('baseline', (r) => r.promptMs))} vs ${ratio(floorRatio)} ` +
+      `for a bare SDK client on the same messages (protocol floor, below): when the VS Code ratio is not above the floor's, ` +
+      `the storm's extra cost is the SDK's validation of tool-call messages, not the extension's store and tree.
+- "host CPU": the extension host process, prompt → tree settled; ELU: its event-loop utilization; "max stall": the
+  longest its event loop did not turn (a 10 ms interval's lateness) — the UI of every extension waits that long.`);
+}
+
+export async function treeStormBench(options: TreeStormOptions): Promise<void> {
+  console.log(`\n## Client: ${num(options.calls)} tool calls from an agent through the extension into the Tool Calls tree`);
+  if (!existsSync(path.join(repoRoot, 'dist', 'extension.js'))) {
+    throw new Error('dist/extension.js is missing: build the extension first (`node esbuild.mjs`; `npm run bench` does it).');
+  }
+  await build();
+
+  // Outside VS Code first, while the machine is quiet: what the SDK alone spends on these messages.
+  const floor = await protocolFloor(path.join(repoRoot, STORM_AGENT), [`baseline ${options.calls}`, `storm ${options.calls}`], options.repetitions);
+  const floorMs = (prompt: string, pick: (r: (typeof floor)[number]) => number) => median(floor.filter((r) => r.prompt === prompt).map(pick));
+  const floorStorm = floorMs(`storm ${options.calls}`, (r) => r.ms);
+  const floorBase = floorMs(`baseline ${options.calls}`, (r) => r.ms);
+  const floorStormCpu = floorMs(`storm ${options.calls}`, (r) => r.cpuMs);
+  const floorBaseCpu = floorMs(`baseline ${options.calls}`, (r) => r.cpuMs);
+
+  console.log(`VS Code host: ${options.repetitions} repetitions of each scenario after a warm-up (code-server + headless Chromium)...`);
+  const runs = await runInHost(options);
+  report(runs, options, floorStorm / floorBase);
+  console.log(
+    `- Protocol floor (no VS Code: bare SDK client, no-op handler, same agent over a pipe): storm ${num(floorStorm)} ms vs ` +
+      `baseline ${num(floorBase)} ms = ${ratio(floorStorm / floorBase)}; client CPU ${ratio(floorStormCpu / floorBaseCpu)}. ` +
+      `The SDK's own validation of tool-call messages accounts for that much of the storm/baseline ratio above.`,
+  );
+}
