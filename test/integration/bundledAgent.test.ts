@@ -88,4 +88,27 @@ describe('bundled agent rendered natively', function () {
     );
     assert.equal(editor.selection.active.line, 4);
   });
+
+  it('/demo renders every card kind natively: diffs, terminals, generic cards, one hunk per replace_all site', async function () {
+    this.timeout(90_000);
+    const stop = await within('the /demo turn', api.prompt('/demo'), 60_000);
+    assert.equal(stop, 'end_turn');
+    const calls = api.toolCalls();
+    const cards = new Set(calls.map((c) => c.card));
+    assert.deepEqual([...cards].sort(), ['diff', 'generic', 'terminal']);
+    for (const call of calls) assert.ok(!call.title.includes(workspaceRoot()), `relative title: ${call.title}`);
+    await waitFor('the replace_all edit to open several hunks', () =>
+      api.toolCalls().find((c) => c.card === 'diff' && /tour\.js/.test(c.title) && c.uris.length > 2),
+    );
+    const tab = await waitFor('the multi-diff editor of the replace_all edit', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => /tour\.js.*\(\d+ changes\)/.test(t.label)),
+    );
+    assert.ok(tab);
+    const failing = calls.find((c) => c.card === 'terminal' && c.status === 'failed');
+    const output = await waitFor('the failing command in its terminal', () => {
+      const t = api.toolCalls().find((c) => c.id === failing?.id)?.terminal;
+      return t?.output.includes('exit code 3') ? t.output : undefined;
+    });
+    assert.match(output, /checking something/);
+  });
 });

@@ -28,6 +28,7 @@ export class DiffEditors extends Disposable {
   /** URIs opened per card, for the API snapshot and tree clicks. */
   private readonly openedUris = new Map<string, string[]>();
   private readonly autoOpened = new Set<string>();
+  private autoOpenChain: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: { sessions: AgentSessions; config: Config; log: Logger },
@@ -84,8 +85,12 @@ export class DiffEditors extends Disposable {
     const key = cardKey(session.state.sessionId, call.id);
     if (this.autoOpened.has(key)) return;
     this.autoOpened.add(key);
-    this.open(session, call, { preserveFocus: true }).catch((error: unknown) =>
-      this.deps.log.error(`Could not open the diff of "${call.title}": ${errorMessage(error)}`),
+    // One after the other, in the order the edits completed: opening reads files first, and a
+    // slower earlier open must not replace a later one in the preview slot.
+    this.autoOpenChain = this.autoOpenChain.then(() =>
+      this.open(session, call, { preserveFocus: true }).catch((error: unknown) =>
+        this.deps.log.error(`Could not open the diff of "${call.title}": ${errorMessage(error)}`),
+      ),
     );
   }
 
