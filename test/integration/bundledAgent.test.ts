@@ -54,6 +54,22 @@ describe('bundled agent rendered natively', function () {
     assert.match(tab.label, /notes\/todo\.md \(New File/);
   });
 
+  it('with diff.autoOpen set to onClick, opens the diff only when the card is clicked', async () => {
+    await setSetting('acpNative.diff.autoOpen', 'onClick');
+    try {
+      const stop = await within('the /write turn', api.prompt(`/write notes/quiet.md\n${fence('quiet')}`));
+      assert.equal(stop, 'end_turn');
+      await new Promise((r) => setTimeout(r, 500));
+      assert.deepEqual(diffTabs().map((t) => t.label), [], 'nothing opened by itself');
+      const call = lastCall(api);
+      assert.ok(call.tree.command, 'the tree item opens the card');
+      await vscode.commands.executeCommand(call.tree.command.command, ...call.tree.command.arguments);
+      await waitFor('the diff tab after the click', () => diffTabs().find((t) => t.label.startsWith('notes/quiet.md')));
+    } finally {
+      await setSetting('acpNative.diff.autoOpen', 'onComplete');
+    }
+  });
+
   it('/run shows the command output and exit code in a terminal', async () => {
     const stop = await within('the /run turn', api.prompt('/run echo hello from run && echo second line && exit 3'));
     assert.equal(stop, 'end_turn');
