@@ -26,6 +26,7 @@ export class TerminalViews extends Disposable {
         for (const [id, view] of this.views) {
           if (view.terminal === closed) {
             this.views.delete(id);
+            this._unregister(view.terminal);
             view.pty.dispose();
           }
         }
