@@ -17,6 +17,8 @@
 //                               line) as content; the result (or error) is the call's rawOutput
 //   fs-write-twice PATH         two concurrent writes, "first" then "second"
 //   cwd-outside PATH            `terminal/create` with a cwd; the result (or error) as rawOutput
+//   long-terminal               `terminal/create` of a command that runs for a minute, shown in a
+//                               tool call; reports how it ended (wait_for_exit) as rawOutput
 //   unknown-method              calls a client method that does not exist; the error as rawOutput
 //   crash-with-terminal         starts a long client terminal shown in a tool call, then exits
 // Started with `--protocol-version N`, it answers `initialize` with that version.
@@ -237,6 +239,18 @@ acp
         break;
       case 'crash-with-terminal':
         await crashWithTerminal(client, sid, cwd);
+        break;
+      case 'long-terminal':
+        await report(client, sid, 'sleep-for-a-minute', async () => {
+          const { terminalId } = await client.request(acp.methods.client.terminal.create, {
+            sessionId: sid,
+            command: process.execPath,
+            args: ['-e', "console.log('waiting'); setTimeout(() => {}, 60000)"],
+            env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }],
+            cwd,
+          });
+          return client.request(acp.methods.client.terminal.waitForExit, { sessionId: sid, terminalId });
+        });
         break;
       case 'unknown-method':
         await report(client, sid, 'Call an unknown method', () => client.request('x_vendor/unknown_method', { sessionId: sid }));

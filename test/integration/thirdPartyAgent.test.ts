@@ -96,6 +96,17 @@ describe('what third-party agents send', function () {
     assert.equal(call.tree.label, 'Read src/math.js');
   });
 
+  it('kills a client terminal\'s process when the user closes its panel', async () => {
+    const turn = within('the long terminal turn', api.prompt('long-terminal'));
+    const panel = await waitFor('the terminal panel', () => [...vscode.window.terminals].reverse().find((t) => t.name.startsWith(process.execPath)));
+    await waitFor('the command to start', () => lastCall(api).status === 'in_progress');
+    panel.dispose();
+    assert.equal(await turn, 'end_turn');
+    const raw = lastCall(api).rawOutput as { ok: boolean; result: { exitCode: number | null; signal: string | null } };
+    assert.equal(raw.ok, true);
+    assert.equal(raw.result.signal, 'SIGTERM');
+  });
+
   it('runs terminal/create for real, keeps only the last outputByteLimit bytes, and mirrors it live', async () => {
     await within('the client terminal turn', api.prompt('client-terminal'));
     const call = lastCall(api);
