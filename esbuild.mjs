@@ -29,6 +29,8 @@ const common = {
 const builds = [
   { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/agent/main.ts'], outfile: 'dist/agent.js' },
+  // The Chat webview's script (browser code; chat.css sits next to it as written).
+  { ...common, platform: 'browser', target: 'chrome120', format: 'iife', entryPoints: ['media/chat/main.ts'], outfile: 'media/chat/chat.js' },
 ];
 
 if (tests) {
@@ -42,6 +44,8 @@ if (tests) {
 }
 
 if (!watch) rmSync('dist', { recursive: true, force: true });
+// A production build writes no map: a stale one from a development build must not linger (or ship).
+if (!watch) rmSync('media/chat/chat.js.map', { force: true });
 
 if (watch) {
   // Lines the F5 task's problem matcher watches for (.vscode/tasks.json).

@@ -10,7 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { editText, writeText } from '../src/agent/fileBackend';
+import { editText, writeText } from '../src/agent/files/local';
 import { overwriteDiff, replacementDiff, type AppliedDiff } from '../src/agent/hunks';
 import { Projector } from '../src/agent/projector';
 import type { SessionEvent } from '../src/agent/sessionEvents';

@@ -7,6 +7,8 @@ import * as acp from '@agentclientprotocol/sdk';
 import { clientWantsTerminalOutput } from '../protocol/terminalMeta';
 import type { Brain } from './brains/types';
 import type { AgentConfig } from './config';
+import type { ClientFs } from './files/client';
+import { clientOffersFs, fileStoreFor } from './files/select';
 import { log } from './log';
 import { isModeId, modeState } from './permissions';
 import { AgentSession, type SessionDeps } from './session';
@@ -29,12 +31,14 @@ export interface AgentServer {
 export function createAgentServer({ config, brain, version }: AgentAppDeps): AgentServer {
   const sessions = new Map<string, AgentSession>();
   let terminalOutput = false;
+  let filesThroughClient = false;
 
   const sessionDeps = (client: acp.AgentContext): SessionDeps => ({
     stateDir: config.stateDir,
     brain,
     terminalOutput,
     defaultMode: config.defaultMode,
+    fileStore: (sessionId) => fileStoreFor(filesThroughClient, clientFs(client), sessionId),
     sendUpdate: (sessionId) => (update) => client.notify(acp.methods.client.session.update, { sessionId, update }),
     requestPermission: (request) => client.request(acp.methods.client.session.requestPermission, request),
   });
@@ -61,7 +65,11 @@ export function createAgentServer({ config, brain, version }: AgentAppDeps): Age
     .agent({ name: 'acp-native-agent' })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       terminalOutput = clientWantsTerminalOutput(params.clientCapabilities);
-      log.info(`client ${params.clientInfo?.name ?? 'unknown'} connected (display terminals: ${terminalOutput ? 'yes' : 'no'})`);
+      filesThroughClient = clientOffersFs(params.clientCapabilities);
+      log.info(
+        `client ${params.clientInfo?.name ?? 'unknown'} connected (display terminals: ${terminalOutput ? 'yes' : 'no'}, ` +
+          `files: ${filesThroughClient ? "through the client's fs/*" : 'local disk'})`,
+      );
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {
@@ -122,5 +130,12 @@ export function createAgentServer({ config, brain, version }: AgentAppDeps): Age
       sessions.clear();
       await Promise.allSettled(all.map((s) => s.close()));
     },
+  };
+}
+
+function clientFs(client: acp.AgentContext): ClientFs {
+  return {
+    readTextFile: (params) => client.request(acp.methods.client.fs.readTextFile, params),
+    writeTextFile: (params) => client.request(acp.methods.client.fs.writeTextFile, params),
   };
 }

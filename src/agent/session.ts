@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { ContentBlock, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { BridgeContext } from './bridge';
 import type { Brain } from './brains/types';
+import type { FileStore } from './files/store';
 import { log } from './log';
 import { type ModeId, isModeId, modeAllows } from './permissions';
 import { Projector, type ProjectOptions } from './projector';
@@ -22,6 +23,8 @@ export interface SessionDeps {
   /** The client opted in to display terminals. */
   terminalOutput: boolean;
   defaultMode: ModeId;
+  /** Where this session's tools read and write files (the client's fs/* or the local disk). */
+  fileStore(sessionId: string): FileStore;
   sendUpdate(sessionId: string): SendUpdate;
   requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
 }
@@ -29,6 +32,7 @@ export interface SessionDeps {
 export class AgentSession implements TurnHost {
   readonly bridge: BridgeContext;
   readonly tasks: TaskRegistry;
+  readonly files: FileStore;
   private readonly sink: UpdateSink;
   private readonly projector: Projector;
   private readonly grants = new Map<PermissionClass, 'allow' | 'reject'>();
@@ -48,6 +52,7 @@ export class AgentSession implements TurnHost {
     this.sink = new UpdateSink(deps.sendUpdate(sessionId));
     this.projector = new Projector(this.bridge);
     this.tasks = new TaskRegistry(countBackgroundCalls(events) + 1);
+    this.files = deps.fileStore(sessionId);
   }
 
   static create(deps: SessionDeps, sessionId: string, cwd: string): AgentSession {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestPermissionRequest, RequestPermissionResponse, SessionUpdate } from '@agentclientprotocol/sdk';
 import { callToAcp, permissionToolCall, terminalOutputToAcp, type BridgeContext } from './bridge';
 import type { Brain, TurnContext } from './brains/types';
+import type { FileStore } from './files/store';
 import type { JsonValue } from './json';
 import { selectedKind, permissionOptions } from './permissions';
 import type { ProjectOptions } from './projector';
@@ -21,6 +22,7 @@ export interface TurnHost {
   readonly sessionId: string;
   readonly bridge: BridgeContext;
   readonly tasks: TaskRegistry;
+  readonly files: FileStore;
   /** Appends to the log, then (unless `emit` is false) sends the updates derived from the event. */
   record(event: SessionEvent, emit: ProjectOptions | false): void;
   send(update: SessionUpdate): void;
@@ -94,6 +96,7 @@ export class Turn implements TurnContext {
       toolCallId,
       turn: this.number,
       tasks: this.host.tasks,
+      files: this.host.files,
       terminalOutput: (data) => {
         if (streams) this.host.send(terminalOutputToAcp(toolCallId, data));
       },

@@ -43,6 +43,12 @@ export interface AcpNativeApi {
   readonly onDidChangeToolCalls: vscode.Event<void>;
   /** Counters for benchmarks and diagnostics. */
   stats(): AcpNativeStats;
+  /** Earlier sessions: the agent's `session/list` when it offers one, else those recorded in this workspace. */
+  sessionHistory(): Promise<{ sessionId: string; title: string | undefined }[]>;
+  /** Opens an earlier session (`session/load`) with its conversation and cards, and makes it active. */
+  loadSession(sessionId: string): Promise<void>;
+  /** Messages the Chat view posted to its webview, by type (deltas, not the whole transcript). */
+  chatMessagesPosted(): { reset: number; patch: number; status: number };
 }
 
 export interface AcpNativeStats {

@@ -67,6 +67,15 @@ export function createApi(acp: AcpNative): AcpNativeApi {
         changeEvents: session?.counters.changeEvents ?? 0,
       };
     },
+    sessionHistory: async () => {
+      const listed = await acp.sessions.listSessions();
+      const entries = listed ?? acp.chat.history.all();
+      return entries.map((s) => ({ sessionId: s.sessionId, title: s.title ?? undefined }));
+    },
+    loadSession: async (sessionId) => {
+      await acp.sessions.loadSession(sessionId);
+    },
+    chatMessagesPosted: () => ({ ...acp.chat.view.posted }),
   };
 }
 

@@ -43,6 +43,10 @@ export const COMMANDS: Record<string, CommandHandler> = {
     const target = reviewTarget(acp, first, second);
     for (const path of reviewFiles(acp, target)) await acp.review.undo(target.sessionId, path);
   },
+  'acpNative.focusChat': (acp) => acp.chat.view.focus(),
+  'acpNative.showHistory': (acp) => acp.chat.showHistory(),
+  'acpNative.chooseAgent': (acp) => acp.chat.chooseAgent(),
+  'acpNative.setLlmApiKey': (acp) => acp.chat.apiKey.prompt(),
   'acpNative.openToolCall': async (acp, sessionId: unknown, toolCallId: unknown) => {
     const session = acp.sessions.session(String(sessionId));
     const call = session?.state.toolCall(String(toolCallId));

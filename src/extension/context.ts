@@ -11,6 +11,7 @@ import { DisplayTerminals } from './render/terminal/displayTerminals';
 import { TerminalViews } from './render/terminal/terminalViews';
 import { ToolTextDocumentProvider } from './render/tree/textDocuments';
 import { ToolCallsTree } from './render/tree/toolCallsTree';
+import { Chat } from './render/chat/chat';
 import { ClientTerminals } from './services/clientTerminals';
 import { FileService } from './services/files';
 import { PermissionService } from './services/permissions';
@@ -33,6 +34,7 @@ export class AcpNative extends Disposable {
   readonly clientTerminals: ClientTerminals;
   readonly permissions: PermissionService;
   readonly review: ReviewService;
+  readonly chat: Chat;
 
   constructor(
     readonly extensionContext: vscode.ExtensionContext,
@@ -97,6 +99,9 @@ export class AcpNative extends Disposable {
     this.diffEditors = this._register(new DiffEditors({ sessions: this.sessions, config: this.config, log }));
     this._register(new DisplayTerminals({ sessions: this.sessions, views: this.terminalViews }));
     this.tree = this._register(new ToolCallsTree(this.sessions, this.review));
+    this.chat = this._register(
+      new Chat({ extensionContext, sessions: this.sessions, permissions, tree: this.tree, config: this.config, log }),
+    );
   }
 
   /** The first workspace folder is the session's cwd; the others are additional directories. */
@@ -127,7 +132,8 @@ export class AcpNative extends Disposable {
       // Node under code-server, Electron under desktop VS Code: ELECTRON_RUN_AS_NODE makes both Node.
       command: process.execPath,
       args: [ctx.asAbsolutePath('dist/agent.js'), '--state-dir', stateDir, ...this.config.bundledAgentArgs],
-      env: { ELECTRON_RUN_AS_NODE: '1' },
+      // The LLM key comes from SecretStorage, never from settings (and is never logged).
+      env: { ELECTRON_RUN_AS_NODE: '1', ...this.chat.apiKey.env() },
       cwd,
     };
   }

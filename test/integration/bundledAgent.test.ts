@@ -107,14 +107,15 @@ describe('bundled agent rendered natively', function () {
 
   it('/demo renders every card kind natively: diffs, terminals, generic cards, one hunk per replace_all site', async function () {
     this.timeout(90_000);
+    const before = api.toolCalls().length;
     const stop = await within('the /demo turn', api.prompt('/demo'), 60_000);
     assert.equal(stop, 'end_turn');
-    const calls = api.toolCalls();
+    const calls = api.toolCalls().slice(before);
     const cards = new Set(calls.map((c) => c.card));
     assert.deepEqual([...cards].sort(), ['diff', 'generic', 'terminal']);
     for (const call of calls) assert.ok(!call.title.includes(workspaceRoot()), `relative title: ${call.title}`);
     await waitFor('the replace_all edit to open several hunks', () =>
-      api.toolCalls().find((c) => c.card === 'diff' && /tour\.js/.test(c.title) && c.uris.length > 2),
+      api.toolCalls().slice(before).find((c) => c.card === 'diff' && /tour\.js/.test(c.title) && c.uris.length > 2),
     );
     const tab = await waitFor('the multi-diff editor of the replace_all edit', () =>
       vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => /tour\.js.*\(\d+ changes\)/.test(t.label)),

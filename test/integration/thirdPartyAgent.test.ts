@@ -97,8 +97,9 @@ describe('what third-party agents send', function () {
   });
 
   it('kills a client terminal\'s process when the user closes its panel', async () => {
+    const earlier = new Set(vscode.window.terminals);
     const turn = within('the long terminal turn', api.prompt('long-terminal'));
-    const panel = await waitFor('the terminal panel', () => [...vscode.window.terminals].reverse().find((t) => t.name.startsWith(process.execPath)));
+    const panel = await waitFor('the terminal panel', () => vscode.window.terminals.find((t) => !earlier.has(t) && t.name.startsWith(process.execPath)));
     await waitFor('the command to start', () => lastCall(api).status === 'in_progress');
     panel.dispose();
     assert.equal(await turn, 'end_turn');

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { z } from 'zod';
-import { editText, type EditFacts } from '../fileBackend';
+import type { EditFacts } from '../files/store';
 import { replacementDiff, type AppliedDiff } from '../hunks';
 import { diffToMeta, mutationResultView } from './diffMeta';
 import type { ToolDefinition } from './types';
@@ -31,8 +31,8 @@ export const editTool: ToolDefinition<EditArgs, EditValue> = {
     diffs: [{ path: a.path, oldText: a.old_string === '' ? null : a.old_string, newText: a.new_string }],
     locations: [{ path: a.path }],
   }),
-  async execute(a) {
-    const facts = await editText(a.path, a.old_string, a.new_string, a.replace_all ?? false);
+  async execute(a, ctx) {
+    const facts = await ctx.files.editText(a.path, a.old_string, a.new_string, a.replace_all ?? false);
     return { facts, applied: replacementDiff(a.path, facts.before, facts.after, facts.sites) };
   },
   output: {

@@ -1,6 +1,5 @@
 import * as path from 'node:path';
 import { z } from 'zod';
-import { readDecoded } from '../fileBackend';
 import { fenced } from '../markdown';
 import { textBlock } from '../views';
 import { ToolError, type ToolDefinition } from './types';
@@ -34,9 +33,11 @@ export const readTool: ToolDefinition<ReadArgs, ReadValue> = {
     rawInput: a,
     locations: [{ path: a.path, line: a.line ?? 1 }],
   }),
-  async execute(a) {
-    const file = await readDecoded(a.path);
-    if (file.kind === 'binary') throw new ToolError(`${a.path} is binary or not UTF-8 text (${file.size} bytes); not shown.`);
+  async execute(a, ctx) {
+    const file = await ctx.files.readText(a.path);
+    if (file.kind === 'binary') {
+      throw new ToolError(`${a.path} is binary or not UTF-8 text${file.size !== undefined ? ` (${file.size} bytes)` : ''}; not shown.`);
+    }
     const all = file.text === '' ? [] : file.text.replace(/\n$/, '').split('\n');
     const firstLine = a.line ?? 1;
     if (firstLine > Math.max(all.length, 1)) throw new ToolError(`${a.path} has only ${all.length} lines.`);

@@ -7,6 +7,7 @@
  */
 import type { PlanEntry } from '@agentclientprotocol/sdk';
 import type { z } from 'zod';
+import type { FileStore } from '../files/store';
 import type { JsonValue } from '../json';
 import type { TaskRegistry } from '../tasks';
 import type { ToolCallView, ToolResultView } from '../views';
@@ -32,6 +33,8 @@ export interface ToolContext {
   /** The turn that runs the call: cancelling it also kills background tasks it started. */
   turn: number;
   tasks: TaskRegistry;
+  /** Where files are read and written: the local disk or the client's fs/*, never told apart. */
+  files: FileStore;
   /** Streams command output as the process writes it (display terminals). */
   terminalOutput(data: string): void;
   /** Sends the todo list to the client as an ACP `plan` (and logs it). */

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { z } from 'zod';
-import { writeText, type MutationFacts } from '../fileBackend';
+import type { MutationFacts } from '../files/store';
 import { overwriteDiff, type AppliedDiff } from '../hunks';
 import { diffToMeta, mutationResultView } from './diffMeta';
 import type { ToolDefinition } from './types';
@@ -29,8 +29,8 @@ export const writeTool: ToolDefinition<WriteArgs, WriteValue> = {
     diffs: [{ path: a.path, oldText: null, newText: a.content }],
     locations: [{ path: a.path }],
   }),
-  async execute(a) {
-    const facts = await writeText(a.path, a.content);
+  async execute(a, ctx) {
+    const facts = await ctx.files.writeText(a.path, a.content);
     return { facts, applied: overwriteDiff(a.path, facts.before, facts.after) };
   },
   output: {

@@ -116,6 +116,10 @@ export class AgentConnection {
     return this.request(acp.methods.agent.session.setMode, params);
   }
 
+  setConfigOption(params: acp.SetSessionConfigOptionRequest): Promise<acp.SetSessionConfigOptionResponse> {
+    return this.request(acp.methods.agent.session.setConfigOption, params);
+  }
+
   prompt(params: acp.PromptRequest): Promise<acp.PromptResponse> {
     return this.request(acp.methods.agent.session.prompt, params);
   }

@@ -15,6 +15,8 @@ export interface SessionRecord {
   readonly connection: AgentConnection;
   /** A turn is running. */
   busy: boolean;
+  /** `session/load` is replaying the conversation: what arrives is history, not news. */
+  loading: boolean;
   /** Counters: updates applied and coalesced change events emitted. */
   readonly counters: { updatesApplied: number; changeEvents: number };
 }
@@ -78,6 +80,8 @@ export class AgentSessions extends Disposable {
   /** Sends a prompt to the active session, starting the agent and a session when needed. */
   async prompt(prompt: string | acp.ContentBlock[]): Promise<acp.StopReason> {
     const session = this.active ?? (await this.newSession());
+    // ACP runs one turn at a time per session.
+    if (session.busy) throw new Error('The agent is still working on the last prompt; wait for it or cancel it first.');
     const blocks: acp.ContentBlock[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
     session.state.recordPrompt(blocks);
     this.deps.onTurnStart(session.state.sessionId);
@@ -129,6 +133,74 @@ export class AgentSessions extends Disposable {
     this.activeSessionId = response.sessionId;
     this.sessionsEmitter.fire();
     return record;
+  }
+
+  /**
+   * Opens a stored session with the agent (`session/load`): the agent replays the conversation as
+   * updates, so its cards come back as they were. An already open session just becomes active.
+   */
+  async loadSession(sessionId: string): Promise<SessionRecord> {
+    const connection = await this.ensureAgent();
+    const existing = this.sessions.get(sessionId);
+    if (existing?.connection === connection) {
+      this.activeSessionId = sessionId;
+      this.sessionsEmitter.fire();
+      return existing;
+    }
+    if (!connection.canLoadSession) throw new Error(`Agent "${connection.name}" cannot load sessions.`);
+    const { cwd, additional } = this.deps.workspaceRoots();
+    // The record exists before the replay arrives, so the replayed updates land in it.
+    const record = this.recordFor(sessionId, connection, cwd, additional);
+    record.loading = true;
+    let response: acp.LoadSessionResponse;
+    try {
+      response = await connection.loadSession({ sessionId, cwd, mcpServers: [] });
+      await this.updateQueue.run(sessionId, () => undefined);
+      record.state.flushNow();
+    } finally {
+      record.loading = false;
+    }
+    if (response.modes) record.state.setModes(response.modes);
+    if (response.configOptions) record.state.setConfigOptions(response.configOptions);
+    record.state.flushNow();
+    this.activeSessionId = sessionId;
+    this.sessionsEmitter.fire();
+    return record;
+  }
+
+  /** The agent's stored sessions for this workspace (`session/list`); undefined when it cannot list them. */
+  async listSessions(): Promise<acp.SessionInfo[] | undefined> {
+    const connection = await this.ensureAgent();
+    if (connection.initializeResponse.agentCapabilities?.sessionCapabilities?.list == null) return undefined;
+    const { cwd } = this.deps.workspaceRoots();
+    const sessions: acp.SessionInfo[] = [];
+    let cursor: string | undefined;
+    // A few pages are plenty for a picker; a misbehaving agent cannot keep us looping.
+    for (let page = 0; page < 10; page++) {
+      const response = await connection.listSessions({ cwd, ...(cursor ? { cursor } : {}) });
+      sessions.push(...response.sessions);
+      cursor = response.nextCursor ?? undefined;
+      if (!cursor) break;
+    }
+    return sessions;
+  }
+
+  /** Switches the session's mode (`session/set_mode`). */
+  async setMode(sessionId: string, modeId: string): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new Error('There is no such session.');
+    await session.connection.setMode({ sessionId, modeId });
+    session.state.setModes({ currentModeId: modeId, availableModes: [...session.state.availableModes] });
+    session.state.flushNow();
+  }
+
+  /** Sets one of the session's config options (`session/set_config_option`), e.g. the model. */
+  async setConfigOption(sessionId: string, configId: string, value: string): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new Error('There is no such session.');
+    const response = await session.connection.setConfigOption({ sessionId, configId, value });
+    session.state.setConfigOptions(response.configOptions);
+    session.state.flushNow();
   }
 
   /** Stops the running agent; its sessions stay visible, their state kept. */
@@ -219,7 +291,7 @@ export class AgentSessions extends Disposable {
     }
     const roots = this.deps.workspaceRoots();
     const state = new SessionState({ sessionId, cwd: cwd ?? roots.cwd, additionalDirectories: additional });
-    const record: SessionRecord = { state, agentName: connection.name, connection, busy: false, counters: { updatesApplied: 0, changeEvents: 0 } };
+    const record: SessionRecord = { state, agentName: connection.name, connection, busy: false, loading: false, counters: { updatesApplied: 0, changeEvents: 0 } };
     state.onDidChange((changes) => {
       record.counters.updatesApplied += changes.updates;
       record.counters.changeEvents++;

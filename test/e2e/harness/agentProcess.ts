@@ -7,6 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
+import type { EditorFs } from './clientFs';
 import { ProtocolValidator, type Side } from './protocolValidator';
 
 export const AGENT_JS = path.resolve(__dirname, '../../../dist/agent.js');
@@ -21,6 +22,8 @@ export interface AgentOptions {
   args?: string[];
   env?: Record<string, string>;
   permission?: PermissionPolicy;
+  /** Advertise `fs.readTextFile` and `fs.writeTextFile`, served by this "editor". */
+  fs?: EditorFs;
 }
 
 export class AgentUnderTest {
@@ -46,7 +49,7 @@ export class AgentUnderTest {
     const toAgent = this.tap('client');
     void toAgent.readable.pipeTo(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>).catch(() => {});
 
-    const app = acp
+    let app = acp
       .client({ name: 'e2e-test-client' })
       .onNotification(acp.methods.client.session.update, ({ params }) => {
         const list = this.updates.get(params.sessionId) ?? [];
@@ -62,6 +65,12 @@ export class AgentUnderTest {
         if (option === undefined) throw new Error(`no ${choice} option offered`);
         return { outcome: { outcome: 'selected', optionId: option.optionId } };
       });
+    const fs = options.fs;
+    if (fs !== undefined) {
+      app = app
+        .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => fs.read(params))
+        .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => fs.write(params));
+    }
     this.connection = app.connect(acp.ndJsonStream(toAgent.writable, fromAgent));
   }
 
@@ -73,7 +82,10 @@ export class AgentUnderTest {
     const agent = new AgentUnderTest(child, options);
     await agent.connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: options.terminalOutput ? { _meta: { terminal_output: true } } : {},
+      clientCapabilities: {
+        ...(options.terminalOutput ? { _meta: { terminal_output: true } } : {}),
+        ...(options.fs ? { fs: { readTextFile: true, writeTextFile: true } } : {}),
+      },
       clientInfo: { name: 'e2e-test-client', version: '0.0.0' },
     });
     return agent;

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { decode, editText, writeText } from '../../../src/agent/fileBackend';
+import { decode, editText, writeText } from '../../../src/agent/files/local';
 import { replacementDiff } from '../../../src/agent/hunks';
 import { ToolError } from '../../../src/agent/tools/types';
 

@@ -9,6 +9,9 @@ import { Disposable } from '../../util/lifecycle';
 import { callDisplayTitle, fileDisplayPath, titleContext } from '../titles';
 import { diffDocUri } from './diffDocuments';
 
+/** How long the auto-open queue waits for one editor before opening the next. */
+const AUTO_OPEN_WAIT_MS = 1500;
+
 type DiffItem = Extract<acp.ToolCallContent, { type: 'diff' }>;
 
 interface DiffSides {
@@ -85,12 +88,19 @@ export class DiffEditors extends Disposable {
     const key = cardKey(session.state.sessionId, call.id);
     if (this.autoOpened.has(key)) return;
     this.autoOpened.add(key);
+    // A loaded session replays its history: those edits are old news, open only on click.
+    if (session.loading) return;
     // One after the other, in the order the edits completed: opening reads files first, and a
     // slower earlier open must not replace a later one in the preview slot.
+    // `vscode.diff` may never settle when its editor is closed right away, so the queue waits
+    // for each open only so long.
     this.autoOpenChain = this.autoOpenChain.then(() =>
-      this.open(session, call, { preserveFocus: true }).catch((error: unknown) =>
-        this.deps.log.error(`Could not open the diff of "${call.title}": ${errorMessage(error)}`),
-      ),
+      Promise.race([
+        this.open(session, call, { preserveFocus: true }).catch((error: unknown) =>
+          this.deps.log.error(`Could not open the diff of "${call.title}": ${errorMessage(error)}`),
+        ),
+        new Promise<void>((resolve) => setTimeout(resolve, AUTO_OPEN_WAIT_MS)),
+      ]),
     );
   }
 

@@ -1,7 +1,7 @@
 /**
- * The agent's file storage: the local filesystem, read and written directly (not through the
- * client's fs/* methods, which a client need not offer). It returns storage facts only — the
- * LF-normalized text before and after each mutation — and knows nothing of diffs or UI.
+ * The local file store: the filesystem, read and written directly, for clients that do not offer
+ * `fs/*`. It returns storage facts only — the LF-normalized text before and after each mutation —
+ * and knows nothing of diffs or UI.
  *
  * Line endings: tools see LF text. An edit splices the raw text, so untouched lines keep their
  * bytes (CRLF, or a mix); inserted newlines take the file's dominant ending. Binary or non-UTF-8
@@ -9,8 +9,9 @@
  */
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { planReplacement, type ReplacementSite } from './textEdit';
-import { ToolError } from './tools/types';
+import { planReplacement, type ReplacementSite } from '../textEdit';
+import { ToolError } from '../tools/types';
+import type { EditFacts, FileStore, MutationFacts } from './store';
 
 const BOM = '\uFEFF';
 
@@ -18,17 +19,11 @@ export type DecodedFile =
   | { kind: 'text'; text: string; eol: '\n' | '\r\n'; bom: boolean; raw: string; crlfAt: number[] }
   | { kind: 'binary'; size: number };
 
-/** What a mutation changed. `before: null` for a create, or an existing binary/non-UTF-8 file. */
-export interface MutationFacts {
-  before: string | null;
-  after: string;
-  created: boolean;
-}
-
-/** An edit's facts, plus where it replaced text (offsets in `before` and `after`). */
-export interface EditFacts extends MutationFacts {
-  sites: ReplacementSite[];
-}
+export const localFileStore: FileStore = {
+  readText: (filePath) => readDecoded(filePath),
+  writeText: (filePath, content) => writeText(filePath, content),
+  editText: (filePath, oldString, newString, replaceAll) => editText(filePath, oldString, newString, replaceAll),
+};
 
 /** Decodes bytes as UTF-8 text, or reports them as binary (a NUL byte or invalid UTF-8). */
 export function decode(bytes: Uint8Array): DecodedFile {
@@ -141,7 +136,7 @@ async function readIfExists(filePath: string): Promise<DecodedFile | undefined> 
   }
 }
 
-async function assertNotDirectory(filePath: string): Promise<void> {
+export async function assertNotDirectory(filePath: string): Promise<void> {
   const info = await stat(filePath).catch(() => undefined);
   if (info?.isDirectory()) throw new ToolError(`${filePath} is a directory, not a file.`);
 }

@@ -1,0 +1,150 @@
+/**
+ * The conversation list. Every item gets a light row element at once, but its content (markdown
+ * above all) is built only when the row comes near the viewport, and rows off screen skip layout
+ * and paint (`content-visibility: auto`). A 2,000-message session opens and scrolls like a short
+ * one; a patch touches only the rows it names.
+ */
+import type { ChatItem } from '../../src/protocol/chat';
+
+export interface RowRenderer {
+  /** Fills a row for an item (the row is empty or holds an older rendering of it). */
+  render(row: HTMLElement, item: ChatItem): void;
+}
+
+/** How far outside the viewport rows are built ahead of scrolling. */
+const BUILD_MARGIN = '800px 0px';
+/** Building rows stops for the frame after this long; the rest waits for the next frame. */
+const FRAME_BUDGET_MS = 8;
+
+export class ChatList {
+  private items: ChatItem[] = [];
+  private rows: HTMLElement[] = [];
+  /** Rows whose item changed while they were unbuilt or off screen: built when seen. */
+  private readonly dirty = new Set<HTMLElement>();
+  private readonly observer: IntersectionObserver;
+  private readonly itemOf = new WeakMap<HTMLElement, number>();
+  /** Rows seen (near the viewport) that wait to be built, a frame's budget at a time. */
+  private readonly queue = new Set<HTMLElement>();
+  private frameRequested = false;
+
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly scroller: HTMLElement,
+    private readonly renderer: RowRenderer,
+  ) {
+    this.observer = new IntersectionObserver((entries) => this.onIntersect(entries), { root: scroller, rootMargin: BUILD_MARGIN });
+  }
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  /** How many rows have their content built (for the measurements). */
+  builtCount(): number {
+    return this.rows.filter((r) => r.dataset.built === '1').length;
+  }
+
+  reset(items: readonly ChatItem[]): void {
+    this.observer.disconnect();
+    this.dirty.clear();
+    this.queue.clear();
+    this.items = [...items];
+    this.rows = this.items.map((item, index) => this.newRow(item, index));
+    this.container.replaceChildren(...this.rows);
+    // The newest rows are what a person looks at first: build them now, the rest when seen.
+    for (const row of this.rows.slice(-30)) this.build(row);
+    this.scrollToEnd();
+  }
+
+  patch(length: number, changed: readonly { index: number; item: ChatItem }[]): void {
+    const follow = this.atEnd();
+    if (length < this.items.length) {
+      for (const row of this.rows.splice(length)) {
+        this.observer.unobserve(row);
+        row.remove();
+      }
+      this.items.length = length;
+    }
+    const added: HTMLElement[] = [];
+    for (const { index, item } of changed) {
+      if (index < this.items.length) {
+        this.items[index] = item;
+        const row = this.rows[index];
+        if (row) this.refresh(row);
+      } else {
+        // Appended (changes come sorted by index; any gap is filled by the next ones).
+        this.items[index] = item;
+        const row = this.newRow(item, index);
+        this.rows[index] = row;
+        added.push(row);
+      }
+    }
+    if (added.length) {
+      this.container.append(...added);
+      for (const row of added) this.build(row);
+    }
+    if (follow) this.scrollToEnd();
+  }
+
+  atEnd(): boolean {
+    const s = this.scroller;
+    return s.scrollHeight - s.scrollTop - s.clientHeight < 40;
+  }
+
+  scrollToEnd(): void {
+    this.scroller.scrollTop = this.scroller.scrollHeight;
+  }
+
+  private newRow(item: ChatItem, index: number): HTMLElement {
+    const row = document.createElement('div');
+    row.className = `row row-${item.kind === 'message' ? item.role : 'tool'}`;
+    row.dataset.index = String(index);
+    this.itemOf.set(row, index);
+    this.observer.observe(row);
+    return row;
+  }
+
+  private refresh(row: HTMLElement): void {
+    if (row.dataset.built === '1' && row.dataset.visible === '1') this.build(row);
+    else this.dirty.add(row);
+  }
+
+  private build(row: HTMLElement): void {
+    const index = this.itemOf.get(row);
+    const item = index === undefined ? undefined : this.items[index];
+    if (!item) return;
+    this.dirty.delete(row);
+    this.renderer.render(row, item);
+    row.dataset.built = '1';
+  }
+
+  private onIntersect(entries: IntersectionObserverEntry[]): void {
+    for (const entry of entries) {
+      const row = entry.target as HTMLElement;
+      row.dataset.visible = entry.isIntersecting ? '1' : '0';
+      if (entry.isIntersecting && (row.dataset.built !== '1' || this.dirty.has(row))) this.queue.add(row);
+      else this.queue.delete(row);
+    }
+    this.buildQueued();
+  }
+
+  /**
+   * Builds queued rows until the frame's budget is spent, the rest in later frames: a fast
+   * scroll over thousands of rows never blocks a frame for long (rows fill in a frame or two late).
+   */
+  private buildQueued(): void {
+    const started = performance.now();
+    for (const row of this.queue) {
+      if (performance.now() - started > FRAME_BUDGET_MS) break;
+      this.queue.delete(row);
+      if (row.dataset.visible === '1') this.build(row);
+    }
+    if (this.queue.size > 0 && !this.frameRequested) {
+      this.frameRequested = true;
+      requestAnimationFrame(() => {
+        this.frameRequested = false;
+        this.buildQueued();
+      });
+    }
+  }
+}

@@ -1,0 +1,126 @@
+/** DOM for the chat's items and its status panels. Text goes in through textContent; only the markdown renderer produces HTML. */
+import type { ChatItem, ChatStatus, ChatToolItem, WebviewToHost } from '../../src/protocol/chat';
+import { renderMarkdown } from './markdown';
+
+export type Post = (message: WebviewToHost) => void;
+
+/** Codicon names (as the host sends them) to glyphs: the webview ships no icon font. */
+const GLYPHS: Record<string, string> = {
+  book: '≡', edit: '✎', trash: '✕', 'arrow-swap': '⇄', search: '⌕', terminal: '›', lightbulb: '✱',
+  globe: '◍', 'arrow-both': '↔', diff: '±', tools: '⚙',
+};
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export function renderItem(row: HTMLElement, item: ChatItem, post: Post, v: number): void {
+  switch (item.kind) {
+    case 'message':
+      return renderMessage(row, item);
+    case 'toolCall':
+      return renderTool(row, item, post, v);
+  }
+}
+
+function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'message' }>): void {
+  const chips = item.attachments.map((a) => el('span', 'chip', a));
+  switch (item.role) {
+    case 'user': {
+      const bubble = el('div', 'bubble user', item.text);
+      row.replaceChildren(bubble, ...chips);
+      return;
+    }
+    case 'agent': {
+      const body = el('div', 'markdown');
+      body.innerHTML = renderMarkdown(item.text);
+      row.replaceChildren(body, ...chips);
+      return;
+    }
+    case 'thought': {
+      // Collapsed: a person opens a thought when they want it; the open state survives updates.
+      const existing = row.querySelector('details');
+      const details = el('details', 'thought');
+      details.open = existing?.open ?? false;
+      const summary = el('summary', undefined, 'Thinking');
+      const body = el('div', 'markdown');
+      body.innerHTML = renderMarkdown(item.text);
+      details.append(summary, body);
+      row.replaceChildren(details);
+      return;
+    }
+  }
+}
+
+function renderTool(row: HTMLElement, item: ChatToolItem, post: Post, v: number): void {
+  row.dataset.toolCallId = item.toolCallId;
+  row.dataset.status = item.status;
+  const open = el('button', 'tool-open');
+  open.title = item.opens === 'diff' ? 'Open the diff' : item.opens === 'terminal' ? 'Show the terminal' : 'Show in Tool Calls';
+  open.append(el('span', 'glyph', GLYPHS[item.icon] ?? '⚙'), el('span', 'tool-title', item.title));
+  open.addEventListener('click', () => post({ v, type: 'openToolCall', toolCallId: item.toolCallId, target: item.opens === 'tree' ? 'tree' : 'editor' }));
+  const status = el('span', `status status-${item.status}`, item.statusLabel);
+  const tree = el('button', 'icon-button tool-tree', '⋯');
+  tree.title = 'Show in the Tool Calls tree';
+  tree.addEventListener('click', () => post({ v, type: 'openToolCall', toolCallId: item.toolCallId, target: 'tree' }));
+  row.replaceChildren(open, status, tree);
+}
+
+/** The agent's questions, answered right here (the first answer anywhere wins). */
+export function renderPermissions(host: HTMLElement, status: ChatStatus, post: Post, v: number): void {
+  host.replaceChildren(
+    ...status.permissions.map((q) => {
+      const card = el('div', 'permission');
+      card.dataset.questionId = String(q.questionId);
+      card.append(el('div', 'permission-title', `The agent asks: ${q.title}`));
+      const buttons = el('div', 'permission-options');
+      for (const option of q.options) {
+        const button = el('button', `perm perm-${option.kind}`, option.name);
+        button.dataset.kind = option.kind;
+        button.addEventListener('click', () => post({ v, type: 'answerPermission', questionId: q.questionId, optionKind: option.kind }));
+        buttons.append(button);
+      }
+      card.append(buttons);
+      return card;
+    }),
+  );
+}
+
+export function renderPlan(host: HTMLElement, status: ChatStatus): void {
+  if (status.plan.length === 0) {
+    host.replaceChildren();
+    return;
+  }
+  const done = status.plan.filter((e) => e.status === 'completed').length;
+  const details = el('details', 'plan');
+  details.open = host.querySelector('details')?.open ?? true;
+  details.append(el('summary', undefined, `Plan (${done}/${status.plan.length})`));
+  const list = el('ul', 'checklist');
+  for (const entry of status.plan) {
+    const li = el('li', `plan-${entry.status}`);
+    li.append(el('span', 'check', entry.status === 'completed' ? '☑' : entry.status === 'in_progress' ? '◐' : '☐'), el('span', undefined, entry.content));
+    list.append(li);
+  }
+  details.append(list);
+  host.replaceChildren(details);
+}
+
+export function renderFooter(host: HTMLElement, status: ChatStatus): void {
+  const parts: HTMLElement[] = status.notices.slice(-3).map((n) => el('div', `notice notice-${n.severity}`, n.description ? `${n.title}: ${n.description}` : n.title));
+  if (status.usage) parts.push(el('div', 'usage', status.usage));
+  host.replaceChildren(...parts);
+}
+
+/** A select that posts when changed; rebuilt only when its choices change (keeps focus). */
+export function syncSelect(select: HTMLSelectElement, choices: readonly { id: string; name: string }[], current: string | null): void {
+  const key = JSON.stringify(choices);
+  if (select.dataset.choices !== key) {
+    select.replaceChildren(...choices.map((c) => Object.assign(el('option', undefined, c.name), { value: c.id })));
+    select.dataset.choices = key;
+  }
+  if (current !== null) select.value = current;
+  select.hidden = choices.length === 0;
+}

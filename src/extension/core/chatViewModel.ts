@@ -1,0 +1,179 @@
+/**
+ * What the Chat view shows of a session (pure): the transcript as chat items, sent as deltas, and
+ * the session's small whole-replaced status (mode, plan, questions, usage…).
+ */
+import type { ContentBlock, SessionConfigOption } from '@agentclientprotocol/sdk';
+import type { ChatActivity, ChatChoice, ChatItem, ChatPermission, ChatSelect, ChatStatus, ChatToolTarget } from '../../protocol/chat';
+import type { PermissionQuestion } from './permissionRequests';
+import type { SessionState, SessionUsage } from './session';
+import { cardOf, kindIcon, statusLabel } from './treeModel';
+import type { ToolCallState } from './toolCalls';
+import type { MessageEntry, TranscriptEntry } from './transcript';
+
+export interface ChatViewDeps {
+  /** The call's title with paths relative to the workspace. */
+  callTitle(call: ToolCallState): string;
+}
+
+export function messageItem(entry: MessageEntry): ChatItem {
+  const attachments = entry.parts.flatMap((part) => (part.type === 'block' ? [blockLabel(part.block)] : []));
+  return { kind: 'message', role: entry.role, text: entry.text, attachments };
+}
+
+export function toolItem(call: ToolCallState, title: string): ChatItem {
+  const card = cardOf(call);
+  const opens: ChatToolTarget = card === 'diff' ? 'diff' : card === 'terminal' ? 'terminal' : 'tree';
+  return {
+    kind: 'toolCall',
+    toolCallId: call.id,
+    title,
+    icon: kindIcon(call.kind, card),
+    status: call.status,
+    statusLabel: statusLabel(call.status),
+    opens,
+  };
+}
+
+/** A short label for a non-text block of a message (an attached file, an image…). */
+export function blockLabel(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return 'text';
+    case 'resource_link':
+      return block.name || baseName(block.uri);
+    case 'resource':
+      return baseName(block.resource.uri);
+    case 'image':
+      return 'image';
+    case 'audio':
+      return 'audio';
+  }
+}
+
+function baseName(uri: string): string {
+  const path = uri.split(/[?#]/, 1)[0] ?? uri;
+  return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || uri;
+}
+
+export interface ChatPatch {
+  readonly length: number;
+  readonly changed: { index: number; item: ChatItem }[];
+}
+
+/**
+ * The transcript of one session as chat items, remembering what the webview has, so each flush
+ * sends only what changed. Only the tail (the message being streamed, entries added since) and the
+ * tool calls a change names are rebuilt: a 2,000-message session costs the same per flush as a
+ * short one.
+ */
+export class ChatTranscript {
+  /** JSON of each item as last sent, by index. */
+  private sent: string[] = [];
+  private readonly toolIndex = new Map<string, number>();
+
+  constructor(
+    readonly state: SessionState,
+    private readonly deps: ChatViewDeps,
+  ) {}
+
+  /** Every item (the webview starts over). */
+  all(): ChatItem[] {
+    const entries = this.state.transcript;
+    this.sent = [];
+    this.toolIndex.clear();
+    return entries.map((entry, index) => this.build(entry, index));
+  }
+
+  /** The items changed since the last `all` or `patch`; `toolCalls`: ids the session says changed. */
+  patch(toolCalls: Iterable<string>): ChatPatch {
+    const entries = this.state.transcript;
+    const indices = new Set<number>();
+    for (let i = Math.max(0, this.sent.length - 1); i < entries.length; i++) indices.add(i);
+    for (const id of toolCalls) {
+      const index = this.toolIndex.get(id);
+      if (index !== undefined) indices.add(index);
+    }
+    const changed: { index: number; item: ChatItem }[] = [];
+    for (const index of [...indices].sort((a, b) => a - b)) {
+      const entry = entries[index];
+      if (!entry) continue;
+      const before = this.sent[index];
+      const item = this.build(entry, index);
+      if (this.sent[index] !== before) changed.push({ index, item });
+    }
+    return { length: entries.length, changed };
+  }
+
+  private build(entry: TranscriptEntry, index: number): ChatItem {
+    let item: ChatItem;
+    if (entry.type === 'message') {
+      item = messageItem(entry);
+    } else {
+      this.toolIndex.set(entry.id, index);
+      const call = this.state.toolCall(entry.id);
+      item = call
+        ? toolItem(call, this.deps.callTitle(call))
+        : { kind: 'toolCall', toolCallId: entry.id, title: entry.id, icon: 'tools', status: 'pending', statusLabel: 'pending', opens: 'tree' };
+    }
+    this.sent[index] = JSON.stringify(item);
+    return item;
+  }
+}
+
+export interface ChatStatusInput {
+  readonly state: SessionState | undefined;
+  readonly agentName: string | undefined;
+  readonly busy: boolean;
+  /** Open questions of this session. */
+  readonly questions: readonly PermissionQuestion[];
+  readonly questionTitle: (question: PermissionQuestion) => string;
+  readonly attachments: readonly ChatChoice[];
+}
+
+export function activityOf(input: { hasSession: boolean; busy: boolean; waiting: boolean }): ChatActivity {
+  if (!input.hasSession) return 'none';
+  if (input.waiting) return 'waiting';
+  return input.busy ? 'working' : 'idle';
+}
+
+export function chatStatus(input: ChatStatusInput): ChatStatus {
+  const { state } = input;
+  const permissions: ChatPermission[] = input.questions.map((q) => ({
+    questionId: q.id,
+    toolCallId: q.toolCall.toolCallId,
+    title: input.questionTitle(q),
+    options: q.options.map((o) => ({ name: o.name, kind: o.kind })),
+  }));
+  return {
+    agentName: input.agentName ?? null,
+    sessionId: state?.sessionId ?? null,
+    title: state?.title ?? null,
+    activity: activityOf({ hasSession: !!state, busy: input.busy, waiting: permissions.length > 0 }),
+    modes: (state?.availableModes ?? []).map((m) => ({ id: m.id, name: m.name })),
+    currentModeId: state?.currentModeId ?? null,
+    configOptions: (state?.configOptions ?? []).flatMap(selectOf),
+    commands: (state?.availableCommands ?? []).map((c) => ({ name: c.name, description: c.description, hint: c.input?.hint ?? null })),
+    plan: (state?.plan ?? []).map((e) => ({ content: e.content, status: e.status })),
+    permissions,
+    notices: (state?.notices ?? []).map((n) => ({ severity: n.severity, title: n.title, description: n.description ?? null })),
+    usage: state?.usage ? usageLabel(state.usage) : null,
+    attachments: input.attachments,
+  };
+}
+
+function selectOf(option: SessionConfigOption): ChatSelect[] {
+  if (option.type !== 'select') return [];
+  const choices = option.options.flatMap((o) => ('group' in o ? o.options : [o])).map((o) => ({ id: o.value, name: o.name }));
+  return [{ id: option.id, name: option.name, currentValue: option.currentValue, options: choices }];
+}
+
+export function usageLabel(usage: SessionUsage): string {
+  const tokens = `${compact(usage.used)} / ${compact(usage.size)} tokens`;
+  return usage.cost ? `${tokens} · ${usage.cost.amount.toFixed(2)} ${usage.cost.currency}` : tokens;
+}
+
+function compact(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
+  if (n >= 1_000) return `${(n / 1_000).toFixed(1)}k`;
+  return String(n);
+}

@@ -1,0 +1,80 @@
+import * as vscode from 'vscode';
+import type { AgentSessions } from '../../connection/agentSessions';
+import type { Config } from '../../config';
+import { errorMessage, type Logger } from '../../log';
+import type { PermissionService } from '../../services/permissions';
+import { Disposable } from '../../util/lifecycle';
+import type { ToolCallsTree } from '../tree/toolCallsTree';
+import { LlmApiKey, pickAgent } from './agentPicker';
+import { ChatActions } from './chatActions';
+import { ChatView } from './chatView';
+import { FollowAlong } from './followAlong';
+import { SessionHistory } from './sessionHistory';
+import { ChatStatusBar } from './statusBar';
+
+/**
+ * Where a person talks to the agent: the Chat view, its status-bar item, the session history,
+ * the agent picker and follow-along. The context object owns one of these.
+ */
+export class Chat extends Disposable {
+  readonly view: ChatView;
+  readonly actions: ChatActions;
+  readonly history: SessionHistory;
+  readonly apiKey: LlmApiKey;
+
+  constructor(
+    private readonly deps: {
+      extensionContext: vscode.ExtensionContext;
+      sessions: AgentSessions;
+      permissions: PermissionService;
+      tree: ToolCallsTree;
+      config: Config;
+      log: Logger;
+    },
+  ) {
+    super();
+    const { extensionContext, sessions, permissions, tree, config, log } = deps;
+    this.apiKey = this._register(new LlmApiKey(extensionContext.secrets));
+    this.history = this._register(new SessionHistory(extensionContext.workspaceState, sessions));
+    this.actions = this._register(new ChatActions({ sessions, permissions, tree, history: this.history, config, apiKey: this.apiKey }));
+    this.view = this._register(new ChatView({ extensionUri: extensionContext.extensionUri, sessions, permissions, actions: this.actions, log }));
+    this._register(new ChatStatusBar(sessions, permissions.requests));
+    this._register(new FollowAlong(sessions));
+  }
+
+  /**
+   * Lists the agent's sessions (`session/list`), else those recorded here, and loads the one
+   * picked (`session/load`): its conversation and cards come back.
+   */
+  async showHistory(): Promise<string | undefined> {
+    const { sessions, log } = this.deps;
+    let listed: { sessionId: string; title?: string | null; updatedAt?: string | null }[] | undefined;
+    try {
+      listed = await sessions.listSessions();
+    } catch (error) {
+      log.warn(`session/list failed, showing the sessions recorded here: ${errorMessage(error)}`);
+    }
+    const recorded = this.history.all();
+    const titleOf = (id: string) => recorded.find((r) => r.sessionId === id)?.title;
+    const entries = listed ?? recorded;
+    const items = entries.map((s) => ({
+      label: s.title || titleOf(s.sessionId) || s.sessionId,
+      description: s.updatedAt ? new Date(s.updatedAt).toLocaleString() : '',
+      detail: s.sessionId === sessions.active?.state.sessionId ? 'open now' : undefined,
+      sessionId: s.sessionId,
+    }));
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage('ACP: no earlier sessions in this workspace.');
+      return undefined;
+    }
+    const pick = await vscode.window.showQuickPick(items, { title: 'ACP: Session History', placeHolder: 'Open a session with all its cards', matchOnDescription: true });
+    if (!pick) return undefined;
+    await sessions.loadSession(pick.sessionId);
+    await this.view.focus();
+    return pick.sessionId;
+  }
+
+  chooseAgent(): Promise<void> {
+    return pickAgent({ config: this.deps.config, sessions: this.deps.sessions, apiKey: this.apiKey });
+  }
+}

@@ -1,0 +1,164 @@
+import * as vscode from 'vscode';
+import { CHAT_PROTOCOL_VERSION, parseWebviewMessage, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../../protocol/chat';
+import { ChatTranscript, chatStatus } from '../../core/chatViewModel';
+import type { AgentSessions, SessionRecord } from '../../connection/agentSessions';
+import { PermissionService } from '../../services/permissions';
+import { errorMessage, type Logger } from '../../log';
+import { Disposable } from '../../util/lifecycle';
+import { callDisplayTitle } from '../titles';
+import type { ChatActions } from './chatActions';
+import { chatHtml, chatResourceRoots } from './chatHtml';
+
+export const CHAT_VIEW_ID = 'acpNative.chat';
+/** Changes are gathered this long and sent as one message (a frame at 60 Hz). */
+const FLUSH_DELAY_MS = 16;
+
+/**
+ * The Chat view's host side: a thin adapter. It shows the active session (else the newest),
+ * sends the webview a `reset` when that session changes, then coalesced `patch` (transcript
+ * deltas) and `status` messages; what the webview posts goes to `ChatActions`.
+ */
+export class ChatView extends Disposable implements vscode.WebviewViewProvider {
+  private view: vscode.WebviewView | undefined;
+  /** The webview said `ready` and has not been torn down since. */
+  private ready = false;
+  private transcript: ChatTranscript | undefined;
+  private shown: SessionRecord | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly pendingToolCalls = new Set<string>();
+  private pendingStatus = false;
+  private pendingTranscript = false;
+  /** Messages posted, by type: tests and the benchmark read them. */
+  readonly posted = { reset: 0, patch: 0, status: 0 };
+
+  constructor(
+    private readonly deps: {
+      extensionUri: vscode.Uri;
+      sessions: AgentSessions;
+      permissions: PermissionService;
+      actions: ChatActions;
+      log: Logger;
+    },
+  ) {
+    super();
+    this._register(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this));
+    this._register(deps.sessions.onDidChangeSessions(() => this.schedule({ status: true })));
+    this._register(
+      deps.sessions.onDidChangeSession(({ session, changes }) => {
+        if (session !== this.shown) return;
+        this.schedule({ toolCalls: changes.toolCalls, transcript: changes.transcript, status: true });
+      }),
+    );
+    this._register(deps.permissions.requests.onDidChange(() => this.schedule({ status: true })));
+    this._register(deps.actions.onDidChangeAttachments(() => this.schedule({ status: true })));
+    this._register({ dispose: () => clearTimeout(this.timer) });
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    view.webview.options = { enableScripts: true, localResourceRoots: chatResourceRoots(this.deps.extensionUri) };
+    view.webview.html = chatHtml(view.webview, this.deps.extensionUri);
+    const subscriptions = [
+      view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      // Without retainContextWhenHidden the page is torn down when hidden and says `ready` again.
+      view.onDidChangeVisibility(() => {
+        if (!view.visible) this.ready = false;
+      }),
+    ];
+    view.onDidDispose(() => {
+      subscriptions.forEach((s) => s.dispose());
+      if (this.view === view) {
+        this.view = undefined;
+        this.ready = false;
+      }
+    });
+  }
+
+  /** Reveals the view and puts the cursor in the prompt box. */
+  async focus(): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'focusPrompt' });
+  }
+
+  /** The session the view shows: the active one, else the newest. */
+  currentSession(): SessionRecord | undefined {
+    return this.deps.sessions.active ?? this.deps.sessions.all.at(-1);
+  }
+
+  private receive(raw: unknown): void {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.deps.log.warn(`Chat view: message ignored (${parsed.error})`);
+      return;
+    }
+    const message: WebviewToHost = parsed.message;
+    if (message.type === 'ready') {
+      this.ready = true;
+      this.sendReset();
+      return;
+    }
+    void this.deps.actions.handle(message, this.currentSession()).catch((error: unknown) => {
+      this.deps.log.error(`Chat view: ${message.type} failed: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(`ACP: ${errorMessage(error)}`);
+    });
+  }
+
+  private schedule(what: { toolCalls?: ReadonlySet<string>; transcript?: boolean; status?: boolean }): void {
+    for (const id of what.toolCalls ?? []) this.pendingToolCalls.add(id);
+    this.pendingTranscript ||= !!what.transcript;
+    this.pendingStatus ||= !!what.status;
+    if (this.timer) return;
+    this.timer = setTimeout(() => this.flush(), FLUSH_DELAY_MS);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const toolCalls = [...this.pendingToolCalls];
+    const transcript = this.pendingTranscript || toolCalls.length > 0;
+    const status = this.pendingStatus;
+    this.pendingToolCalls.clear();
+    this.pendingTranscript = this.pendingStatus = false;
+    if (!this.ready) return; // the next `ready` sends everything
+    if (this.currentSession() !== this.shown) {
+      this.sendReset();
+      return;
+    }
+    if (transcript && this.transcript) {
+      const patch = this.transcript.patch(toolCalls);
+      if (patch.changed.length > 0) {
+        this.posted.patch++;
+        this.post({ v: CHAT_PROTOCOL_VERSION, type: 'patch', length: patch.length, changed: patch.changed });
+      }
+    }
+    if (status) {
+      this.posted.status++;
+      this.post({ v: CHAT_PROTOCOL_VERSION, type: 'status', status: this.status() });
+    }
+  }
+
+  private sendReset(): void {
+    this.shown = this.currentSession();
+    this.transcript = this.shown ? new ChatTranscript(this.shown.state, { callTitle: (call) => callDisplayTitle(call) }) : undefined;
+    this.posted.reset++;
+    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'reset', status: this.status(), items: this.transcript?.all() ?? [] });
+  }
+
+  private status(): ChatStatus {
+    const session = this.shown;
+    const sessionId = session?.state.sessionId;
+    return chatStatus({
+      state: session?.state,
+      agentName: session?.agentName,
+      busy: session?.busy ?? false,
+      questions: sessionId ? this.deps.permissions.requests.pending(sessionId) : [],
+      questionTitle: (q) => PermissionService.titleOf(q),
+      attachments: this.deps.actions.attachmentChoices(),
+    });
+  }
+
+  private post(message: HostToWebview): void {
+    if (!this.view || !this.ready) return;
+    void this.view.webview.postMessage(message);
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * The messages between the extension host and the Chat webview (pure: no vscode, no DOM).
+ *
+ * Both directions are closed unions carrying a protocol version `v`. Each side validates what it
+ * receives with the parser of the other direction: a webview is another program (and a webview
+ * left open across an extension update may speak an older version), so nothing it posts is
+ * trusted by shape alone.
+ *
+ * The conversation travels as deltas: `reset` sends the whole list once (a session was opened),
+ * then `patch` sends only the items that changed or were added, by index. The transcript only
+ * grows and its entries change in place (streamed text, tool-call status), so an index is a
+ * stable address. The small, whole-replaced rest of the session (mode, plan, questions…) travels
+ * as `status`.
+ */
+
+export const CHAT_PROTOCOL_VERSION = 1;
+
+export type ChatRole = 'user' | 'agent' | 'thought';
+export type ChatToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
+/** What a tool row's main action opens. */
+export type ChatToolTarget = 'diff' | 'terminal' | 'tree';
+export type ChatPermissionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+export type ChatActivity = 'none' | 'idle' | 'working' | 'waiting';
+
+export interface ChatMessageItem {
+  readonly kind: 'message';
+  readonly role: ChatRole;
+  /** Markdown for the agent and thoughts; plain text for the user. */
+  readonly text: string;
+  /** Labels of non-text blocks (attached files, images, resources). */
+  readonly attachments: readonly string[];
+}
+
+export interface ChatToolItem {
+  readonly kind: 'toolCall';
+  readonly toolCallId: string;
+  /** Paths relative to the workspace. */
+  readonly title: string;
+  /** A codicon name for the tool kind. */
+  readonly icon: string;
+  readonly status: ChatToolStatus;
+  readonly statusLabel: string;
+  readonly opens: ChatToolTarget;
+}
+
+export type ChatItem = ChatMessageItem | ChatToolItem;
+
+export interface ChatPermission {
+  readonly questionId: number;
+  readonly toolCallId: string;
+  readonly title: string;
+  readonly options: readonly { readonly name: string; readonly kind: ChatPermissionKind }[];
+}
+
+export interface ChatChoice {
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface ChatSelect {
+  readonly id: string;
+  readonly name: string;
+  readonly currentValue: string;
+  readonly options: readonly ChatChoice[];
+}
+
+export interface ChatStatus {
+  readonly agentName: string | null;
+  readonly sessionId: string | null;
+  readonly title: string | null;
+  readonly activity: ChatActivity;
+  readonly modes: readonly ChatChoice[];
+  readonly currentModeId: string | null;
+  /** Select-type config options (model, reasoning level…). */
+  readonly configOptions: readonly ChatSelect[];
+  readonly commands: readonly { readonly name: string; readonly description: string; readonly hint: string | null }[];
+  readonly plan: readonly { readonly content: string; readonly status: 'pending' | 'in_progress' | 'completed' }[];
+  readonly permissions: readonly ChatPermission[];
+  readonly notices: readonly { readonly severity: string; readonly title: string; readonly description: string | null }[];
+  /** "12.3k / 200k tokens · $0.04". */
+  readonly usage: string | null;
+  /** Context chips that the next prompt carries. */
+  readonly attachments: readonly ChatChoice[];
+}
+
+export type HostToWebview =
+  | { readonly v: number; readonly type: 'reset'; readonly status: ChatStatus; readonly items: readonly ChatItem[] }
+  | {
+      readonly v: number;
+      readonly type: 'patch';
+      /** The list's length after the patch. */
+      readonly length: number;
+      readonly changed: readonly { readonly index: number; readonly item: ChatItem }[];
+    }
+  | { readonly v: number; readonly type: 'status'; readonly status: ChatStatus }
+  | { readonly v: number; readonly type: 'focusPrompt' };
+
+export type WebviewToHost =
+  | { readonly v: number; readonly type: 'ready' }
+  | { readonly v: number; readonly type: 'prompt'; readonly text: string }
+  | { readonly v: number; readonly type: 'cancel' }
+  | { readonly v: number; readonly type: 'answerPermission'; readonly questionId: number; readonly optionKind: ChatPermissionKind }
+  | { readonly v: number; readonly type: 'openToolCall'; readonly toolCallId: string; readonly target: 'editor' | 'tree' }
+  | { readonly v: number; readonly type: 'setMode'; readonly modeId: string }
+  | { readonly v: number; readonly type: 'setConfigOption'; readonly configId: string; readonly value: string }
+  | { readonly v: number; readonly type: 'attach'; readonly what: 'file' | 'selection' }
+  | { readonly v: number; readonly type: 'detach'; readonly id: string }
+  | { readonly v: number; readonly type: 'newSession' }
+  | { readonly v: number; readonly type: 'history' }
+  | { readonly v: number; readonly type: 'pickAgent' };
+
+export type ParseResult<T> = { readonly ok: true; readonly message: T } | { readonly ok: false; readonly error: string };
+
+/** Prompts beyond this are refused rather than sent (a paste gone wrong, or a hostile page). */
+export const MAX_PROMPT_CHARS = 1_000_000;
+const MAX_ID_CHARS = 1_000;
+
+type Fields = Record<string, unknown>;
+
+function fail<T>(error: string): ParseResult<T> {
+  return { ok: false, error };
+}
+
+function envelope(value: unknown): { fields: Fields; type: string } | string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
+  const fields = value as Fields;
+  if (fields.v !== CHAT_PROTOCOL_VERSION) return `protocol version ${String(fields.v)} (expected ${CHAT_PROTOCOL_VERSION})`;
+  if (typeof fields.type !== 'string') return 'no message type';
+  return { fields, type: fields.type };
+}
+
+const isId = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= MAX_ID_CHARS;
+const PERMISSION_KINDS: readonly string[] = ['allow_once', 'allow_always', 'reject_once', 'reject_always'];
+
+/** Validates a message the webview posted. */
+export function parseWebviewMessage(value: unknown): ParseResult<WebviewToHost> {
+  const head = envelope(value);
+  if (typeof head === 'string') return fail(head);
+  const { fields: f, type } = head;
+  const ok = (message: WebviewToHost): ParseResult<WebviewToHost> => ({ ok: true, message });
+  const v = CHAT_PROTOCOL_VERSION;
+  switch (type) {
+    case 'ready':
+    case 'cancel':
+    case 'newSession':
+    case 'history':
+    case 'pickAgent':
+      return ok({ v, type });
+    case 'prompt':
+      if (typeof f.text !== 'string' || !f.text.trim()) return fail('prompt: empty text');
+      if (f.text.length > MAX_PROMPT_CHARS) return fail(`prompt: longer than ${MAX_PROMPT_CHARS} characters`);
+      return ok({ v, type, text: f.text });
+    case 'answerPermission':
+      if (!Number.isSafeInteger(f.questionId)) return fail('answerPermission: questionId is not an integer');
+      if (typeof f.optionKind !== 'string' || !PERMISSION_KINDS.includes(f.optionKind)) return fail('answerPermission: unknown option kind');
+      return ok({ v, type, questionId: f.questionId as number, optionKind: f.optionKind as ChatPermissionKind });
+    case 'openToolCall':
+      if (!isId(f.toolCallId)) return fail('openToolCall: bad toolCallId');
+      if (f.target !== 'editor' && f.target !== 'tree') return fail('openToolCall: target must be editor or tree');
+      return ok({ v, type, toolCallId: f.toolCallId, target: f.target });
+    case 'setMode':
+      return isId(f.modeId) ? ok({ v, type, modeId: f.modeId }) : fail('setMode: bad modeId');
+    case 'setConfigOption':
+      return isId(f.configId) && isId(f.value) ? ok({ v, type, configId: f.configId, value: f.value }) : fail('setConfigOption: bad id or value');
+    case 'attach':
+      return f.what === 'file' || f.what === 'selection' ? ok({ v, type, what: f.what }) : fail('attach: what must be file or selection');
+    case 'detach':
+      return isId(f.id) ? ok({ v, type, id: f.id }) : fail('detach: bad id');
+    default:
+      return fail(`unknown message type "${type}"`);
+  }
+}
+
+/**
+ * Validates a message from the host. Shallow on purpose: the host is trusted code; this catches a
+ * version skew (a webview restored from an older build) and a wrong shape, not an attacker.
+ */
+export function parseHostMessage(value: unknown): ParseResult<HostToWebview> {
+  const head = envelope(value);
+  if (typeof head === 'string') return fail(head);
+  const { fields: f, type } = head;
+  const isObject = (x: unknown) => typeof x === 'object' && x !== null;
+  switch (type) {
+    case 'reset':
+      if (!isObject(f.status) || !Array.isArray(f.items) || !f.items.every(isChatItem)) return fail('reset: bad status or items');
+      return { ok: true, message: value as HostToWebview };
+    case 'patch':
+      if (!Number.isSafeInteger(f.length) || (f.length as number) < 0 || !Array.isArray(f.changed)) return fail('patch: bad length or changes');
+      for (const change of f.changed as unknown[]) {
+        const c = change as { index?: unknown; item?: unknown } | null;
+        if (!c || !Number.isSafeInteger(c.index) || (c.index as number) < 0 || (c.index as number) >= (f.length as number) || !isChatItem(c.item)) {
+          return fail('patch: bad change');
+        }
+      }
+      return { ok: true, message: value as HostToWebview };
+    case 'status':
+      return isObject(f.status) ? { ok: true, message: value as HostToWebview } : fail('status: no status');
+    case 'focusPrompt':
+      return { ok: true, message: value as HostToWebview };
+    default:
+      return fail(`unknown message type "${type}"`);
+  }
+}
+
+function isChatItem(value: unknown): value is ChatItem {
+  if (typeof value !== 'object' || value === null) return false;
+  const item = value as Fields;
+  switch (item.kind) {
+    case 'message':
+      return (item.role === 'user' || item.role === 'agent' || item.role === 'thought') && typeof item.text === 'string' && Array.isArray(item.attachments);
+    case 'toolCall':
+      return typeof item.toolCallId === 'string' && typeof item.title === 'string' && typeof item.status === 'string';
+    default:
+      return false;
+  }
+}

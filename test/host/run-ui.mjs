@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// Runs the real-browser UI tests (test/ui/*.test.mjs): headless Chromium drives the VS Code
+// workbench served by code-server, with the extension loaded as a development extension on a temp
+// copy of test/fixtures/workspace. Mocha runs here in Node; the tests reach the page through
+// test/ui/workbench.mjs. `npm run test:ui` builds first and calls this.
+//
+//   node test/host/run-ui.mjs [--grep PATTERN] [--timeout 3m] [--verbose] [--keep]
+//
+//   --grep      ACP_UI_GREP       run only the tests whose title matches
+//   --timeout   ACP_UI_TIMEOUT    whole-run limit (default 4m): a hang fails instead of stalling
+//   --verbose   ACP_UI_VERBOSE=1  browser console on stdout
+//   --keep      ACP_UI_KEEP=1     keep the temp workspace copy
+//
+// Screenshots go to docs/images/ (the README shows them). Exit code: 0 passed, 1 failed.
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import Mocha from 'mocha';
+import {
+  ensureCodeServer, ensureDebianPackages, launchChromium, log, newLogFile, repoRoot, since, startCodeServer, workbenchUrl,
+} from './codeServer.mjs';
+import { copyWorkspace, parseDuration } from './workspace.mjs';
+import { ui } from '../ui/workbench.mjs';
+
+const { values: flags } = parseArgs({
+  options: {
+    grep: { type: 'string' },
+    timeout: { type: 'string' },
+    verbose: { type: 'boolean' },
+    keep: { type: 'boolean' },
+  },
+});
+const env = process.env;
+const opts = {
+  grep: flags.grep ?? env.ACP_UI_GREP,
+  timeoutMs: parseDuration(flags.timeout ?? env.ACP_UI_TIMEOUT ?? '4m'),
+  verbose: flags.verbose || env.ACP_UI_VERBOSE === '1',
+  keep: flags.keep || env.ACP_UI_KEEP === '1',
+};
+
+/** User settings the UI tests rely on (written to the throwaway user-data dir). */
+const SETTINGS = {
+  // File edits go through without a question; commands still ask, so a prompt shows inline.
+  'acpNative.permissions.autoApprove': 'edits',
+  // A diff opens only when its tool row is clicked: the click is what the test proves.
+  'acpNative.diff.autoOpen': 'onClick',
+  'workbench.colorTheme': 'Default Dark Modern',
+  'window.commandCenter': false,
+  'workbench.layoutControl.enabled': false,
+};
+
+const cleanups = [];
+async function cleanup() {
+  while (cleanups.length) await cleanups.pop()().catch((e) => console.error(`[ui] cleanup: ${e.message}`));
+}
+
+async function main() {
+  const t0 = performance.now();
+  ensureDebianPackages();
+  await ensureCodeServer();
+  const { target, cleanup: removeWorkspace } = copyWorkspace(join(repoRoot, 'test/fixtures/workspace'), { keep: opts.keep });
+  cleanups.push(async () => removeWorkspace());
+  const server = await startCodeServer({ workspace: target, settings: SETTINGS });
+  cleanups.push(() => server.stop());
+  log(`code-server up at ${server.url} (${since(t0)})`);
+  const browser = await launchChromium({ viewport: { width: 1280, height: 800 } });
+  cleanups.push(() => browser.close());
+  const { page } = browser;
+  const runLog = newLogFile('ui');
+  const debug = (line) => {
+    appendFileSync(runLog, `${line}\n`);
+    if (opts.verbose) console.log(`[browser] ${line}`);
+  };
+  page.on('console', (m) => debug(`console.${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => debug(`pageerror: ${e.stack ?? e.message}`));
+  page.on('dialog', (d) => d.dismiss().catch(() => {}));
+  Object.assign(ui, { page, workspace: target, url: workbenchUrl({ url: server.url, target, extensionDevelopmentPath: repoRoot }) });
+
+  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, reporter: 'spec', color: false, ...(opts.grep ? { grep: opts.grep } : {}) });
+  mocha.addFile(process.env.ACP_UI_FILE ?? join(repoRoot, 'test/ui/chat.test.mjs'));
+  await mocha.loadFilesAsync();
+  const failures = await new Promise((resolve) => mocha.run(resolve));
+  log(`browser log: ${runLog}`);
+  log(`UI tests took ${since(t0)}`);
+  return failures === 0 ? 0 : 1;
+}
+
+let code = 1;
+let timer;
+try {
+  const timedOut = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${opts.timeoutMs} ms (--timeout / ACP_UI_TIMEOUT)`)), opts.timeoutMs);
+  });
+  code = await Promise.race([main(), timedOut]);
+} catch (e) {
+  console.error(`[ui] ERROR: ${e.message}`);
+} finally {
+  clearTimeout(timer);
+  await cleanup();
+}
+log(code === 0 ? 'UI tests PASSED' : 'UI tests FAILED');
+process.exit(code);

@@ -1,0 +1,128 @@
+// The Chat view in a real browser: Chromium drives the VS Code workbench (code-server) with the
+// extension under development and the bundled (scripted) agent. See test/host/run-ui.mjs.
+import * as assert from 'node:assert/strict';
+import { WAIT, chat, chatFrame, runCommand, screenshot, sendPrompt, ui } from './workbench.mjs';
+
+const fence = (text) => '```\n' + text + '\n```';
+
+describe('Chat view (real browser)', function () {
+  this.timeout(90_000);
+
+  before(async () => {
+    const { page } = ui;
+    await page.goto(ui.url, { waitUntil: 'domcontentloaded' });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.locator('.part.activitybar a.action-label[aria-label="ACP"]').first().waitFor({ state: 'visible', timeout: 60_000 });
+    await runCommand('ACP: Focus Chat');
+    await chat().locator('textarea.prompt').waitFor({ state: 'visible', timeout: 60_000 });
+  });
+
+  it('streams the answer to a typed prompt, rendered as markdown, and completes slash commands', async () => {
+    await sendPrompt('hello');
+    await chat().locator('.row-user', { hasText: 'hello' }).waitFor({ timeout: WAIT });
+    // The scripted agent answers an unknown prompt with its help, in markdown (inline code).
+    const answer = chat().locator('.row-agent .markdown').last();
+    await answer.locator('code', { hasText: '/read PATH' }).first().waitFor({ timeout: WAIT });
+    await chat().locator('body[data-activity="idle"]').waitFor({ state: 'attached', timeout: WAIT });
+    // `/` offers the agent's commands (available_commands_update).
+    const box = chat().locator('textarea.prompt');
+    await box.pressSequentially('/re');
+    await chat().locator('.completion', { hasText: '/read' }).waitFor({ timeout: WAIT });
+    await box.press('Tab');
+    assert.equal(await box.inputValue(), '/read ');
+    await box.fill('');
+  });
+
+  it('shows an edit as a tool row whose click opens the diff editor', async () => {
+    await sendPrompt(`/edit src/greet.ts\n${fence('Hello, ${name}!')}\n${fence('Hi from the chat, ${name}!')}`);
+    const row = chat().locator('.row-tool[data-status="completed"]', { hasText: 'src/greet.ts' }).last();
+    await row.waitFor({ timeout: WAIT });
+    assert.equal(await ui.page.locator('.monaco-diff-editor').count(), 0, 'no diff before the click (diff.autoOpen: onClick)');
+    await row.locator('.tool-open').click();
+    await ui.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: WAIT });
+    await ui.page.locator('.tabs-container .tab', { hasText: 'greet.ts' }).first().waitFor({ timeout: WAIT });
+    await ui.page.locator('.monaco-diff-editor .view-line', { hasText: 'Hi from the chat' }).first().waitFor({ timeout: WAIT });
+    await screenshot('chat-diff');
+  });
+
+  it('asks for permission inline and goes on when answered there', async () => {
+    await sendPrompt('/run echo permitted by the chat');
+    const allow = chat().locator('.permission button[data-kind="allow_once"]');
+    await allow.waitFor({ timeout: WAIT });
+    await chat().locator('body[data-activity="waiting"]').waitFor({ state: 'attached', timeout: WAIT });
+    await screenshot('chat-permission');
+    await allow.click();
+    await chat().locator('.row-tool[data-status="completed"]', { hasText: 'echo permitted by the chat' }).waitFor({ timeout: WAIT });
+    assert.equal(await chat().locator('.permission').count(), 0, 'the question is gone once answered');
+    await chat().locator('body[data-activity="idle"]').waitFor({ state: 'attached', timeout: WAIT });
+  });
+
+  it('cancels a running turn with the Cancel button', async () => {
+    await sendPrompt('/run sleep 30');
+    await chat().locator('.permission button[data-kind="allow_once"]').click({ timeout: WAIT });
+    await chat().locator('body[data-activity="working"]').waitFor({ state: 'attached', timeout: WAIT });
+    const cancel = chat().locator('button.cancel');
+    await cancel.waitFor({ state: 'visible', timeout: WAIT });
+    const started = Date.now();
+    await cancel.click();
+    await chat().locator('body[data-activity="idle"]').waitFor({ state: 'attached', timeout: 10_000 });
+    assert.ok(Date.now() - started < 10_000);
+    assert.ok(await cancel.isHidden(), 'no Cancel button once the turn ended');
+    await chat().locator('.row-tool', { hasText: 'sleep 30' }).locator('.status-failed, .status-completed').waitFor({ timeout: WAIT });
+    await screenshot('chat-conversation');
+  });
+
+  it('switches the session mode from the picker (session/set_mode): bypass asks nothing', async () => {
+    const select = chat().locator('select.mode-select');
+    await select.selectOption({ label: 'Bypass' }, { timeout: WAIT });
+    await sendPrompt('/run echo no question asked');
+    await chat().locator('.row-tool[data-status="completed"]', { hasText: 'echo no question asked' }).waitFor({ timeout: WAIT });
+    assert.equal(await chat().locator('.permission').count(), 0);
+    assert.equal(await select.inputValue(), 'bypass');
+  });
+
+  it('opens a 2,000-message session at once and scrolls it without stalls', async () => {
+    const frame = await chatFrame();
+    const figures = await frame.evaluate(async () => {
+      const items = [];
+      for (let i = 0; i < 1000; i++) {
+        items.push({ kind: 'message', role: 'user', text: `Question ${i}: what does function ${i} do?`, attachments: [] });
+        const answer = `Answer **${i}**: it calls \`helper(${i})\`, then\n\n- checks [the docs](https://example.com/${i})\n- returns\n\n\`\`\`ts\nreturn helper(${i});\n\`\`\``;
+        items.push(i % 10 === 5
+          ? { kind: 'toolCall', toolCallId: `t${i}`, title: `Read src/file${i}.ts`, icon: 'book', status: 'completed', statusLabel: 'done', opens: 'tree' }
+          : { kind: 'message', role: 'agent', text: answer, attachments: [] });
+      }
+      const status = { agentName: 'Synthetic', sessionId: 'synthetic', title: null, activity: 'idle', modes: [], currentModeId: null, configOptions: [], commands: [], plan: [], permissions: [], notices: [], usage: null, attachments: [] };
+      const raf = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+      const t0 = performance.now();
+      window.dispatchEvent(new MessageEvent('message', { data: { v: 1, type: 'reset', status, items } }));
+      await raf();
+      const firstPaintMs = performance.now() - t0;
+      const scroller = document.querySelector('.scroller');
+      const gaps = [];
+      let last = performance.now();
+      for (let step = 0; step <= 80; step++) {
+        scroller.scrollTop = scroller.scrollHeight * (1 - step / 80);
+        await raf();
+        const now = performance.now();
+        gaps.push(now - last);
+        last = now;
+      }
+      gaps.sort((a, b) => a - b);
+      return {
+        items: document.querySelectorAll('.row').length,
+        built: document.querySelectorAll('.row[data-built="1"]').length,
+        resetMs: Number(document.body.dataset.resetMs),
+        firstPaintMs,
+        maxFrameMs: gaps.at(-1),
+        p95FrameMs: gaps[Math.floor(gaps.length * 0.95)],
+        medianFrameMs: gaps[Math.floor(gaps.length / 2)],
+      };
+    });
+    console.log(`      2,000 items: ${JSON.stringify(figures)}`);
+    assert.equal(figures.items, 2000);
+    assert.ok(figures.built < 2000, 'rows off screen are not built');
+    assert.ok(figures.firstPaintMs < 1000, `first paint took ${figures.firstPaintMs} ms`);
+    assert.ok(figures.maxFrameMs < 250, `a scroll frame took ${figures.maxFrameMs} ms`);
+  });
+});

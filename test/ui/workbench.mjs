@@ -1,0 +1,63 @@
+// What the UI tests share: the page the launcher (test/host/run-ui.mjs) opened, and helpers that
+// find their way around the VS Code workbench. Every wait is bounded.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../host/codeServer.mjs';
+
+/** Filled by the launcher before the tests load. */
+export const ui = { page: undefined, workspace: undefined, url: undefined };
+
+export const WAIT = 20_000;
+
+/**
+ * The Chat webview's document. A webview view is two nested iframes: the workbench's
+ * `iframe.webview` (its host page, from VS Code) and inside it `#active-frame`, our page. Only
+ * one webview exists in these tests.
+ */
+export function chat() {
+  return ui.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+}
+
+/** The Frame object of the chat (for evaluate()). */
+export async function chatFrame() {
+  const deadline = Date.now() + WAIT;
+  for (;;) {
+    for (const frame of ui.page.frames()) {
+      if (frame.name() === 'active-frame' || frame.url().includes('fake.html')) {
+        if (await frame.locator('#app textarea.prompt').count().catch(() => 0)) return frame;
+      }
+    }
+    if (Date.now() > deadline) throw new Error('the chat webview frame did not appear');
+    await ui.page.waitForTimeout(100);
+  }
+}
+
+/** Runs a command from the palette by its full title ("ACP: Focus Chat"). */
+export async function runCommand(title) {
+  const { page } = ui;
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor({ state: 'visible', timeout: WAIT });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: WAIT });
+  await page.keyboard.press('Enter');
+}
+
+/** A screenshot of the whole workbench into docs/images (1280x800, as the README shows it). */
+export async function screenshot(name) {
+  const dir = join(repoRoot, 'docs', 'images');
+  mkdirSync(dir, { recursive: true });
+  await ui.page.screenshot({ path: join(dir, `${name}.png`), timeout: WAIT });
+}
+
+/** Types a prompt into the chat and sends it with Enter; newlines are typed with Shift+Enter. */
+export async function sendPrompt(text) {
+  const box = chat().locator('textarea.prompt');
+  await box.click({ timeout: WAIT });
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0) await box.press('Shift+Enter');
+    if (lines[i]) await box.pressSequentially(lines[i], { delay: 0 });
+  }
+  await box.press('Enter');
+}

@@ -1,0 +1,73 @@
+import * as assert from 'node:assert/strict';
+import { CHAT_PROTOCOL_VERSION as v, MAX_PROMPT_CHARS, parseHostMessage, parseWebviewMessage } from '../../../src/protocol/chat';
+
+describe('chat protocol', () => {
+  describe('messages from the webview', () => {
+    it('accepts every well-formed message and returns only the known fields', () => {
+      const good = [
+        { v, type: 'ready' },
+        { v, type: 'prompt', text: 'hello' },
+        { v, type: 'cancel' },
+        { v, type: 'answerPermission', questionId: 3, optionKind: 'allow_once' },
+        { v, type: 'openToolCall', toolCallId: 'call-1', target: 'editor' },
+        { v, type: 'openToolCall', toolCallId: 'call-1', target: 'tree' },
+        { v, type: 'setMode', modeId: 'ask' },
+        { v, type: 'setConfigOption', configId: 'model', value: 'fast' },
+        { v, type: 'attach', what: 'selection' },
+        { v, type: 'detach', id: 'a1' },
+        { v, type: 'newSession' },
+        { v, type: 'history' },
+        { v, type: 'pickAgent' },
+      ];
+      for (const message of good) {
+        const parsed = parseWebviewMessage({ ...message, extra: '<script>' });
+        assert.ok(parsed.ok, `${message.type}: ${parsed.ok ? '' : parsed.error}`);
+        assert.deepEqual(parsed.message, message);
+      }
+    });
+
+    it('refuses another protocol version, unknown types and non-objects', () => {
+      for (const bad of [null, 'ready', [], { type: 'ready' }, { v: v + 1, type: 'ready' }, { v, type: 'eval', code: '1' }, { v }]) {
+        assert.equal(parseWebviewMessage(bad).ok, false, JSON.stringify(bad));
+      }
+    });
+
+    it('refuses wrong fields: empty or huge prompts, unknown option kinds, bad ids', () => {
+      const bad = [
+        { v, type: 'prompt', text: '   ' },
+        { v, type: 'prompt', text: 42 },
+        { v, type: 'prompt', text: 'x'.repeat(MAX_PROMPT_CHARS + 1) },
+        { v, type: 'answerPermission', questionId: '3', optionKind: 'allow_once' },
+        { v, type: 'answerPermission', questionId: 1.5, optionKind: 'allow_once' },
+        { v, type: 'answerPermission', questionId: 3, optionKind: 'allow' },
+        { v, type: 'openToolCall', toolCallId: '', target: 'editor' },
+        { v, type: 'openToolCall', toolCallId: 'c', target: 'terminal' },
+        { v, type: 'setMode', modeId: {} },
+        { v, type: 'attach', what: 'folder' },
+        { v, type: 'detach', id: 'x'.repeat(2000) },
+      ];
+      for (const message of bad) assert.equal(parseWebviewMessage(message).ok, false, JSON.stringify(message).slice(0, 80));
+    });
+  });
+
+  describe('messages from the host', () => {
+    const status = { agentName: 'a', sessionId: 's', activity: 'idle' };
+    const message = { kind: 'message', role: 'agent', text: 'hi', attachments: [] };
+    const tool = { kind: 'toolCall', toolCallId: 'c1', title: 'Read x', icon: 'book', status: 'completed', statusLabel: 'done', opens: 'tree' };
+
+    it('accepts reset, patch, status and focusPrompt', () => {
+      assert.ok(parseHostMessage({ v, type: 'reset', status, items: [message, tool] }).ok);
+      assert.ok(parseHostMessage({ v, type: 'patch', length: 2, changed: [{ index: 1, item: tool }] }).ok);
+      assert.ok(parseHostMessage({ v, type: 'status', status }).ok);
+      assert.ok(parseHostMessage({ v, type: 'focusPrompt' }).ok);
+    });
+
+    it('refuses patches that address outside the list and unknown item kinds', () => {
+      assert.equal(parseHostMessage({ v, type: 'patch', length: 1, changed: [{ index: 1, item: tool }] }).ok, false);
+      assert.equal(parseHostMessage({ v, type: 'patch', length: 1, changed: [{ index: -1, item: tool }] }).ok, false);
+      assert.equal(parseHostMessage({ v, type: 'patch', length: 1, changed: [{ index: 0, item: { kind: 'html', html: '<b>' } }] }).ok, false);
+      assert.equal(parseHostMessage({ v, type: 'reset', status, items: [{ kind: 'message', role: 'system', text: '', attachments: [] }] }).ok, false);
+      assert.equal(parseHostMessage({ v: 0, type: 'status', status }).ok, false);
+    });
+  });
+});

@@ -1,0 +1,98 @@
+import * as assert from 'node:assert/strict';
+import { SessionState } from '../../../src/extension/core/session';
+import { ChatTranscript, activityOf, blockLabel, chatStatus, usageLabel } from '../../../src/extension/core/chatViewModel';
+import type { PermissionQuestion } from '../../../src/extension/core/permissionRequests';
+
+const text = (t: string) => ({ type: 'text' as const, text: t });
+const newState = () => new SessionState({ sessionId: 's1', cwd: '/p', schedule: () => undefined });
+const view = (state: SessionState) => new ChatTranscript(state, { callTitle: (call) => `T:${call.title}` });
+
+describe('chat view model', () => {
+  it('turns the transcript into message and tool rows, in order, with relative titles and targets', () => {
+    const state = newState();
+    state.recordPrompt([text('fix it'), { type: 'resource_link', uri: 'file:///p/src/a.ts', name: 'src/a.ts' }]);
+    state.apply({ sessionUpdate: 'agent_thought_chunk', content: text('hmm') });
+    state.apply({ sessionUpdate: 'agent_message_chunk', content: text('**On it**') });
+    state.apply({ sessionUpdate: 'tool_call', toolCallId: 'e', title: 'Edit', kind: 'edit', status: 'in_progress', content: [{ type: 'diff', path: '/p/a.ts', oldText: 'a', newText: 'b' }] });
+    state.apply({ sessionUpdate: 'tool_call', toolCallId: 'r', title: 'Read', kind: 'read', status: 'completed' });
+    const items = view(state).all();
+    assert.deepEqual(items[0], { kind: 'message', role: 'user', text: 'fix it', attachments: ['src/a.ts'] });
+    assert.deepEqual(items.slice(1, 3).map((i) => (i.kind === 'message' ? [i.role, i.text] : [])), [['thought', 'hmm'], ['agent', '**On it**']]);
+    assert.deepEqual(items[3], { kind: 'toolCall', toolCallId: 'e', title: 'T:Edit', icon: 'edit', status: 'in_progress', statusLabel: 'running', opens: 'diff' });
+    assert.equal(items[4]?.kind === 'toolCall' && items[4].opens, 'tree');
+  });
+
+  it('patches only what changed: the streamed tail and the tool calls named', () => {
+    const state = newState();
+    state.recordPrompt([text('go')]);
+    state.apply({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Run', kind: 'execute', status: 'in_progress' });
+    state.apply({ sessionUpdate: 'agent_message_chunk', content: text('Run') });
+    const chat = view(state);
+    chat.all();
+    assert.deepEqual(chat.patch([]), { length: 3, changed: [] }, 'nothing changed, nothing sent');
+    state.apply({ sessionUpdate: 'agent_message_chunk', content: text('ning') });
+    state.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed' });
+    const patch = chat.patch(['c1']);
+    assert.equal(patch.length, 3);
+    assert.deepEqual(patch.changed.map((c) => c.index), [1, 2]);
+    assert.equal(patch.changed[1]?.item.kind === 'message' && patch.changed[1].item.text, 'Running');
+    state.recordPrompt([text('again')]);
+    assert.deepEqual(chat.patch([]).changed.map((c) => c.index), [3]);
+  });
+
+  it('keeps a patch of a 2,000-message session small and fast', () => {
+    const state = newState();
+    for (let i = 0; i < 1000; i++) {
+      state.recordPrompt([text(`question ${i}`)]);
+      state.apply({ sessionUpdate: 'agent_message_chunk', content: text(`answer ${i} `.repeat(20)) });
+    }
+    const chat = view(state);
+    let started = performance.now();
+    assert.equal(chat.all().length, 2000);
+    const allMs = performance.now() - started;
+    started = performance.now();
+    for (let i = 0; i < 100; i++) {
+      state.apply({ sessionUpdate: 'agent_message_chunk', content: text(' more') });
+      const patch = chat.patch([]);
+      assert.deepEqual(patch.changed.map((c) => c.index), [1999]);
+    }
+    const patchMs = (performance.now() - started) / 100;
+    assert.ok(patchMs < 2, `a patch took ${patchMs.toFixed(3)} ms`);
+    assert.ok(allMs < 500, `the whole list took ${allMs.toFixed(1)} ms`);
+  });
+
+  it('builds the status: modes, select options, commands, plan, questions, usage, activity', () => {
+    const state = newState();
+    state.setModes({ currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'bypass', name: 'Bypass' }] });
+    state.setConfigOptions([
+      { type: 'select', id: 'model', name: 'Model', currentValue: 'b', options: [{ group: 'g', name: 'G', options: [{ value: 'a', name: 'A' }, { value: 'b', name: 'B' }] }] },
+      { type: 'boolean', id: 'fast', name: 'Fast', currentValue: true },
+    ]);
+    state.apply({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'read', description: 'Read a file', input: { hint: 'PATH' } }] });
+    state.apply({ sessionUpdate: 'plan', entries: [{ content: 'step', status: 'in_progress', priority: 'high' }] });
+    state.apply({ sessionUpdate: 'usage_update', used: 12_300, size: 200_000, cost: { amount: 0.0412, currency: 'USD' } });
+    const question: PermissionQuestion = {
+      id: 7,
+      sessionId: 's1',
+      toolCall: { toolCallId: 'c', title: 'Run ls' },
+      options: [{ optionId: 'y', name: 'Allow', kind: 'allow_once' }, { optionId: 'n', name: 'Reject', kind: 'reject_once' }],
+    };
+    const status = chatStatus({ state, agentName: 'Bot', busy: true, questions: [question], questionTitle: () => 'Run ls', attachments: [] });
+    assert.deepEqual(status.modes, [{ id: 'ask', name: 'Ask' }, { id: 'bypass', name: 'Bypass' }]);
+    assert.equal(status.currentModeId, 'ask');
+    assert.deepEqual(status.configOptions, [{ id: 'model', name: 'Model', currentValue: 'b', options: [{ id: 'a', name: 'A' }, { id: 'b', name: 'B' }] }]);
+    assert.deepEqual(status.commands, [{ name: 'read', description: 'Read a file', hint: 'PATH' }]);
+    assert.deepEqual(status.plan, [{ content: 'step', status: 'in_progress' }]);
+    assert.deepEqual(status.permissions, [{ questionId: 7, toolCallId: 'c', title: 'Run ls', options: [{ name: 'Allow', kind: 'allow_once' }, { name: 'Reject', kind: 'reject_once' }] }]);
+    assert.equal(status.activity, 'waiting');
+    assert.equal(status.usage, '12.3k / 200.0k tokens · 0.04 USD');
+  });
+
+  it('names activities and blocks plainly', () => {
+    assert.equal(activityOf({ hasSession: false, busy: true, waiting: true }), 'none');
+    assert.equal(activityOf({ hasSession: true, busy: false, waiting: false }), 'idle');
+    assert.equal(activityOf({ hasSession: true, busy: true, waiting: false }), 'working');
+    assert.equal(usageLabel({ used: 5, size: 1_500_000, cost: undefined }), '5 / 1.5M tokens');
+    assert.equal(blockLabel({ type: 'resource', resource: { uri: 'file:///p/my%20file.ts#L1-2', text: 'x' } }), 'my file.ts');
+  });
+});
