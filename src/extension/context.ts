@@ -102,6 +102,7 @@ export class AcpNative extends Disposable {
     this.chat = this._register(
       new Chat({ extensionContext, sessions: this.sessions, permissions, tree: this.tree, config: this.config, log }),
     );
+    permissions.questionsShownElsewhere = () => this.chat.view.isVisible;
   }
 
   /** The first workspace folder is the session's cwd; the others are additional directories. */

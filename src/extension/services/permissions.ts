@@ -18,6 +18,12 @@ const SHOW_DIFF = 'Show Diff';
  */
 export class PermissionService extends Disposable {
   readonly requests = new PermissionRequests();
+  /**
+   * Whether the agent's questions are on screen elsewhere (the Chat view shows them inline): then
+   * no notification is added, which would stay behind once the question is answered there. The
+   * editor's own questions (overwrite unsaved changes…) always notify: their Compare lives there.
+   */
+  questionsShownElsewhere: () => boolean = () => false;
 
   constructor(
     private readonly deps: {
@@ -46,7 +52,8 @@ export class PermissionService extends Disposable {
       if (signal.aborted) this.requests.cancel(question.id);
       const hasDiff = (question.toolCall.content ?? []).some((c) => c.type === 'diff');
       const showDiff = () => this.deps.showDiff(question.sessionId, question.toolCall.toolCallId);
-      void this.notify(question, `The agent asks to ${kindVerb(question.toolCall.kind)}: ${PermissionService.titleOf(question)}`, hasDiff ? showDiff : undefined);
+      // The chat shows the question, and its tool row opens the diff.
+      if (!this.questionsShownElsewhere()) void this.notify(question, `The agent asks to ${kindVerb(question.toolCall.kind)}: ${PermissionService.titleOf(question)}`, hasDiff ? showDiff : undefined);
     }
     return { outcome: await answer };
   }

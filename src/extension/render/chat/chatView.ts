@@ -75,6 +75,11 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
     });
   }
 
+  /** The chat is on screen and listening: the agent's questions show there. */
+  get isVisible(): boolean {
+    return this.view?.visible === true && this.ready;
+  }
+
   /** Reveals the view and puts the cursor in the prompt box. */
   async focus(): Promise<void> {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
