@@ -321,13 +321,14 @@ export async function freePort(host = '127.0.0.1') {
  * @param {string} [o.host]  bind address, default 127.0.0.1
  * @param {Record<string,string>} [o.env]  extra environment (reaches the extension host)
  * @param {object} [o.settings]  user settings merged over QUIET_SETTINGS
+ * @param {boolean} [o.untrusted]  keep Workspace Trust on, the folder untrusted (restricted mode)
  * @returns {Promise<{url: string, port: number, host: string, logFile: string, pid: number,
  *   userDataDir: string, extensionsDir: string, stop: () => Promise<void>,
  *   exited: Promise<{code: number | null, signal: string | null}>}>}
  *   stop() kills the process group and removes the throwaway dirs; exited settles when the
  *   server process ends.
  */
-export async function startCodeServer({ workspace, userDataDir, extensionsDir, port, host = '127.0.0.1', env = {}, settings = {} }) {
+export async function startCodeServer({ workspace, userDataDir, extensionsDir, port, host = '127.0.0.1', env = {}, settings = {}, untrusted = false }) {
   const entry = await ensureCodeServer();
   const temps = [];
   const tmp = (name) => {
@@ -347,12 +348,14 @@ export async function startCodeServer({ workspace, userDataDir, extensionsDir, p
   } catch {
     // none yet (or not plain JSON: replaced)
   }
-  writeJson(settingsFile, { ...QUIET_SETTINGS, ...settings, ...existing });
+  // Untrusted: trust on, never prompted, so the folder opens in restricted mode.
+  const trust = untrusted ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {};
+  writeJson(settingsFile, { ...QUIET_SETTINGS, ...settings, ...trust, ...existing });
   // Without --config, code-server writes ~/.config/code-server/config.yaml (with a password).
   const configFile = join(userDataDir, 'code-server.yaml');
   if (!existsSync(configFile)) writeFileSync(configFile, 'auth: none\ncert: false\n');
 
-  const opts = { configFile, userDataDir, extensionsDir, workspace, host, env, temps };
+  const opts = { configFile, userDataDir, extensionsDir, workspace, host, env, temps, untrusted };
   try {
     if (port !== undefined) return await spawnServer(entry, { ...opts, port });
     // A free port can be taken by another process between the probe and code-server's listen
@@ -370,7 +373,7 @@ export async function startCodeServer({ workspace, userDataDir, extensionsDir, p
   }
 }
 
-async function spawnServer(entry, { configFile, userDataDir, extensionsDir, workspace, host, env, temps, port }) {
+async function spawnServer(entry, { configFile, userDataDir, extensionsDir, workspace, host, env, temps, port, untrusted }) {
   const logFile = newLogFile('code-server');
   const args = [
     entry,
@@ -379,7 +382,7 @@ async function spawnServer(entry, { configFile, userDataDir, extensionsDir, work
     '--bind-addr', `${host}:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(untrusted ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--user-data-dir', userDataDir,
     '--extensions-dir', extensionsDir,

@@ -17,6 +17,7 @@
 //   --screenshot  ACP_TEST_SCREENSHOT=1  screenshot of the workbench into test-results/integration.png
 //   --verbose     ACP_TEST_VERBOSE=1   browser console on stdout (default: only to a log file)
 //   --keep        ACP_TEST_KEEP=1      keep the temp workspace copy (its path is printed)
+//   --untrusted                        Workspace Trust on and the folder untrusted (restricted mode)
 //
 // Exit code: the suite's (0 passed, 1 failed), 1 on timeout or a host error, 130/143 on a signal.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -48,6 +49,7 @@ try {
       screenshot: { type: 'boolean' },
       verbose: { type: 'boolean' },
       keep: { type: 'boolean' },
+      untrusted: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   }));
@@ -151,6 +153,7 @@ async function main() {
       workspace: target,
       // Reaches the extension host (and so the suite): it inherits code-server's environment.
       env: opts.grep ? { ACP_TEST_GREP: opts.grep } : {},
+      untrusted: flags.untrusted === true,
     }),
   );
   cleanups.push({ what: 'stop code-server', fn: () => server.stop(), hard: () => process.kill(-server.pid, 'SIGKILL') });
