@@ -25,33 +25,23 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCli } from '../test/host/cli.mjs';
 import {
   cacheRoot, ensureCodeServer, ensureDebianPackages, launchChromium, log, productVersions, repoRoot,
   since, startCodeServer, workbenchUrl,
 } from '../test/host/codeServer.mjs';
 
-let flags;
-try {
-  ({ values: flags } = parseArgs({
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      desktop: { type: 'boolean' },
-      check: { type: 'boolean' },
-      fresh: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }));
-} catch (e) {
-  console.error(`[start] ${e.message} (see --help)`);
-  process.exit(2);
-}
-if (flags.help) {
-  const lines = readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1);
-  console.log(lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
-  process.exit(0);
-}
+const flags = parseCli(
+  import.meta.url,
+  {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    desktop: { type: 'boolean' },
+    check: { type: 'boolean' },
+    fresh: { type: 'boolean' },
+  },
+  '[start]',
+);
 
 const env = process.env;
 const DEMO_SRC = join(repoRoot, 'demo', 'workspace');
@@ -151,6 +141,9 @@ async function check() {
       const cmd = pkg.contributes?.commands?.find((c) => c.command.endsWith('.showLog'));
       if (!cmd) throw new Error('package.json contributes no *.showLog command to prove activation with');
       const title = cmd.category ? `${cmd.category}: ${cmd.title}` : cmd.title;
+      // The Chat webview may hold the keyboard focus (keys would go to its iframe): focus the
+      // editor area first.
+      await page.locator('.part.editor').click();
       await page.keyboard.press('F1');
       const input = page.locator('.quick-input-widget input.input');
       await input.waitFor({ state: 'visible', timeout: 15_000 });

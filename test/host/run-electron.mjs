@@ -13,34 +13,24 @@
 //   --tests      ACP_TEST_PATH       suite module (default out/test/integration/index.js)
 //   --timeout    ACP_TEST_TIMEOUT    whole-run limit (default 20m)
 // Downloads are cached in .cache/vscode-test. On Linux without a display, run it under xvfb-run.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCli } from './cli.mjs';
 import { log, repoRoot } from './codeServer.mjs';
 import { copyWorkspace, parseDuration } from './workspace.mjs';
 
-let flags;
-try {
-  ({ values: flags } = parseArgs({
-    options: {
-      version: { type: 'string' },
-      vscode: { type: 'string' },
-      grep: { type: 'string' },
-      workspace: { type: 'string' },
-      tests: { type: 'string' },
-      timeout: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }));
-} catch (e) {
-  console.error(`[host] ${e.message} (see --help)`);
-  process.exit(2);
-}
-if (flags.help) {
-  const lines = readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1);
-  console.log(lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
-  process.exit(0);
-}
+const flags = parseCli(
+  import.meta.url,
+  {
+    version: { type: 'string' },
+    vscode: { type: 'string' },
+    grep: { type: 'string' },
+    workspace: { type: 'string' },
+    tests: { type: 'string' },
+    timeout: { type: 'string' },
+  },
+  '[host]',
+);
 
 const env = process.env;
 const version = flags.version ?? env.ACP_VSCODE_VERSION ?? '1.99.3';

@@ -22,46 +22,32 @@
 // Exit code: the suite's (0 passed, 1 failed), 1 on timeout or a host error, 130/143 on a signal.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { format, inspect, parseArgs } from 'node:util';
+import { format, inspect } from 'node:util';
+import { parseCli } from './cli.mjs';
 import {
   ensureCodeServer, ensureDebianPackages, launchChromium, log, newLogFile, productVersions, repoRoot,
   since, sleep, startCodeServer, workbenchUrl,
 } from './codeServer.mjs';
 import { copyWorkspace, parseDuration } from './workspace.mjs';
 
-// --help prints the comment block at the top of this file.
-const HELP = readFileSync(new URL(import.meta.url), 'utf8')
-  .split('\n')
-  .slice(1)
-  .filter((l, i, all) => all.slice(0, i + 1).every((x) => x.startsWith('//')))
-  .map((l) => l.replace(/^\/\/ ?/, ''))
-  .join('\n');
-
-let flags;
-try {
-  ({ values: flags } = parseArgs({
-    options: {
-      extension: { type: 'string' },
-      tests: { type: 'string' },
-      workspace: { type: 'string' },
-      grep: { type: 'string' },
-      timeout: { type: 'string' },
-      screenshot: { type: 'boolean' },
-      verbose: { type: 'boolean' },
-      keep: { type: 'boolean' },
-      untrusted: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }));
-  if (flags.timeout ?? process.env.ACP_TEST_TIMEOUT) parseDuration(flags.timeout ?? process.env.ACP_TEST_TIMEOUT);
-} catch (e) {
-  console.error(`[host] ${e.message}\n\n${HELP}`);
-  process.exit(2);
-}
-if (flags.help) {
-  console.log(HELP);
-  process.exit(0);
-}
+const flags = parseCli(
+  import.meta.url,
+  {
+    extension: { type: 'string' },
+    tests: { type: 'string' },
+    workspace: { type: 'string' },
+    grep: { type: 'string' },
+    timeout: { type: 'string' },
+    screenshot: { type: 'boolean' },
+    verbose: { type: 'boolean' },
+    keep: { type: 'boolean' },
+    untrusted: { type: 'boolean' },
+  },
+  '[host]',
+  (f) => {
+    if (f.timeout ?? process.env.ACP_TEST_TIMEOUT) parseDuration(f.timeout ?? process.env.ACP_TEST_TIMEOUT);
+  },
+);
 
 const env = process.env;
 const on = (v) => v === '1' || v === 'true';

@@ -14,7 +14,7 @@
 // Screenshots go to docs/images/ (the README shows them). Exit code: 0 passed, 1 failed.
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCli } from './cli.mjs';
 import Mocha from 'mocha';
 import {
   ensureCodeServer, ensureDebianPackages, launchChromium, log, newLogFile, repoRoot, since, startCodeServer, workbenchUrl,
@@ -22,14 +22,16 @@ import {
 import { copyWorkspace, parseDuration } from './workspace.mjs';
 import { ui } from '../ui/workbench.mjs';
 
-const { values: flags } = parseArgs({
-  options: {
+const flags = parseCli(
+  import.meta.url,
+  {
     grep: { type: 'string' },
     timeout: { type: 'string' },
     verbose: { type: 'boolean' },
     keep: { type: 'boolean' },
   },
-});
+  '[ui]',
+);
 const env = process.env;
 const opts = {
   grep: flags.grep ?? env.ACP_UI_GREP,

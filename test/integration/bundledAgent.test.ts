@@ -1,20 +1,15 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
-import { closeAllEditors, diffTabs, getApi, inWorkspace, lastCall, readFile, setSetting, waitFor, within, workspaceRoot } from './support/helpers';
-
-const fence = (text: string) => '```\n' + text + '\n```';
+import { closeAllEditors, diffTabs, fence, getApi, inWorkspace, isMultiRoot, lastCall, readFile, setSetting, useBundledAgent, waitFor, within, workspaceRoot } from './support/helpers';
 
 describe('bundled agent rendered natively', function () {
   let api: AcpNativeApi;
 
   before(async function () {
-    if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) this.skip();
+    if (isMultiRoot()) this.skip();
     api = await getApi();
-    await setSetting('acpNative.defaultAgent', 'bundled');
-    await setSetting('acpNative.permissions.autoApprove', 'everything');
-    await setSetting('acpNative.diff.autoOpen', 'onComplete');
-    await api.stopAgent();
+    await useBundledAgent(api);
     await within('new session', api.newSession());
   });
 

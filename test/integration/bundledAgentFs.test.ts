@@ -2,21 +2,16 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
-import { closeAllEditors, getApi, inWorkspace, lastCall, setSetting, waitFor, within } from './support/helpers';
-
-const fence = (text: string) => '```\n' + text + '\n```';
+import { closeAllEditors, fence, getApi, inWorkspace, isMultiRoot, lastCall, setSetting, useBundledAgent, waitFor, within } from './support/helpers';
 
 /** The extension advertises fs/*, so the bundled agent's file changes go through the editor. */
 describe('bundled agent files through the editor', function () {
   let api: AcpNativeApi;
 
   before(async function () {
-    if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) this.skip();
+    if (isMultiRoot()) this.skip();
     api = await getApi();
-    await setSetting('acpNative.defaultAgent', 'bundled');
-    await setSetting('acpNative.permissions.autoApprove', 'everything');
-    await setSetting('acpNative.diff.autoOpen', 'onClick');
-    await api.stopAgent();
+    await useBundledAgent(api, { autoOpen: 'onClick' });
     await within('new session', api.newSession());
   });
 

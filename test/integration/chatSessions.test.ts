@@ -1,20 +1,15 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
-import { closeAllEditors, diffTabs, getApi, setSetting, waitFor, within } from './support/helpers';
-
-const fence = (text: string) => '```\n' + text + '\n```';
+import { closeAllEditors, diffTabs, fence, getApi, isMultiRoot, setSetting, useBundledAgent, waitFor, within } from './support/helpers';
 
 describe('chat: session history and load', function () {
   let api: AcpNativeApi;
 
   before(async function () {
-    if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) this.skip();
+    if (isMultiRoot()) this.skip();
     api = await getApi();
-    await setSetting('acpNative.defaultAgent', 'bundled');
-    await setSetting('acpNative.permissions.autoApprove', 'everything');
-    await setSetting('acpNative.diff.autoOpen', 'onClick');
-    await api.stopAgent();
+    await useBundledAgent(api, { autoOpen: 'onClick' });
   });
 
   after(() => setSetting('acpNative.diff.autoOpen', 'onComplete'));

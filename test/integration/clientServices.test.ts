@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
-import { allTabs, getApi, startTestAgent, inWorkspace, lastCall, setSetting, waitFor, within } from './support/helpers';
+import { allTabs, getApi, inWorkspace, isMultiRoot, lastCall, setSetting, startTestAgent, useBundledAgent, waitFor, within } from './support/helpers';
 
 type Reported = { ok: true; result: unknown } | { ok: false; code?: number; message: string };
 
@@ -35,7 +35,7 @@ describe('client services that lose nothing', function () {
   let api: AcpNativeApi;
 
   before(async function () {
-    if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) this.skip();
+    if (isMultiRoot()) this.skip();
     api = await getApi();
     await startTestAgent(api);
     await setSetting('acpNative.files.outsideWorkspace', 'refuse');
@@ -226,7 +226,7 @@ describe('client services that lose nothing', function () {
 
 describe('an agent that speaks another protocol version', function () {
   it('fails to start with a clear error', async function () {
-    if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) this.skip();
+    if (isMultiRoot()) this.skip();
     const api = await getApi();
     await startTestAgent(api, 'future', ['--protocol-version', '99']);
     try {
@@ -241,11 +241,9 @@ describe('permission prompts of the bundled agent', function () {
   let api: AcpNativeApi;
 
   before(async function () {
-    if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) this.skip();
+    if (isMultiRoot()) this.skip();
     api = await getApi();
-    await setSetting('acpNative.defaultAgent', 'bundled');
-    await setSetting('acpNative.permissions.autoApprove', 'never');
-    await api.stopAgent();
+    await useBundledAgent(api, { autoApprove: 'never' });
     await within('new session', api.newSession());
   });
 

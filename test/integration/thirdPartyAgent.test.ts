@@ -2,13 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
-import { allTabs, closeAllEditors, diffTabs, getApi, startTestAgent, inWorkspace, lastCall, setSetting, waitFor, within } from './support/helpers';
+import { allTabs, closeAllEditors, diffTabs, getApi, isMultiRoot, startTestAgent, inWorkspace, lastCall, setSetting, waitFor, within } from './support/helpers';
 
 describe('what third-party agents send', function () {
   let api: AcpNativeApi;
 
   before(async function () {
-    if ((vscode.workspace.workspaceFolders?.length ?? 0) > 1) this.skip();
+    if (isMultiRoot()) this.skip();
     api = await getApi();
     await startTestAgent(api);
     await setSetting('acpNative.diff.autoOpen', 'onComplete');

@@ -87,6 +87,25 @@ export async function startTestAgent(api: AcpNativeApi, name = 'third-party', ex
   await api.stopAgent();
 }
 
+/** Makes the bundled agent the default agent, with these settings, and stops any running agent. */
+export async function useBundledAgent(
+  api: AcpNativeApi,
+  { autoApprove = 'everything', autoOpen = 'onComplete' }: { autoApprove?: string; autoOpen?: 'onComplete' | 'onClick' } = {},
+): Promise<void> {
+  await setSetting('acpNative.defaultAgent', 'bundled');
+  await setSetting('acpNative.permissions.autoApprove', autoApprove);
+  await setSetting('acpNative.diff.autoOpen', autoOpen);
+  await api.stopAgent();
+}
+
+/** A fenced block, as the bundled agent's scripted commands take them. */
+export const fence = (text: string): string => '```\n' + text + '\n```';
+
+/** True in the multi-root pass: single-root suites skip themselves there. */
+export function isMultiRoot(): boolean {
+  return (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+}
+
 export function readFile(p: string): string {
   return fs.readFileSync(p, 'utf8');
 }
