@@ -109,13 +109,17 @@ describe('bundled agent rendered natively', function () {
     const cards = new Set(calls.map((c) => c.card));
     assert.deepEqual([...cards].sort(), ['diff', 'generic', 'terminal']);
     for (const call of calls) assert.ok(!call.title.includes(workspaceRoot()), `relative title: ${call.title}`);
-    await waitFor('the replace_all edit to open several hunks', () =>
-      api.toolCalls().slice(before).find((c) => c.card === 'diff' && /tour\.js/.test(c.title) && c.uris.length > 2),
+    // The replace_all edit: one hunk per site, all put back in place in one diff editor.
+    const edit = await waitFor('the replace_all edit to open', () =>
+      api.toolCalls().slice(before).find((c) => c.card === 'diff' && /tour\.js/.test(c.title) && /^Edit/.test(c.title) && c.uris.length === 2),
     );
-    const tab = await waitFor('the multi-diff editor of the replace_all edit', () =>
-      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => /tour\.js.*\(\d+ changes\)/.test(t.label)),
-    );
-    assert.ok(tab);
+    const tab = await waitFor('its diff editor', () => diffTabs().find((t) => t.input.original.toString() === edit.uris[0]));
+    assert.equal(tab.label, 'src/tour.js (Edit)');
+    const beforeEdit = (await vscode.workspace.openTextDocument(tab.input.original)).getText();
+    const afterEdit = (await vscode.workspace.openTextDocument(tab.input.modified)).getText();
+    assert.equal(beforeEdit.match(/TODO/g)?.length, 3);
+    assert.equal(afterEdit.match(/DONE/g)?.length, 3);
+    assert.equal(beforeEdit.replace(/TODO/g, 'DONE'), afterEdit, 'the same file but for the three sites');
     const failing = calls.find((c) => c.card === 'terminal' && c.status === 'failed');
     const output = await waitFor('the failing command in its terminal', () => {
       const t = api.toolCalls().find((c) => c.id === failing?.id)?.terminal;

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
-import { allTabs, closeAllEditors, diffTabs, getApi, isMultiRoot, startTestAgent, inWorkspace, lastCall, setSetting, waitFor, within } from './support/helpers';
+import { closeAllEditors, diffTabs, getApi, isMultiRoot, startTestAgent, inWorkspace, lastCall, setSetting, waitFor, within } from './support/helpers';
 
 describe('what third-party agents send', function () {
   let api: AcpNativeApi;
@@ -31,14 +31,18 @@ describe('what third-party agents send', function () {
     assert.equal(call.title, 'Edit src/claude.ts');
     assert.equal(call.card, 'diff');
     assert.equal(call.status, 'completed');
-    // Two applied hunks → the multi-diff editor, titled after the call.
-    const tab = await waitFor('the multi-diff editor', () => allTabs().find((t) => t.label.startsWith('Edit src/claude.ts (2 changes)')));
-    assert.ok(tab);
-    // The first hunk's old side is the applied hunk (with context), not the bare "Hello" snippet.
-    const first = vscode.Uri.parse(lastCall(api).uris[0]);
-    const doc = await vscode.workspace.openTextDocument(first);
-    assert.match(doc.getText(), /return `Hello, \$\{name\}!`;/);
-    assert.match(doc.getText(), /export function greet/);
+    // Two applied hunks of one file open in place: the whole file before them beside the real
+    // file — not the bare "Hello" → "Hi" snippet.
+    const tab = await waitFor('the diff editor', () => diffTabs().find((t) => lastCall(api).uris.includes(t.input.original.toString())));
+    assert.equal(tab.label, 'src/claude.ts (Edit)');
+    assert.equal(tab.input.modified.scheme, 'file');
+    assert.equal(tab.input.modified.fsPath, file);
+    const before = await vscode.workspace.openTextDocument(tab.input.original);
+    assert.equal(
+      before.getText(),
+      'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n\nexport function farewell(name: string): string {\n  return `Goodbye, ${name}.`;\n}\n',
+    );
+    assert.match(fs.readFileSync(file, 'utf8'), /Hi, \$\{name\}!/);
     // Two locations, one per hunk, in the tree.
     const locations = call.tree.children.filter((c) => c.icon === 'location');
     assert.deepEqual(

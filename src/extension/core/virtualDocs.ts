@@ -7,7 +7,11 @@
 
 export const DIFF_SCHEME = 'acp-native';
 
-export type DiffSide = 'old' | 'new';
+/**
+ * `old` / `new`: one diff item's texts. `before`: the whole file as it was before the card's
+ * changes to it (the current file with its hunks put back), shown beside the real file.
+ */
+export type DiffSide = 'old' | 'new' | 'before';
 
 export interface DiffDocKey {
   readonly sessionId: string;
@@ -31,7 +35,7 @@ export interface UriParts {
 
 export type DecodedDiffDoc = { readonly ok: true; readonly value: DiffDocKey } | { readonly ok: false; readonly error: string };
 
-const SIDES: readonly DiffSide[] = ['old', 'new'];
+const SIDES: readonly DiffSide[] = ['old', 'new', 'before'];
 
 export function encodeDiffDocUri(key: DiffDocKey): UriParts {
   const query = new URLSearchParams({
@@ -56,7 +60,7 @@ export function decodeDiffDocUri(parts: UriParts): DecodedDiffDoc {
   if (!sessionId) return fail('no session id');
   if (!toolCallId) return fail('no tool call id');
   if (index === null || !/^\d{1,9}$/.test(index)) return fail(`content index "${index ?? ''}" is not a number`);
-  if (!SIDES.includes(side as DiffSide)) return fail(`side "${side ?? ''}" is neither "old" nor "new"`);
+  if (!SIDES.includes(side as DiffSide)) return fail(`side "${side ?? ''}" is not "old", "new" or "before"`);
   return { ok: true, value: { sessionId, toolCallId, index: Number(index), side: side as DiffSide, path: parts.path } };
 }
 

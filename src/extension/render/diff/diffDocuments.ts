@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
 import { DIFF_SCHEME, decodeDiffDocUri, encodeDiffDocUri, type DiffDocKey } from '../../core/virtualDocs';
+import { revertHunks, type Hunk } from '../../core/hunkPlacement';
+import type { ToolCallState } from '../../core/toolCalls';
+import { readCurrentText } from './currentText';
 import type { AgentSessions } from '../../connection/agentSessions';
 import { Disposable } from '../../util/lifecycle';
 
@@ -34,7 +37,7 @@ export class DiffDocumentProvider extends Disposable implements vscode.TextDocum
     );
   }
 
-  provideTextDocumentContent(uri: vscode.Uri): string {
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const decoded = decodeDiffDocUri(uri);
     if (!decoded.ok) return `ACP Native: this document address is not valid (${decoded.error}).`;
     const key = decoded.value;
@@ -42,6 +45,25 @@ export class DiffDocumentProvider extends Disposable implements vscode.TextDocum
     if (!call) return 'ACP Native: this tool call is no longer available (its session was closed or cleared).';
     const item = call.content[key.index];
     if (!item || item.type !== 'diff') return 'ACP Native: this diff is no longer part of the tool call.';
-    return key.side === 'old' ? (item.oldText ?? '') : item.newText;
+    switch (key.side) {
+      case 'old':
+        return item.oldText ?? '';
+      case 'new':
+        return item.newText;
+      case 'before':
+        return fileBefore(item.path, hunksOf(call, item.path));
+    }
   }
+}
+
+/** The card's diffs of one file, in order. */
+export function hunksOf(call: ToolCallState, path: string): Hunk[] {
+  return call.content.flatMap((c) => (c.type === 'diff' && c.path === path ? [{ oldText: c.oldText ?? '', newText: c.newText }] : []));
+}
+
+/** The file before the card's hunks, from the file as it is now; the bare hunks if they no longer fit. */
+async function fileBefore(path: string, hunks: Hunk[]): Promise<string> {
+  const current = await readCurrentText(path);
+  const before = current === undefined ? undefined : revertHunks(current, hunks);
+  return before ?? hunks.map((h) => h.oldText).join('\n…\n');
 }

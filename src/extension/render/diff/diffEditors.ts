@@ -8,11 +8,21 @@ import { errorMessage, type Logger } from '../../log';
 import { Disposable } from '../../util/lifecycle';
 import { callDisplayTitle, fileDisplayPath, titleContext } from '../titles';
 import { diffDocUri } from './diffDocuments';
+import { readCurrentText } from './currentText';
+import { revertHunks } from '../../core/hunkPlacement';
 
 /** How long the auto-open queue waits for one editor before opening the next. */
 const AUTO_OPEN_WAIT_MS = 1500;
 
 type DiffItem = Extract<acp.ToolCallContent, { type: 'diff' }>;
+type IndexedDiff = { item: DiffItem; index: number };
+
+/** Diffs grouped by file, in the order the files first appear. */
+function groupByPath(diffs: IndexedDiff[]): IndexedDiff[][] {
+  const groups = new Map<string, IndexedDiff[]>();
+  for (const d of diffs) groups.set(d.item.path, [...(groups.get(d.item.path) ?? []), d]);
+  return [...groups.values()];
+}
 
 interface DiffSides {
   index: number;
@@ -56,32 +66,51 @@ export class DiffEditors extends Disposable {
     const sessionId = session.state.sessionId;
     const diffs = call.content.flatMap((item, index) => (item.type === 'diff' ? [{ item, index }] : []));
     if (diffs.length === 0) return;
-    const sides = await Promise.all(diffs.map(({ item, index }) => this.sidesOf(sessionId, call.id, index, item)));
+    const entries = (await Promise.all(groupByPath(diffs).map((group) => this.entriesOf(sessionId, call.id, group)))).flat();
     const ctx = titleContext();
     const showOptions: vscode.TextDocumentShowOptions = { preview: true, preserveFocus: options.preserveFocus ?? false };
-    if (sides.length === 1) {
-      const [only] = sides;
+    this.openedUris.set(
+      cardKey(sessionId, call.id),
+      entries.flatMap((e) => [e.left.toString(), e.right.toString()]),
+    );
+    if (entries.length === 1) {
+      const [only] = entries;
       const title = diffEditorTitle({
         displayPath: fileDisplayPath(only.item.path, ctx),
         isNewFile: only.item.oldText == null,
         callTitle: callDisplayTitle(call, ctx),
       });
-      this.openedUris.set(cardKey(sessionId, call.id), [only.left.toString(), only.right.toString()]);
       await vscode.commands.executeCommand('vscode.diff', only.left, only.right, title, showOptions);
       return;
     }
-    const files = new Set(sides.map((s) => s.item.path));
-    const title = multiDiffTitle(callDisplayTitle(call, ctx), files.size, sides.length);
-    this.openedUris.set(
-      cardKey(sessionId, call.id),
-      sides.flatMap((s) => [s.left.toString(), s.right.toString()]),
-    );
+    const files = new Set(entries.map((e) => e.item.path));
+    const title = multiDiffTitle(callDisplayTitle(call, ctx), files.size, entries.length);
     // Each entry is keyed by a URI of its own: several hunks of one file must stay distinct.
     await vscode.commands.executeCommand(
       'vscode.changes',
       title,
-      sides.map((s) => [diffDocUri({ sessionId, toolCallId: call.id, index: s.index, side: 'new', path: s.item.path }), s.left, s.right]),
+      entries.map((e) => [diffDocUri({ sessionId, toolCallId: call.id, index: e.index, side: 'new', path: e.item.path }), e.left, e.right]),
     );
+  }
+
+  /**
+   * The editors for one file's diffs. Hunks that still stand in the file open in place: the whole
+   * file before them beside the real file, editable, with the file's own line numbers. Otherwise
+   * (a call-time snippet, a new file, a file changed since) each diff shows its own texts.
+   */
+  private async entriesOf(sessionId: string, toolCallId: string, group: IndexedDiff[]): Promise<DiffSides[]> {
+    const [first] = group;
+    const isNewFile = group.length === 1 && first.item.oldText == null;
+    if (!isNewFile && group.every((d) => d.item.oldText != null)) {
+      const current = await readCurrentText(first.item.path);
+      const wholeFile = group.length === 1 && current !== undefined && isWholeFileContent(first.item.newText, current);
+      const placed = current !== undefined && revertHunks(current, group.map((d) => ({ oldText: d.item.oldText ?? '', newText: d.item.newText })));
+      if (!wholeFile && placed !== undefined) {
+        const left = diffDocUri({ sessionId, toolCallId, index: first.index, side: 'before', path: first.item.path });
+        return [{ index: first.index, item: first.item, left, right: vscode.Uri.file(first.item.path) }];
+      }
+    }
+    return Promise.all(group.map(({ item, index }) => this.sidesOf(sessionId, toolCallId, index, item)));
   }
 
   private autoOpen(session: SessionRecord, call: ToolCallState): void {
@@ -117,17 +146,4 @@ export class DiffEditors extends Disposable {
 
 function cardKey(sessionId: string, toolCallId: string): string {
   return `${sessionId}\u0000${toolCallId}`;
-}
-
-/** The file's text as the user sees it: the open document (unsaved changes included), else disk. */
-async function readCurrentText(fsPath: string): Promise<string | undefined> {
-  const uri = vscode.Uri.file(fsPath);
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === uri.fsPath);
-  if (open) return open.getText();
-  try {
-    const bytes = await vscode.workspace.fs.readFile(uri);
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,0 +1,36 @@
+import * as assert from 'node:assert/strict';
+import { revertHunks } from '../../../src/extension/core/hunkPlacement';
+
+const after = 'export function greet(name) {\n  return `Hi, ${name}!`;\n}\n\nexport function bye(name) {\n  return `See you, ${name}.`;\n}\n';
+
+describe('putting hunks back in their file', () => {
+  it('turns every applied hunk back into its old text, in place', () => {
+    const before = revertHunks(after, [
+      { oldText: 'export function greet(name) {\n  return `Hello, ${name}!`;', newText: 'export function greet(name) {\n  return `Hi, ${name}!`;' },
+      { oldText: '  return `Goodbye, ${name}.`;\n}', newText: '  return `See you, ${name}.`;\n}' },
+    ]);
+    assert.equal(before, after.replace('Hi,', 'Hello,').replace('See you,', 'Goodbye,'));
+  });
+
+  it('places nothing for a call-time snippet that is not whole lines', () => {
+    assert.equal(revertHunks(after, [{ oldText: 'Hello', newText: 'Hi' }]), undefined);
+  });
+
+  it('places nothing when the file no longer holds the new text', () => {
+    assert.equal(revertHunks(after, [{ oldText: 'a', newText: '  return 42;' }]), undefined);
+  });
+
+  it('places nothing for hunks out of order, or an empty one', () => {
+    const first = { oldText: 'x', newText: 'export function greet(name) {' };
+    const second = { oldText: 'y', newText: 'export function bye(name) {' };
+    assert.ok(revertHunks(after, [first, second]));
+    assert.equal(revertHunks(after, [second, first]), undefined);
+    assert.equal(revertHunks(after, [{ oldText: 'x', newText: '' }]), undefined);
+    assert.equal(revertHunks(after, []), undefined);
+  });
+
+  it('skips an earlier match inside a longer line', () => {
+    const text = 'let a = 1; // b = 2\nb = 2\n';
+    assert.equal(revertHunks(text, [{ oldText: 'b = 3', newText: 'b = 2' }]), 'let a = 1; // b = 2\nb = 3\n');
+  });
+});
