@@ -127,4 +127,15 @@ describe('bundled agent rendered natively', function () {
     });
     assert.match(output, /checking something/);
   });
+
+  it('restarts into the same session, its cards back, when the agent can load sessions', async () => {
+    await within('a /read turn', api.prompt('/read src/math.js 1 2'));
+    const sessionId = api.activeSessionId;
+    const read = lastCall(api);
+    assert.equal(await within('restart', api.restartAgent()), sessionId);
+    const back = await waitFor('the replayed card', () => api.toolCalls().find((c) => c.id === read.id));
+    assert.equal(back.title, read.title);
+    assert.equal(back.status, 'completed');
+    assert.equal(await within('a turn after the restart', api.prompt('/read src/math.js 1 1')), 'end_turn');
+  });
 });

@@ -34,7 +34,18 @@ export class AgentSessions extends Disposable {
   private connection: AgentConnection | undefined;
   private starting: Promise<AgentConnection> | undefined;
   private readonly sessions = new Map<string, SessionRecord>();
-  private activeSessionId: string | undefined;
+  private activeSessionIdValue: string | undefined;
+  /** The session that was active when the agent stopped or died: a restart reloads it. */
+  private lastActiveSessionId: string | undefined;
+
+  private get activeSessionId(): string | undefined {
+    return this.activeSessionIdValue;
+  }
+
+  private set activeSessionId(id: string | undefined) {
+    if (id === undefined && this.activeSessionIdValue !== undefined) this.lastActiveSessionId = this.activeSessionIdValue;
+    this.activeSessionIdValue = id;
+  }
   /** The SDK does not wait for an async notification handler before dispatching the next one. */
   private readonly updateQueue = new KeyedSerialQueue();
   private readonly restarts = new RestartThrottle();
@@ -114,7 +125,17 @@ export class AgentSessions extends Disposable {
     if (!allowed.ok) {
       throw new Error(`The agent was restarted too often; wait ${Math.ceil(allowed.retryInMs / 1000)} s before restarting it again.`);
     }
+    const previous = this.activeSessionId ?? this.lastActiveSessionId;
     await this.stopAgent();
+    // Continue the conversation where the agent can load it; otherwise start afresh.
+    const connection = await this.ensureAgent();
+    if (previous && connection.canLoadSession) {
+      try {
+        return await this.loadSession(previous);
+      } catch (error) {
+        this.deps.log.warn(`Could not reload session ${previous} after the restart: ${errorMessage(error)}`);
+      }
+    }
     return this.newSession();
   }
 
@@ -220,7 +241,8 @@ export class AgentSessions extends Disposable {
         this.sessions.delete(id);
       }
     }
-    if (this.activeSessionId && !this.sessions.has(this.activeSessionId)) this.activeSessionId = undefined;
+    if (this.activeSessionId && !this.sessions.has(this.activeSessionId)) this.activeSessionIdValue = undefined;
+    if (this.lastActiveSessionId && !this.sessions.has(this.lastActiveSessionId)) this.lastActiveSessionId = undefined;
     this.sessionsEmitter.fire();
   }
 
