@@ -8,14 +8,18 @@ import { callDisplayTitle } from './render/titles';
 import { PermissionService } from './services/permissions';
 
 /** Builds the API `activate()` returns, reading what the renderers actually produced. */
-export function createApi(acp: AcpNative): AcpNativeApi {
+export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[]): AcpNativeApi {
   const changed = new vscode.EventEmitter<void>();
-  acp.sessions.onDidChangeSession(({ session }) => {
-    if (session === acp.sessions.active) changed.fire();
-  });
-  acp.sessions.onDidChangeSessions(() => changed.fire());
   const permissionsChanged = new vscode.EventEmitter<void>();
-  acp.permissions.requests.onDidChange(() => permissionsChanged.fire());
+  subscriptions.push(
+    changed,
+    permissionsChanged,
+    acp.sessions.onDidChangeSession(({ session }) => {
+      if (session === acp.sessions.active) changed.fire();
+    }),
+    acp.sessions.onDidChangeSessions(() => changed.fire()),
+    acp.permissions.requests.onDidChange(() => permissionsChanged.fire()),
+  );
   return {
     prompt: (text) => acp.sessions.prompt(text),
     cancel: () => acp.sessions.cancel(),

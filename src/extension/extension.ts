@@ -12,7 +12,7 @@ export function activate(context: vscode.ExtensionContext): AcpNativeApi {
   context.subscriptions.push(channel);
   const acp = new AcpNative(context, channelLogger(channel));
   context.subscriptions.push(acp, ...registerCommands(acp));
-  return createApi(acp);
+  return createApi(acp, context.subscriptions);
 }
 
 export function deactivate(): void {

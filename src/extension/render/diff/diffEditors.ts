@@ -101,8 +101,8 @@ export class DiffEditors extends Disposable {
   private async entriesOf(sessionId: string, toolCallId: string, group: IndexedDiff[]): Promise<DiffSides[]> {
     const [first] = group;
     const isNewFile = group.length === 1 && first.item.oldText == null;
+    const current = await readCurrentText(first.item.path);
     if (!isNewFile && group.every((d) => d.item.oldText != null)) {
-      const current = await readCurrentText(first.item.path);
       const wholeFile = group.length === 1 && current !== undefined && isWholeFileContent(first.item.newText, current);
       const placed = current !== undefined && revertHunks(current, group.map((d) => ({ oldText: d.item.oldText ?? '', newText: d.item.newText })));
       if (!wholeFile && placed !== undefined) {
@@ -110,7 +110,7 @@ export class DiffEditors extends Disposable {
         return [{ index: first.index, item: first.item, left, right: vscode.Uri.file(first.item.path) }];
       }
     }
-    return Promise.all(group.map(({ item, index }) => this.sidesOf(sessionId, toolCallId, index, item)));
+    return group.map(({ item, index }) => sidesOf(sessionId, toolCallId, index, item, current));
   }
 
   private autoOpen(session: SessionRecord, call: ToolCallState): void {
@@ -132,16 +132,19 @@ export class DiffEditors extends Disposable {
       ]),
     );
   }
+}
 
-  private async sidesOf(sessionId: string, toolCallId: string, index: number, item: DiffItem): Promise<DiffSides> {
-    const left = diffDocUri({ sessionId, toolCallId, index, side: 'old', path: item.path });
-    const current = await readCurrentText(item.path);
-    const right =
-      current !== undefined && isWholeFileContent(item.newText, current)
-        ? vscode.Uri.file(item.path)
-        : diffDocUri({ sessionId, toolCallId, index, side: 'new', path: item.path });
-    return { index, item, left, right };
-  }
+/**
+ * One diff shown by its own texts: the agent's old text on the left; on the right the real file
+ * when the new text is its whole content (so it stays editable), else the agent's new text.
+ */
+function sidesOf(sessionId: string, toolCallId: string, index: number, item: DiffItem, current: string | undefined): DiffSides {
+  const left = diffDocUri({ sessionId, toolCallId, index, side: 'old', path: item.path });
+  const right =
+    current !== undefined && isWholeFileContent(item.newText, current)
+      ? vscode.Uri.file(item.path)
+      : diffDocUri({ sessionId, toolCallId, index, side: 'new', path: item.path });
+  return { index, item, left, right };
 }
 
 function cardKey(sessionId: string, toolCallId: string): string {
