@@ -36,7 +36,7 @@ export function modeAllows(mode: ModeId, needed: PermissionClass): boolean {
   }
 }
 
-const WHAT: Record<PermissionClass, string> = { edit: 'file changes', execute: 'commands' };
+export const WHAT: Record<PermissionClass, string> = { edit: 'file changes', execute: 'commands', mcp: 'MCP tool calls' };
 
 export function permissionOptions(needed: PermissionClass): PermissionOption[] {
   return [

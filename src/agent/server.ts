@@ -41,6 +41,7 @@ export function createAgentServer({ config, brain, version }: AgentAppDeps): Age
     fileStore: (sessionId) => fileStoreFor(filesThroughClient, clientFs(client), sessionId),
     sendUpdate: (sessionId) => (update) => client.notify(acp.methods.client.session.update, { sessionId, update }),
     requestPermission: (request) => client.request(acp.methods.client.session.requestPermission, request),
+    agentVersion: version,
   });
 
   const sessionFor = (sessionId: string): AgentSession => {
@@ -74,6 +75,8 @@ export function createAgentServer({ config, brain, version }: AgentAppDeps): Age
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
+          // MCP servers over stdio, streamable HTTP and SSE (src/agent/mcp/).
+          mcpCapabilities: { http: true, sse: true },
           sessionCapabilities: { list: {}, resume: {}, close: {} },
         },
         agentInfo: { name: 'acp-native-agent', title: 'ACP Native (bundled agent)', version },
@@ -84,15 +87,18 @@ export function createAgentServer({ config, brain, version }: AgentAppDeps): Age
       const sessionId = randomUUID();
       const session = AgentSession.create(sessionDeps(client), sessionId, params.cwd);
       sessions.set(sessionId, session);
+      session.useMcpServers(params.mcpServers);
       return { sessionId, modes: modeState(session.modeId) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const { session, replay } = reopen(client, params.sessionId, params.cwd);
+      session.useMcpServers(params.mcpServers);
       await session.sendAll(replay());
       return { modes: modeState(session.modeId) };
     })
     .onRequest(acp.methods.agent.session.resume, ({ params, client }) => {
       const { session } = reopen(client, params.sessionId, params.cwd);
+      session.useMcpServers(params.mcpServers ?? []);
       return { modes: modeState(session.modeId) };
     })
     .onRequest(acp.methods.agent.session.list, ({ params }) => {

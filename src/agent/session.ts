@@ -3,11 +3,12 @@
  * the log first, then out as updates through the same projector replay uses.
  */
 import { readFileSync } from 'node:fs';
-import type { ContentBlock, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import type { ContentBlock, McpServer, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { BridgeContext } from './bridge';
 import type { Brain } from './brains/types';
 import type { FileStore } from './files/store';
 import { log } from './log';
+import { McpHub } from './mcp/hub';
 import { type ModeId, isModeId, modeAllows } from './permissions';
 import { Projector, type ProjectOptions } from './projector';
 import type { SessionEvent } from './sessionEvents';
@@ -27,6 +28,8 @@ export interface SessionDeps {
   fileStore(sessionId: string): FileStore;
   sendUpdate(sessionId: string): SendUpdate;
   requestPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse>;
+  /** The agent's version, told to MCP servers. */
+  agentVersion?: string;
 }
 
 export class AgentSession implements TurnHost {
@@ -39,6 +42,7 @@ export class AgentSession implements TurnHost {
   private turnCount = 0;
   private active: { turn: Turn; abort: AbortController } | undefined;
   private commandsAnnounced = false;
+  private mcpHub: McpHub;
 
   private constructor(
     private readonly deps: SessionDeps,
@@ -53,6 +57,7 @@ export class AgentSession implements TurnHost {
     this.projector = new Projector(this.bridge);
     this.tasks = new TaskRegistry(countBackgroundCalls(events) + 1);
     this.files = deps.fileStore(sessionId);
+    this.mcpHub = this.newHub([]);
   }
 
   static create(deps: SessionDeps, sessionId: string, cwd: string): AgentSession {
@@ -80,6 +85,21 @@ export class AgentSession implements TurnHost {
   replay(): SessionUpdate[] {
     const { events } = parseLog(readFileSync(this.sessionLog.file, 'utf8'), this.sessionLog.file);
     return replayEvents(new Projector(this.bridge), events);
+  }
+
+  /** The session's MCP servers, as the client last sent them (`session/new`, `load`, `resume`). */
+  get mcp(): McpHub {
+    return this.mcpHub;
+  }
+
+  /** Takes the client's MCP server list; a changed list stops the old servers (next use starts the new). */
+  useMcpServers(servers: readonly McpServer[]): void {
+    const next = this.newHub(servers);
+    if (next.signature === this.mcpHub.signature) return;
+    const previous = this.mcpHub;
+    this.mcpHub = next;
+    if (servers.length > 0) log.info(`session ${this.sessionId}: MCP servers ${servers.map((s) => s.name).join(', ')}`);
+    void previous.close();
   }
 
   get modeId(): ModeId {
@@ -138,6 +158,7 @@ export class AgentSession implements TurnHost {
   async close(): Promise<void> {
     this.cancel();
     await this.tasks.killAll();
+    await this.mcpHub.close();
     await this.sink.flush();
     this.sessionLog.close();
   }
@@ -179,6 +200,10 @@ export class AgentSession implements TurnHost {
     if (this.commandsAnnounced || commands === undefined) return;
     this.commandsAnnounced = true;
     this.send({ sessionUpdate: 'available_commands_update', availableCommands: commands });
+  }
+
+  private newHub(servers: readonly McpServer[]): McpHub {
+    return new McpHub(servers, { cwd: this.bridge.cwd, clientVersion: this.deps.agentVersion ?? '0' });
   }
 }
 

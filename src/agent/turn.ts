@@ -9,7 +9,8 @@ import { callToAcp, permissionToolCall, terminalOutputToAcp, type BridgeContext 
 import type { Brain, TurnContext } from './brains/types';
 import type { FileStore } from './files/store';
 import type { JsonValue } from './json';
-import { selectedKind, permissionOptions } from './permissions';
+import type { McpAccess } from './mcp/hub';
+import { selectedKind, permissionOptions, WHAT } from './permissions';
 import type { ProjectOptions } from './projector';
 import type { SessionEvent } from './sessionEvents';
 import type { TaskRegistry } from './tasks';
@@ -23,6 +24,7 @@ export interface TurnHost {
   readonly bridge: BridgeContext;
   readonly tasks: TaskRegistry;
   readonly files: FileStore;
+  readonly mcp: McpAccess;
   /** Appends to the log, then (unless `emit` is false) sends the updates derived from the event. */
   record(event: SessionEvent, emit: ProjectOptions | false): void;
   send(update: SessionUpdate): void;
@@ -48,6 +50,10 @@ export class Turn implements TurnContext {
 
   get cwd(): string {
     return this.host.bridge.cwd;
+  }
+
+  get mcp(): McpAccess {
+    return this.host.mcp;
   }
 
   run(brain: Brain, prompt: Parameters<Brain['runTurn']>[1]): ReturnType<Brain['runTurn']> {
@@ -101,6 +107,7 @@ export class Turn implements TurnContext {
         if (streams) this.host.send(terminalOutputToAcp(toolCallId, data));
       },
       plan: async (entries) => this.host.updatePlan(entries),
+      mcp: this.host.mcp,
     });
     return this.finish(toolCallId, result, streams);
   }
@@ -125,7 +132,7 @@ export class Turn implements TurnContext {
     if (tool === undefined || needed === undefined) return undefined;
     const standing = this.host.standingDecision(needed);
     if (standing === 'allow') return undefined;
-    if (standing === 'reject') return { isError: true, text: `Rejected: the user rejected all ${needed === 'edit' ? 'file changes' : 'commands'} in this session.` };
+    if (standing === 'reject') return { isError: true, text: `Rejected: the user rejected all ${WHAT[needed]} in this session.` };
 
     const toolCall = permissionToolCall(callToAcp(toolCallId, tool.presentCall(args), this.host.bridge));
     let answer: RequestPermissionResponse;

@@ -1,4 +1,5 @@
 import type { AvailableCommand, ContentBlock, StopReason } from '@agentclientprotocol/sdk';
+import type { McpAccess } from '../mcp/hub';
 import type { SessionEvent } from '../sessionEvents';
 import type { ToolOutcome } from '../tools/types';
 
@@ -9,6 +10,8 @@ export interface TurnContext {
   readonly signal: AbortSignal;
   /** The session's events before this turn: a model's conversation history. */
   readonly history: readonly SessionEvent[];
+  /** The session's MCP servers (started on first use). */
+  readonly mcp: McpAccess;
   /** Streams text to the user (`agent_message_chunk`). */
   say(text: string): void;
   /** Streams reasoning (`agent_thought_chunk`). */

@@ -1,6 +1,7 @@
 import { bashTool } from './bash';
 import { editTool } from './edit';
 import { readTool } from './read';
+import { MCP_TOOL_NAME, mcpTool } from './mcp';
 import { eraseTool, type Tool } from './registry';
 import { taskKillTool } from './taskKill';
 import { taskOutputTool } from './taskOutput';
@@ -18,7 +19,11 @@ export const TOOLS: readonly Tool[] = [
   eraseTool(taskOutputTool),
   eraseTool(taskKillTool),
   eraseTool(todoTool),
+  eraseTool(mcpTool),
 ];
+
+/** The tools a model is offered by name; MCP tools are offered one function each instead. */
+export const MODEL_TOOLS: readonly Tool[] = TOOLS.filter((t) => t.name !== MCP_TOOL_NAME);
 
 const byName = new Map(TOOLS.map((t) => [t.name, t]));
 

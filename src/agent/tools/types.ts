@@ -9,6 +9,7 @@ import type { PlanEntry } from '@agentclientprotocol/sdk';
 import type { z } from 'zod';
 import type { FileStore } from '../files/store';
 import type { JsonValue } from '../json';
+import type { McpAccess } from '../mcp/hub';
 import type { TaskRegistry } from '../tasks';
 import type { ToolCallView, ToolResultView } from '../views';
 
@@ -24,7 +25,7 @@ export class ToolError extends Error {
 }
 
 /** Which permission a call needs; the session mode and earlier "always" answers decide. */
-export type PermissionClass = 'edit' | 'execute';
+export type PermissionClass = 'edit' | 'execute' | 'mcp';
 
 export interface ToolContext {
   cwd: string;
@@ -39,6 +40,8 @@ export interface ToolContext {
   terminalOutput(data: string): void;
   /** Sends the todo list to the client as an ACP `plan` (and logs it). */
   plan(entries: PlanEntry[]): Promise<void>;
+  /** The session's MCP servers. */
+  mcp: McpAccess;
 }
 
 export interface ToolDefinition<Args, Value> {

@@ -8,15 +8,17 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { LlmConfig } from '../../config';
 import { log } from '../../log';
-import { TOOLS } from '../../tools';
+import { MODEL_TOOLS } from '../../tools';
+import { MCP_TOOL_NAME } from '../../tools/mcp';
 import type { Brain, TurnContext } from '../types';
 import { historyMessages, promptText, toolMessage } from './history';
+import { mcpCallArgs, mcpFunctions, type McpFunctions } from './mcpTools';
 import { readReply } from './stream';
 
 /** Model requests per turn before the agent stops with `max_turn_requests`. */
 const MAX_REQUESTS = 50;
 
-const TOOL_SPECS: ChatCompletionTool[] = TOOLS.map((tool) => ({
+const TOOL_SPECS: ChatCompletionTool[] = MODEL_TOOLS.map((tool) => ({
   type: 'function',
   function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
 }));
@@ -34,8 +36,11 @@ export class LlmBrain implements Brain {
   }
 
   async runTurn(turn: TurnContext, prompt: ContentBlock[]): Promise<StopReason> {
+    // The session's MCP tools join the agent's own, as the servers list them now.
+    const mcp = await mcpFunctions(turn);
+    const tools = [...TOOL_SPECS, ...mcp.specs];
     const messages: ChatCompletionMessageParam[] = [
-      { role: 'system', content: systemPrompt(turn.cwd) },
+      { role: 'system', content: systemPrompt(turn.cwd, mcp.unavailable) },
       ...historyMessages(turn.history),
       { role: 'user', content: promptText(prompt) },
     ];
@@ -44,7 +49,7 @@ export class LlmBrain implements Brain {
       let reply;
       try {
         const stream = await this.client.chat.completions.create(
-          { model: this.config.model, messages, tools: TOOL_SPECS, stream: true },
+          { model: this.config.model, messages, tools, stream: true },
           { signal: turn.signal },
         );
         reply = await readReply(stream, { text: (t) => turn.say(t), reasoning: (t) => turn.think(t) });
@@ -63,7 +68,7 @@ export class LlmBrain implements Brain {
       });
       for (const call of reply.toolCalls) {
         if (turn.signal.aborted) return 'cancelled';
-        const outcome = await this.callTool(turn, call.name, call.arguments);
+        const outcome = await this.callTool(turn, call.name, call.arguments, mcp);
         messages.push({ role: 'tool', tool_call_id: call.id, content: toolMessage(outcome) });
       }
     }
@@ -71,22 +76,27 @@ export class LlmBrain implements Brain {
     return 'max_turn_requests';
   }
 
-  private async callTool(turn: TurnContext, name: string, rawArguments: string): Promise<{ isError: boolean; text: string }> {
+  private async callTool(turn: TurnContext, name: string, rawArguments: string, mcp: McpFunctions): Promise<{ isError: boolean; text: string }> {
     let args: unknown;
     try {
       args = rawArguments.trim() === '' ? {} : JSON.parse(rawArguments);
     } catch {
       return { isError: true, text: `The arguments of ${name} are not valid JSON: ${rawArguments.slice(0, 200)}` };
     }
+    const target = mcp.byName.get(name);
+    if (target !== undefined) return turn.runTool(MCP_TOOL_NAME, mcpCallArgs(target, args));
+    // The internal tool is reached only through the functions above.
+    if (name === MCP_TOOL_NAME) return { isError: true, text: `There is no tool named ${name}.` };
     return turn.runTool(name, args);
   }
 }
 
-function systemPrompt(cwd: string): string {
+function systemPrompt(cwd: string, unavailableMcp: string[]): string {
   return [
     'You are the coding agent bundled with ACP Native, working in an editor on the user\'s project.',
     `The project folder (session cwd) is ${cwd}; the platform is ${process.platform}.`,
     'Use the tools to read, change and run things; paths may be absolute or relative to the project folder.',
     'Read a file before editing it; prefer edit over rewriting whole files; keep the user informed briefly.',
+    ...(unavailableMcp.length > 0 ? ['These MCP servers could not be started (tell the user if they need them):', ...unavailableMcp] : []),
   ].join('\n');
 }

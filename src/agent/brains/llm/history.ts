@@ -7,6 +7,7 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { SessionEvent } from '../../sessionEvents';
+import { modelFacingCall } from '../../tools/mcp';
 
 export function historyMessages(events: readonly SessionEvent[]): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
@@ -42,7 +43,8 @@ export function historyMessages(events: readonly SessionEvent[]): ChatCompletion
         if (assistant === undefined || answered) assistant = startAssistant(null);
         assistant.tool_calls = [
           ...(assistant.tool_calls ?? []),
-          { id: event.toolCallId, type: 'function', function: { name: event.tool, arguments: JSON.stringify(event.args) } },
+          // An MCP call goes back as the `mcp__SERVER__TOOL` function the model called.
+          { id: event.toolCallId, type: 'function', function: modelFacingCall(event.tool, event.args) ?? { name: event.tool, arguments: JSON.stringify(event.args) } },
         ];
         unanswered.add(event.toolCallId);
         break;

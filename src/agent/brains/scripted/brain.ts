@@ -7,6 +7,7 @@ import { assertNever } from '../../../protocol/assertNever';
 import type { Brain, TurnContext } from '../types';
 import { actionFor, AVAILABLE_COMMANDS, HELP_TEXT } from './commands';
 import { runDemo } from './demo';
+import { callMcpTool, listMcpServers } from './mcp';
 import { parseScript } from './parse';
 
 export class ScriptedBrain implements Brain {
@@ -28,6 +29,12 @@ export class ScriptedBrain implements Brain {
           break;
         case 'demo':
           await runDemo(turn);
+          break;
+        case 'mcp-list':
+          turn.say(await listMcpServers(turn));
+          break;
+        case 'mcp-call':
+          await callMcpTool(turn, action.server, action.tool, action.arguments);
           break;
         case 'help':
           turn.say(HELP_TEXT);

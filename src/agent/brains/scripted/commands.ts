@@ -9,6 +9,8 @@ import { splitArgs, type ScriptCommand } from './parse';
 export type ScriptAction =
   | { kind: 'tool'; tool: string; args: Record<string, unknown> }
   | { kind: 'demo' }
+  | { kind: 'mcp-list' }
+  | { kind: 'mcp-call'; server: string; tool: string; arguments: Record<string, unknown> }
   | { kind: 'help' }
   | { kind: 'usage'; message: string };
 
@@ -97,6 +99,25 @@ const SPECS: Record<string, CommandSpec> = {
       });
       if (todos.length === 0) return 'give at least one item line such as "- [ ] write tests"';
       return { kind: 'tool', tool: 'todo', args: { todos } };
+    },
+  },
+  mcp: {
+    usage: '/mcp (list servers and tools), or /mcp SERVER TOOL and an optional fenced JSON block of arguments',
+    description: "List the session's MCP servers and tools, or call one",
+    hint: '[SERVER TOOL] + ```{"arg": "value"}```',
+    action(c, [server, tool, ...rest]) {
+      if (server === undefined) return { kind: 'mcp-list' };
+      if (tool === undefined || rest.length > 0) return 'give a server and a tool, e.g. /mcp files read_file';
+      const json = c.blocks[0];
+      if (json === undefined || json.trim() === '') return { kind: 'mcp-call', server, tool, arguments: {} };
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(json);
+      } catch (error) {
+        return `the fenced block is not JSON (${error instanceof Error ? error.message : String(error)})`;
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'the fenced block must be a JSON object of arguments';
+      return { kind: 'mcp-call', server, tool, arguments: parsed as Record<string, unknown> };
     },
   },
   demo: {
