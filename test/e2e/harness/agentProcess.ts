@@ -95,8 +95,8 @@ export class AgentUnderTest {
     return this.connection.agent;
   }
 
-  async newSession(cwd: string): Promise<acp.NewSessionResponse> {
-    return this.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+  async newSession(cwd: string, mcpServers: acp.McpServer[] = []): Promise<acp.NewSessionResponse> {
+    return this.agent.request(acp.methods.agent.session.new, { cwd, mcpServers });
   }
 
   /** Sends a prompt; returns its stop reason and the updates that arrived during the turn. */
@@ -107,9 +107,9 @@ export class AgentUnderTest {
   }
 
   /** Loads a session; returns the replayed updates. */
-  async load(sessionId: string, cwd: string): Promise<{ response: acp.LoadSessionResponse; updates: acp.SessionUpdate[] }> {
+  async load(sessionId: string, cwd: string, mcpServers: acp.McpServer[] = []): Promise<{ response: acp.LoadSessionResponse; updates: acp.SessionUpdate[] }> {
     const before = this.updates.get(sessionId)?.length ?? 0;
-    const response = await this.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+    const response = await this.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers });
     return { response, updates: (this.updates.get(sessionId) ?? []).slice(before) };
   }
 
