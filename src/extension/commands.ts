@@ -2,6 +2,9 @@ import * as vscode from 'vscode';
 import type { AcpNative } from './context';
 import { errorMessage } from './log';
 import { AgentExitedError } from './connection/agentConnection';
+import type { McpServer } from '@agentclientprotocol/sdk';
+import type { SkippedServer } from './core/mcpConfig';
+import { summarize } from './services/mcpServers';
 
 type CommandHandler = (acp: AcpNative, ...args: unknown[]) => unknown;
 
@@ -47,6 +50,15 @@ export const COMMANDS: Record<string, CommandHandler> = {
   'acpNative.showHistory': (acp) => acp.chat.showHistory(),
   'acpNative.chooseAgent': (acp) => acp.chat.chooseAgent(),
   'acpNative.setLlmApiKey': (acp) => acp.chat.apiKey.prompt(),
+  'acpNative.showMcpServers': async (acp) => {
+    // What the active agent got at its latest session start; with no agent, what one would get.
+    const connection = acp.sessions.active?.connection;
+    const sent = acp.mcpServers.report(connection);
+    const report = sent ?? { agentName: undefined, ...(await previewMcpServers(acp)) };
+    acp.mcpServers.show(report, sent !== undefined);
+    // Names and reasons only (values may be secrets), for callers such as tests.
+    return { agentName: report.agentName, servers: report.servers.map(summarize), skipped: report.skipped };
+  },
   'acpNative.openToolCall': async (acp, sessionId: unknown, toolCallId: unknown) => {
     const session = acp.sessions.session(String(sessionId));
     const call = session?.state.toolCall(String(toolCallId));
@@ -61,6 +73,11 @@ export const COMMANDS: Record<string, CommandHandler> = {
     }
   },
 };
+
+async function previewMcpServers(acp: AcpNative): Promise<{ servers: McpServer[]; skipped: SkippedServer[] }> {
+  const configured = await acp.mcpServers.configured();
+  return { servers: configured.resolved.map((r) => r.server), skipped: configured.skipped };
+}
 
 /** Review commands take a tree node (menus) or a session id and a path (API, clicks). */
 function reviewTarget(acp: AcpNative, first: unknown, second: unknown): { sessionId: string; path?: string } {

@@ -21,6 +21,8 @@ const KEYS = {
   autoApprove: 'permissions.autoApprove',
   bundledAgentArgs: 'bundledAgent.args',
   outsideWorkspace: 'files.outsideWorkspace',
+  mcpServers: 'mcpServers',
+  useVSCodeServers: 'mcp.useVSCodeServers',
 } as const;
 
 export type OutsideWorkspace = 'ask' | 'refuse';
@@ -67,6 +69,25 @@ export class Config {
   /** Extra arguments for the bundled agent (e.g. `--brain llm`). */
   get bundledAgentArgs(): string[] {
     return this.section.get<string[]>(KEYS.bundledAgentArgs, []).filter((a) => typeof a === 'string');
+  }
+
+  /** `acpNative.mcpServers` as written; core/mcpConfig.ts reads it (and says what it cannot use). */
+  get mcpServers(): unknown {
+    return this.section.get<unknown>(KEYS.mcpServers, []);
+  }
+
+  /** Also pass the MCP servers VS Code knows (`.vscode/mcp.json`, the `mcp` user setting). */
+  get useVSCodeServers(): boolean {
+    return this.section.get<boolean>(KEYS.useVSCodeServers, true) !== false;
+  }
+
+  /**
+   * VS Code's own `mcp` user setting (`{servers, inputs}`). Read through `inspect`: in VS Code 1.99
+   * `get('servers')` answers the setting's built-in example when the user configured nothing.
+   */
+  get vscodeUserMcp(): { servers?: unknown; inputs?: unknown } {
+    const mcp = vscode.workspace.getConfiguration('mcp');
+    return { servers: mcp.inspect('servers')?.globalValue, inputs: mcp.inspect('inputs')?.globalValue };
   }
 
   affects(event: vscode.ConfigurationChangeEvent, key: keyof typeof KEYS): boolean {

@@ -14,6 +14,7 @@ import { ToolCallsTree } from './render/tree/toolCallsTree';
 import { Chat } from './render/chat/chat';
 import { ClientTerminals } from './services/clientTerminals';
 import { FileService } from './services/files';
+import { McpServerService } from './services/mcpServers';
 import { PermissionService } from './services/permissions';
 import { WorkspaceGuard } from './services/workspacePaths';
 import { ReviewService } from './services/review';
@@ -35,6 +36,7 @@ export class AcpNative extends Disposable {
   readonly permissions: PermissionService;
   readonly review: ReviewService;
   readonly chat: Chat;
+  readonly mcpServers: McpServerService;
 
   constructor(
     readonly extensionContext: vscode.ExtensionContext,
@@ -64,6 +66,14 @@ export class AcpNative extends Disposable {
         resolveCwd: (cwd, sessionId) => (cwd ? guard.check(cwd, 'run commands in', sessionId) : Promise.resolve(this.workspaceRoots().cwd)),
       }),
     );
+    this.mcpServers = this._register(
+      new McpServerService({
+        config: this.config,
+        log,
+        secrets: extensionContext.secrets,
+        firstFolder: () => vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath,
+      }),
+    );
     const handlers: ClientRequestHandlers = {
       requestPermission: (p, signal) => {
         // What the request says of the call (Claude's adapter sends the diff here) joins the card.
@@ -86,6 +96,7 @@ export class AcpNative extends Disposable {
         workspaceRoots: () => this.workspaceRoots(),
         onCancel: (sessionId) => permissions.cancelSession(sessionId),
         onTurnStart: (sessionId) => this.review.beginTurn(sessionId),
+        mcpServers: (connection) => this.mcpServers.serversFor(connection),
         onAgentExit: (_connection, sessionIds) => {
           for (const id of sessionIds) {
             permissions.cancelSession(id);

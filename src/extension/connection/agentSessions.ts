@@ -71,6 +71,8 @@ export class AgentSessions extends Disposable {
       onCancel: (sessionId: string) => void;
       /** The agent process ended (crash or stop): clean up what it left (terminals, questions). */
       onAgentExit: (connection: AgentConnection, sessionIds: string[]) => void;
+      /** The MCP servers for a session of this agent (what it can take), read at each session start. */
+      mcpServers: (connection: AgentConnection) => Promise<{ servers: acp.McpServer[] }>;
     },
   ) {
     super();
@@ -143,9 +145,10 @@ export class AgentSessions extends Disposable {
     const connection = await this.ensureAgent();
     const { cwd, additional } = this.deps.workspaceRoots();
     const canAddDirs = connection.initializeResponse.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
+    const { servers: mcpServers } = await this.deps.mcpServers(connection);
     const response = await connection.newSession({
       cwd,
-      mcpServers: [],
+      mcpServers,
       ...(canAddDirs && additional.length ? { additionalDirectories: additional } : {}),
     });
     const record = this.recordFor(response.sessionId, connection, cwd, additional);
@@ -175,7 +178,8 @@ export class AgentSessions extends Disposable {
     record.loading = true;
     let response: acp.LoadSessionResponse;
     try {
-      response = await connection.loadSession({ sessionId, cwd, mcpServers: [] });
+      const { servers: mcpServers } = await this.deps.mcpServers(connection);
+      response = await connection.loadSession({ sessionId, cwd, mcpServers });
       await this.updateQueue.run(sessionId, () => undefined);
       record.state.flushNow();
     } finally {
