@@ -22,6 +22,8 @@
 //   unknown-method              calls a client method that does not exist; the error as rawOutput
 //   crash-with-terminal         starts a long client terminal shown in a tool call, then exits
 // Started with `--protocol-version N`, it answers `initialize` with that version.
+// With `--mcp-http` it advertises `mcpCapabilities.http`; with `--record-mcp FILE` it writes the
+// `mcpServers` of each `session/new` to FILE (a JSON array, one entry per session).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -203,16 +205,27 @@ async function crashWithTerminal(client: Client, sessionId: string, cwd: string)
 
 const sessions = new Map<string, string>();
 
+function argValue(flag: string): string | undefined {
+  const i = process.argv.indexOf(flag);
+  return i === -1 ? undefined : process.argv[i + 1];
+}
+const recordMcp = argValue('--record-mcp');
+const receivedMcp: acp.McpServer[][] = [];
+
 acp
   .agent({ name: 'third-party-test-agent' })
   .onRequest(acp.methods.agent.initialize, () => ({
     protocolVersion: protocolVersionArg() ?? acp.PROTOCOL_VERSION,
-    agentCapabilities: { loadSession: false },
+    agentCapabilities: { loadSession: false, ...(process.argv.includes('--mcp-http') ? { mcpCapabilities: { http: true } } : {}) },
     agentInfo: { name: 'third-party-test-agent', version: '0.0.0' },
   }))
   .onRequest(acp.methods.agent.session.new, ({ params }) => {
     const sessionId = `sess_${nextId++}`;
     sessions.set(sessionId, params.cwd);
+    if (recordMcp !== undefined) {
+      receivedMcp.push(params.mcpServers);
+      fs.writeFileSync(recordMcp, JSON.stringify(receivedMcp));
+    }
     return { sessionId };
   })
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {

@@ -26,7 +26,7 @@ describe('MCP servers', function () {
     // The stdio server as a plain Node program, as a user's server would be.
     stdioServerJs = path.join(tempDir('mcp-server'), 'stdioServer.js');
     await esbuild.build({
-      entryPoints: [path.resolve(__dirname, '../mcp/stdioServer.ts')],
+      entryPoints: [path.resolve(__dirname, '../agents/mcpStdioServer.ts')],
       bundle: true,
       platform: 'node',
       format: 'cjs',

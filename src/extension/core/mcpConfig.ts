@@ -4,7 +4,8 @@
  * `inputs`), JSON with comments and trailing commas. Parsing never throws: an entry that cannot be
  * used becomes a skipped server with the reason, so the user can be told.
  */
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+// The ESM build: the package's UMD main loads its parts with a dynamic require esbuild cannot follow.
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 
 /** Where servers were configured. */
 export interface McpSource {
