@@ -19,7 +19,7 @@ describe('MCP servers', function () {
   this.timeout(30_000);
   let stdioServerJs: string;
   let http: HttpMcpServer;
-  let httpUrl: string;
+  let httpBase: string;
   const agents: AgentUnderTest[] = [];
 
   before(async () => {
@@ -34,7 +34,7 @@ describe('MCP servers', function () {
       logLevel: 'silent',
     });
     http = new HttpMcpServer();
-    httpUrl = await http.start('web');
+    httpBase = await http.start('web');
   });
   after(async () => {
     await http.stop();
@@ -49,7 +49,8 @@ describe('MCP servers', function () {
 
   const servers = (): acp.McpServer[] => [
     { name: 'files', command: process.execPath, args: [stdioServerJs, 'files'], env: [{ name: 'TEST_MCP_VAR', value: 'from the client' }] },
-    { type: 'http', name: 'web', url: httpUrl, headers: [{ name: 'X-Test-Header', value: 'header value' }] },
+    { type: 'http', name: 'web', url: `${httpBase}/mcp`, headers: [{ name: 'X-Test-Header', value: 'header value' }] },
+    { type: 'sse', name: 'events', url: `${httpBase}/sse`, headers: [{ name: 'X-Test-Header', value: 'sse header' }] },
     { name: 'broken', command: process.execPath, args: [path.join(stdioServerJs, '..', 'missing.js')], env: [] },
   ];
   const start = async (args: string[] = [], env: Record<string, string> = {}): Promise<AgentUnderTest> => {
@@ -71,22 +72,24 @@ describe('MCP servers', function () {
     const { stopReason, updates } = await agent.prompt(sessionId, '/mcp');
     assert.equal(stopReason, 'end_turn');
     const text = fold(updates).agentText;
-    assert.match(text, /\*\*files\*\* \(stdio\): 5 tools/);
+    assert.match(text, /\*\*files\*\* \(stdio\): 6 tools/);
     assert.match(text, /`echo` — Echoes its text back/);
-    assert.match(text, /\*\*web\*\* \(http\): 5 tools/);
+    assert.match(text, /\*\*web\*\* \(http\): 6 tools/);
+    assert.match(text, /\*\*events\*\* \(sse\): 6 tools/);
     assert.match(text, /\*\*broken\*\* \(stdio\): unavailable\. MCP server "broken" failed to start/);
     assert.match(text, /Cannot find module/, "the broken server's own error is shown");
     assert.ok(http.headers.some((h) => h['x-test-header'] === 'header value'), 'the HTTP server got the headers');
+    assert.ok(http.headers.some((h) => h['x-test-header'] === 'sse header'), 'the SSE server got the headers');
   });
 
   it('/mcp SERVER TOOL calls a tool: a card titled SERVER: TOOL, asked about, with the tool\'s content', async () => {
     const agent = await start();
     const ws = tempWorkspace();
     const { sessionId } = await agent.newSession(ws, servers());
-    const prompt = ['/mcp files echo', '```json', '{"text": "hello"}', '```', '/mcp web picture', '/mcp files environment'].join('\n');
+    const prompt = ['/mcp files echo', '```json', '{"text": "hello"}', '```', '/mcp web picture', '/mcp files environment', '/mcp events echo', '```', '{"text": "over sse"}', '```'].join('\n');
     const { stopReason, updates } = await agent.prompt(sessionId, prompt);
     assert.equal(stopReason, 'end_turn');
-    const [echo, picture, environment] = fold(updates).cards;
+    const [echo, picture, environment, overSse] = fold(updates).cards;
     assert.deepEqual([echo?.title, echo?.kind, echo?.status, echo?.rawInput], ['files: echo', 'read', 'completed', { text: 'hello' }]);
     assert.equal(cardText(echo!), 'files echoes: hello');
     assert.deepEqual([picture?.title, picture?.kind, picture?.status], ['web: picture', 'other', 'completed']);
@@ -95,8 +98,10 @@ describe('MCP servers', function () {
       { type: 'content', content: { type: 'resource', resource: { uri: 'test://notes/readme.txt', text: 'a resource text', mimeType: 'text/plain' } } },
     ]);
     assert.equal(cardText(environment!), `TEST_MCP_VAR=from the client cwd=${ws}`);
+    // The loopback server calls itself "web" on both transports; the client named this one "events".
+    assert.deepEqual([overSse?.title, overSse?.status, cardText(overSse!)], ['events: echo', 'completed', 'web echoes: over sse']);
     // Asked like a command (the default mode asks), with MCP-specific "always" options.
-    assert.deepEqual(agent.permissionRequests.map((r) => r.toolCall.title), ['files: echo', 'web: picture', 'files: environment']);
+    assert.deepEqual(agent.permissionRequests.map((r) => r.toolCall.title), ['files: echo', 'web: picture', 'files: environment', 'events: echo']);
     assert.ok(agent.permissionRequests[0]?.options.some((o) => o.name === 'Allow all MCP tool calls in this session'));
   });
 
@@ -116,6 +121,20 @@ describe('MCP servers', function () {
     // The crashed server is started again for the next call.
     assert.deepEqual([echo?.status, cardText(echo!)], ['completed', 'files echoes: still here']);
     assert.equal(agent.permissionRequests.length, 0, 'bypass mode asks nothing');
+  });
+
+  it('cancelling the turn cancels a running MCP call', async () => {
+    const agent = await start(['--mode', 'bypass']);
+    const { sessionId } = await agent.newSession(tempWorkspace(), servers());
+    agent.onUpdate.push((_id, update) => {
+      if (update.sessionUpdate === 'tool_call_update' && update.status === 'in_progress') void agent.cancel(sessionId);
+    });
+    const started = Date.now();
+    const { stopReason, updates } = await agent.prompt(sessionId, '/mcp files wait\n```\n{"ms": 60000}\n```\n/mcp files echo\n```\n{"text": "not run"}\n```');
+    assert.equal(stopReason, 'cancelled');
+    assert.ok(Date.now() - started < 10_000, 'the call was not cancelled');
+    const cards = fold(updates).cards;
+    assert.deepEqual(cards.map((c) => [c.title, c.status]), [['files: wait', 'failed']]);
   });
 
   it('the LLM brain offers MCP tools as mcp__SERVER__TOOL functions and calls the one the model picks', async () => {

@@ -34,6 +34,21 @@ export function testMcpServer(name: string): McpServer {
     isError: true,
     content: [{ type: 'text', text: 'the tool failed on purpose' }],
   }));
+  server.registerTool(
+    'wait',
+    { description: 'Waits (until cancelled)', inputSchema: { ms: z.number() } },
+    async ({ ms }, extra) => {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        extra.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          process.stderr.write('wait: cancelled by the client\n');
+          resolve();
+        });
+      });
+      return { content: [{ type: 'text', text: extra.signal.aborted ? 'cancelled' : `waited ${ms} ms` }] };
+    },
+  );
   server.registerTool('crash', { description: 'Crashes the server' }, () => {
     process.stderr.write('boom: the server crashed on purpose\n');
     process.exit(3);

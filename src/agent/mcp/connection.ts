@@ -37,6 +37,8 @@ export class McpServerConnection {
   private tools: McpToolInfo[] | undefined;
   private stderrTail = '';
   private closed = false;
+  /** Aborted on close: a server still starting is not waited for. */
+  private readonly lifetime = new AbortController();
 
   constructor(
     readonly server: McpServer,
@@ -87,6 +89,7 @@ export class McpServerConnection {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.lifetime.abort();
     const client = this.client ?? (await this.connecting?.catch(() => undefined));
     this.client = undefined;
     this.connecting = undefined;
@@ -116,7 +119,8 @@ export class McpServerConnection {
     };
     client.onerror = (error) => log.debug(`MCP server ${this.name}: ${String(error)}`);
     try {
-      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS, ...(signal !== undefined ? { signal } : {}) });
+      const abort = signal !== undefined ? AbortSignal.any([signal, this.lifetime.signal]) : this.lifetime.signal;
+      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS, signal: abort });
     } catch (error) {
       await transport.close().catch(() => undefined);
       throw this.failure('failed to start', error);
