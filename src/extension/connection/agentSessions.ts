@@ -173,12 +173,12 @@ export class AgentSessions extends Disposable {
     }
     if (!connection.canLoadSession) throw new Error(`Agent "${connection.name}" cannot load sessions.`);
     const { cwd, additional } = this.deps.workspaceRoots();
+    const { servers: mcpServers } = await this.deps.mcpServers(connection);
     // The record exists before the replay arrives, so the replayed updates land in it.
     const record = this.recordFor(sessionId, connection, cwd, additional);
     record.loading = true;
     let response: acp.LoadSessionResponse;
     try {
-      const { servers: mcpServers } = await this.deps.mcpServers(connection);
       response = await connection.loadSession({ sessionId, cwd, mcpServers });
       await this.updateQueue.run(sessionId, () => undefined);
       record.state.flushNow();

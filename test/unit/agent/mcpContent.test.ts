@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { actionFor } from '../../../src/agent/brains/scripted/commands';
+import { parseScript } from '../../../src/agent/brains/scripted/parse';
 import { callOutput, functionNames, kindFromAnnotations } from '../../../src/agent/mcp/content';
 
 describe('MCP calls in the bundled agent', () => {
@@ -41,5 +43,17 @@ describe('MCP calls in the bundled agent', () => {
       ]),
       ['mcp__files__read', 'mcp__my_server__get_page', 'mcp__my_server__get_page_2', `mcp__${'x'.repeat(59)}`],
     );
+  });
+
+  it('reads /mcp, /mcp SERVER TOOL and its fenced JSON arguments', () => {
+    const action = (text: string) => actionFor(parseScript(text)[0]!);
+    assert.deepEqual(action('/mcp'), { kind: 'mcp-list' });
+    assert.deepEqual(action('/mcp files echo'), { kind: 'mcp-call', server: 'files', tool: 'echo', arguments: {} });
+    assert.deepEqual(action('/mcp files echo\n```json\n{"text": "hi"}\n```'), { kind: 'mcp-call', server: 'files', tool: 'echo', arguments: { text: 'hi' } });
+    const bad = action('/mcp files echo\n```\n{not json\n```');
+    assert.equal(bad.kind, 'usage');
+    assert.match(bad.kind === 'usage' ? bad.message : '', /the fenced block is not JSON/);
+    assert.equal(action('/mcp files').kind, 'usage');
+    assert.equal(action('/mcp files echo\n```\n[1, 2]\n```').kind, 'usage');
   });
 });
