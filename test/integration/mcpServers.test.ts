@@ -54,6 +54,8 @@ describe('MCP servers passed to agents', function () {
       { name: 'from-setting', command: 'mcp-setting-tool', args: ['--root', '${workspaceFolder}'], env: { MODE: 'test' } },
       { name: 'setting-sse', type: 'sse', url: 'http://127.0.0.1:9/sse' },
     ]);
+    // VS Code's own user setting (its built-in example, shown when nothing is set, must never be sent).
+    await setSetting('mcp.servers', { 'from-user': { type: 'stdio', command: '${userHome}/bin/user-tool', args: [] } });
     // The `${input:token}` question, answered as a user would.
     window.showInputBox = async (options?: vscode.InputBoxOptions) => {
       asked.push(options ?? {});
@@ -66,6 +68,7 @@ describe('MCP servers passed to agents', function () {
     window.showInputBox = realShowInputBox;
     await api?.stopAgent();
     await setSetting('acpNative.mcpServers', undefined);
+    await setSetting('mcp.servers', undefined);
     await setSetting('acpNative.agents', undefined);
     await setSetting('acpNative.defaultAgent', undefined);
     fs.rmSync(mcpJson(), { force: true });
@@ -89,6 +92,7 @@ describe('MCP servers passed to agents', function () {
         { name: 'HOME_DIR', value: os.homedir() },
       ],
     },
+    { name: 'from-user', command: `${os.homedir()}/bin/user-tool`, args: [], env: [] },
   ];
 
   it('sends the servers resolved, in ACP shapes, leaving out http and sse for an agent that takes neither', async () => {
@@ -104,6 +108,7 @@ describe('MCP servers passed to agents', function () {
     assert.deepEqual(shown.servers.map((s) => [s.name, s.transport, s.keys]), [
       ['from-setting', 'stdio', ['MODE']],
       ['files', 'stdio', ['ELECTRON_RUN_AS_NODE', 'TEST_MCP_VAR', 'HOME_DIR']],
+      ['from-user', 'stdio', []],
     ]);
     assert.deepEqual(shown.skipped.map((s) => [s.name, s.reason]), [
       ['setting-sse', 'agent "third-party" does not take MCP servers over sse (mcpCapabilities.sse)'],
@@ -116,9 +121,12 @@ describe('MCP servers passed to agents', function () {
     const record = inWorkspace('.mcp/received-http.json');
     await startTestAgent(api, 'third-party', ['--mcp-http', '--record-mcp', record]);
     await within('new session', api.newSession());
+    const [fromSetting, files, fromUser] = stdioServers();
     assert.deepEqual(await received(record), [
-      ...stdioServers(),
+      fromSetting,
+      files,
       { type: 'http', name: 'remote', url: 'http://127.0.0.1:9/mcp', headers: [{ name: 'X-Test', value: 'header from env' }] },
+      fromUser,
     ]);
     assert.equal(asked.length, 1, 'the stored answer was reused, not asked again');
   });
