@@ -65,7 +65,8 @@ export class AcpNative extends Disposable {
       }),
     );
     const handlers: ClientRequestHandlers = {
-      requestPermission: (p, signal) => {
+      requestPermission: async (p, signal) => {
+        permissions.validate(p);
         // What the request says of the call (Claude's adapter sends the diff here) joins the card.
         this.sessions.receiveUpdate({ sessionId: p.sessionId, update: { sessionUpdate: 'tool_call_update', ...p.toolCall } });
         return permissions.request(p, signal);

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as acp from '@agentclientprotocol/sdk';
 import { KeyedSerialQueue } from '../core/serialQueue';
-import { sliceLines } from '../core/paths';
+import { normalizeAbsolute, sliceLines } from '../core/paths';
 import { applyChange, changedRange, dominantEol, encodeFileText, unreadableMessage } from '../core/fileText';
 import type { FileSnapshot } from '../core/review';
 import { errorMessage, type Logger } from '../log';
@@ -11,7 +11,7 @@ import type { PermissionService } from './permissions';
 import type { ReviewService } from './review';
 import type { ScratchDocuments } from './scratchDocuments';
 import type { WorkspaceGuard } from './workspacePaths';
-import { currentText, openDocumentOf, readDisk, type DiskText } from './workspaceText';
+import { currentText, openDocumentOf, readDisk, resolvePath, type DiskText } from './workspaceText';
 
 /**
  * `fs/read_text_file` and `fs/write_text_file`. The agent reads what the user sees (unsaved
@@ -24,6 +24,8 @@ import { currentText, openDocumentOf, readDisk, type DiskText } from './workspac
  */
 export class FileService {
   private readonly writes = new KeyedSerialQueue();
+  /** The last write to have resolved its path (never rejects). */
+  private admitted: Promise<string> = Promise.resolve('');
 
   constructor(
     private readonly deps: {
@@ -62,9 +64,13 @@ export class FileService {
   }
 
   async write(params: acp.WriteTextFileRequest, signal?: AbortSignal): Promise<acp.WriteTextFileResponse> {
-    const filePath = await this.deps.guard.check(params.path, 'write', params.sessionId, signal);
     // Keyed by the resolved path: `/ws/a`, `/ws/./a` and a symlink to it wait for each other.
-    return this.writes.run(filePath, async () => {
+    // Paths are resolved one after the other, so writes join their queue in arrival order.
+    const key = this.admitted.then(() => resolvedKey(params.path));
+    this.admitted = key;
+    return this.writes.run(await key, async () => {
+      throwIfCancelled(signal, params.path);
+      const filePath = await this.deps.guard.check(params.path, 'write', params.sessionId, signal);
       throwIfCancelled(signal, params.path);
       const display = fileDisplayPath(filePath);
       const writable = async () => {
@@ -144,6 +150,14 @@ export class FileService {
       );
     }
   }
+}
+
+/** The queue key of a path: resolved when it can be; the check inside the queue says why not. */
+async function resolvedKey(rawPath: string): Promise<string> {
+  const normalized = normalizeAbsolute(rawPath);
+  if (!normalized.ok) return rawPath;
+  const resolved = await resolvePath(normalized.path).catch(() => undefined);
+  return resolved?.ok ? resolved.path : normalized.path;
 }
 
 /** The agent cancelled the request ($/cancel_request): nothing more is done for it. */

@@ -37,13 +37,17 @@ export class PermissionService extends Disposable {
     super();
   }
 
-  async request(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
-    // A question nobody can answer would hang the turn: refuse it at once.
+  /** A question nobody can answer would hang the turn: it is refused at once, as invalid params. */
+  validate(params: acp.RequestPermissionRequest): void {
     const unanswerable = unanswerableReason(params.options);
     if (unanswerable) {
       this.deps.log.warn(`Refused a permission request: ${unanswerable}`);
       throw acp.RequestError.invalidParams({ options: params.options }, unanswerable);
     }
+  }
+
+  async request(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    this.validate(params);
     const auto = this.deps.config.autoApprove;
     if (isAutoApproved(auto, params.toolCall.kind)) {
       const allow = optionOfKind(params.options, 'allow_once', 'allow_always');
