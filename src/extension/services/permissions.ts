@@ -10,10 +10,12 @@ import { Disposable } from '../util/lifecycle';
 const SHOW_DIFF = 'Show Diff';
 
 /**
- * `session/request_permission`. Approved at once when the setting or an earlier "always" answer
- * covers the tool kind; otherwise asked in a notification whose buttons are the agent's options
- * (plus "Show Diff" for an edit). Dismissing the notification rejects once. Cancelling the turn
- * answers every open question `cancelled`; a click after that does nothing.
+ * `session/request_permission`, and the questions the editor asks on its own (overwrite unsaved
+ * changes, outside the workspace). Approved at once when the setting or an earlier "always"
+ * answer covers the tool kind; otherwise asked inline in the Chat view when it is visible, else in
+ * a notification whose buttons are the options (plus "Show Diff" for an edit, "Compare" for an
+ * overwrite). Dismissing the notification rejects once. Cancelling the turn, or the agent
+ * cancelling the request, answers the question `cancelled`; a click after that does nothing.
  */
 export class PermissionService extends Disposable {
   readonly requests = new PermissionRequests();
