@@ -109,6 +109,8 @@ describe('Chat view (real browser)', function () {
     assert.equal(await toasts.count(), 0, 'no notification left behind');
     await page.locator('.tabs-container .tab.dirty', { hasText: 'math.js' }).first().click({ timeout: WAIT });
     await runCommand('File: Revert File');
+    await page.locator('.tabs-container .tab.dirty').waitFor({ state: 'detached', timeout: WAIT });
+    await runCommand('View: Close All Editors');
   });
 
   it('opens a 2,000-message session at once and scrolls it without stalls', async () => {
