@@ -62,11 +62,11 @@ export async function openDocumentOf(filePath: string): Promise<vscode.TextDocum
   if (exact) return exact;
   const target = await realpathOfNearest(filePath);
   if (!target.ok) return undefined;
-  for (const doc of docs) {
-    const real = await realpathOfNearest(doc.uri.fsPath);
-    if (real.ok && real.path === target.path) return doc;
-  }
-  return undefined;
+  const reals = await Promise.all(docs.map((d) => realpathOfNearest(d.uri.fsPath)));
+  return docs.find((_, i) => {
+    const real = reals[i];
+    return real.ok && real.path === target.path;
+  });
 }
 
 /** What is on disk at a path, as text when it round-trips. */
