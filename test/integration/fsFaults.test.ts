@@ -91,8 +91,14 @@ describe('file requests under faults lose nothing', function () {
     failed(await turn, /unsaved changes that the user chose to keep/);
     assert.equal(doc.getText(), 'my unsaved work\n');
     assert.equal(fs.readFileSync(target, 'utf8'), 'saved text\n');
-    assert.ok(fs.lstatSync(alias).isSymbolicLink(), 'the link is still a link');
     assert.deepEqual(api.reviewChanges().filter((c) => c.path === target || c.path === alias), [], 'nothing to review');
+    // Saved: the write goes through the link to the file, and is reviewed as that file.
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    assert.equal((await run(api, `fs-write ${alias}\nagent text`)).ok, true);
+    assert.equal(fs.readFileSync(target, 'utf8'), 'agent text');
+    assert.ok(fs.lstatSync(alias).isSymbolicLink(), 'the link is still a link');
+    assert.deepEqual(api.reviewChanges().filter((c) => c.path === target || c.path === alias).map((c) => c.path), [target]);
   });
 
   it('serializes concurrent writes to one file spelled three ways; none is lost', async () => {
