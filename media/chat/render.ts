@@ -83,6 +83,11 @@ export function renderPermissions(host: HTMLElement, status: ChatStatus, post: P
         button.addEventListener('click', () => post({ v, type: 'answerPermission', questionId: q.questionId, optionKind: option.kind }));
         buttons.append(button);
       }
+      if (q.inspect) {
+        const inspect = el('button', 'perm perm-inspect', q.inspect);
+        inspect.addEventListener('click', () => post({ v, type: 'inspectPermission', questionId: q.questionId }));
+        buttons.append(inspect);
+      }
       card.append(buttons);
       return card;
     }),

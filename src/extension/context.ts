@@ -75,13 +75,14 @@ export class AcpNative extends Disposable {
       }),
     );
     const handlers: ClientRequestHandlers = {
-      requestPermission: (p, signal) => {
+      requestPermission: async (p, signal) => {
+        permissions.validate(p);
         // What the request says of the call (Claude's adapter sends the diff here) joins the card.
         this.sessions.receiveUpdate({ sessionId: p.sessionId, update: { sessionUpdate: 'tool_call_update', ...p.toolCall } });
         return permissions.request(p, signal);
       },
-      readTextFile: (p) => files.read(p),
-      writeTextFile: (p) => files.write(p),
+      readTextFile: (p, signal) => files.read(p, signal),
+      writeTextFile: (p, signal) => files.write(p, signal),
       createTerminal: (p) => this.clientTerminals.create(p),
       terminalOutput: async (p) => this.clientTerminals.output(p),
       waitForTerminalExit: (p, signal) => this.clientTerminals.waitForExit(p, signal),
@@ -105,9 +106,9 @@ export class AcpNative extends Disposable {
         },
       }),
     );
-    this._register(new DiffDocumentProvider(this.sessions));
+    const diffDocuments = this._register(new DiffDocumentProvider(this.sessions));
     this._register(new ToolTextDocumentProvider(this.sessions));
-    this.diffEditors = this._register(new DiffEditors({ sessions: this.sessions, config: this.config, log }));
+    this.diffEditors = this._register(new DiffEditors({ sessions: this.sessions, config: this.config, log, documents: diffDocuments }));
     this._register(new DisplayTerminals({ sessions: this.sessions, views: this.terminalViews }));
     this.tree = this._register(new ToolCallsTree(this.sessions, this.review));
     this.chat = this._register(

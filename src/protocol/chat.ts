@@ -50,6 +50,8 @@ export interface ChatPermission {
   readonly toolCallId: string;
   readonly title: string;
   readonly options: readonly { readonly name: string; readonly kind: ChatPermissionKind }[];
+  /** A button that shows more without answering (the editor's Compare), or null. */
+  readonly inspect?: string | null;
 }
 
 export interface ChatChoice {
@@ -100,6 +102,7 @@ export type WebviewToHost =
   | { readonly v: number; readonly type: 'prompt'; readonly text: string }
   | { readonly v: number; readonly type: 'cancel' }
   | { readonly v: number; readonly type: 'answerPermission'; readonly questionId: number; readonly optionKind: ChatPermissionKind }
+  | { readonly v: number; readonly type: 'inspectPermission'; readonly questionId: number }
   | { readonly v: number; readonly type: 'openToolCall'; readonly toolCallId: string; readonly target: 'editor' | 'tree' }
   | { readonly v: number; readonly type: 'setMode'; readonly modeId: string }
   | { readonly v: number; readonly type: 'setConfigOption'; readonly configId: string; readonly value: string }
@@ -154,6 +157,9 @@ export function parseWebviewMessage(value: unknown): ParseResult<WebviewToHost> 
       if (!Number.isSafeInteger(f.questionId)) return fail('answerPermission: questionId is not an integer');
       if (typeof f.optionKind !== 'string' || !PERMISSION_KINDS.includes(f.optionKind)) return fail('answerPermission: unknown option kind');
       return ok({ v, type, questionId: f.questionId as number, optionKind: f.optionKind as ChatPermissionKind });
+    case 'inspectPermission':
+      if (!Number.isSafeInteger(f.questionId)) return fail('inspectPermission: questionId is not an integer');
+      return ok({ v, type, questionId: f.questionId as number });
     case 'openToolCall':
       if (!isId(f.toolCallId)) return fail('openToolCall: bad toolCallId');
       if (f.target !== 'editor' && f.target !== 'tree') return fail('openToolCall: target must be editor or tree');

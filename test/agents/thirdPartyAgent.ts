@@ -21,6 +21,10 @@
 //                               tool call; reports how it ended (wait_for_exit) as rawOutput
 //   unknown-method              calls a client method that does not exist; the error as rawOutput
 //   crash-with-terminal         starts a long client terminal shown in a tool call, then exits
+//   fs-write-cancel PATH GATE   `fs/write_text_file` (rest of the prompt as content), cancelled with
+//                               `$/cancel_request` once GATE (a file path) exists; the result as rawOutput
+//   fs-write-spellings P1 P2 …  concurrent writes of "write N\n" to each spelling; all results as rawOutput
+//   permission-no-options       `session/request_permission` with `options: []`; the result as rawOutput
 // Started with `--protocol-version N`, it answers `initialize` with that version.
 // With `--mcp-http` it advertises `mcpCapabilities.http`; with `--record-mcp FILE` it writes the
 // `mcpServers` of each `session/new` to FILE (a JSON array, one entry per session).
@@ -293,6 +297,42 @@ acp
         await report(client, sid, `Write ${arg} twice`, () => Promise.all([write('first\n'), write('second\n')]));
         break;
       }
+      case 'fs-write-cancel':
+        await report(client, sid, `Write ${arg}, then cancel`, async () => {
+          const cancel = new AbortController();
+          const write = client.request(
+            acp.methods.client.fs.writeTextFile,
+            { sessionId: sid, path: arg, content: restLines.join('\n') },
+            { cancellationSignal: cancel.signal },
+          );
+          await waitForFile(arg2 ?? '');
+          cancel.abort();
+          return write;
+        });
+        break;
+      case 'fs-write-spellings': {
+        const spellings = firstLine.trim().split(/\s+/).slice(1);
+        await report(client, sid, `Write ${spellings.length} spellings`, () =>
+          Promise.all(
+            spellings.map((p, i) =>
+              client.request(acp.methods.client.fs.writeTextFile, { sessionId: sid, path: p, content: `write ${i + 1}\n` }).then(
+                () => 'ok',
+                (e: Error) => e.message,
+              ),
+            ),
+          ),
+        );
+        break;
+      }
+      case 'permission-no-options':
+        await report(client, sid, 'Ask with no options', () =>
+          client.request(acp.methods.client.session.requestPermission, {
+            sessionId: sid,
+            toolCall: { toolCallId: `toolu_${nextId++}`, title: 'Do something', kind: 'other' },
+            options: [],
+          }),
+        );
+        break;
       case 'cwd-outside':
         await report(client, sid, `Run in ${arg}`, async () => {
           const { terminalId } = await client.request(acp.methods.client.terminal.create, { sessionId: sid, command: 'pwd', cwd: arg });

@@ -297,6 +297,9 @@ export const QUIET_SETTINGS = {
   'chat.commandCenter.enabled': false,
   'window.restoreWindows': 'none',
   'files.hotExit': 'off',
+  // Desktop VS Code's default. The web's default (afterDelay) saves a test's unsaved changes
+  // behind its back a second later, and unsaved changes are what many tests are about.
+  'files.autoSave': 'off',
 };
 
 export async function freePort(host = '127.0.0.1') {

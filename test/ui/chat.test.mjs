@@ -81,6 +81,40 @@ describe('Chat view (real browser)', function () {
     assert.equal(await select.inputValue(), 'bypass');
   });
 
+  it("asks the editor's own question (overwrite unsaved changes) inline, with Compare, and no notification", async () => {
+    const { page } = ui;
+    // A plain text file (no language server to start), then unsaved changes typed into it.
+    await sendPrompt(`/write notes/yours.txt\n${fence('first line')}`);
+    await chat().locator('.row-tool[data-status="completed"]', { hasText: 'notes/yours.txt' }).waitFor({ timeout: WAIT });
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible', timeout: WAIT });
+    await input.fill('yours.txt');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'yours.txt' }).first().waitFor({ timeout: WAIT });
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-editor .view-line', { hasText: 'first line' }).first().click({ timeout: WAIT });
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' and my unsaved words');
+    await page.locator('.tabs-container .tab.dirty', { hasText: 'yours.txt' }).waitFor({ timeout: WAIT });
+
+    await sendPrompt(`/write notes/yours.txt\n${fence('agent text')}`);
+    const question = chat().locator('.permission', { hasText: 'Overwrite unsaved changes in notes/yours.txt' });
+    await question.waitFor({ timeout: WAIT });
+    const toasts = page.locator('.notification-toast', { hasText: 'unsaved changes' });
+    assert.equal(await toasts.count(), 0, 'no notification while the chat shows the question');
+    await question.locator('button.perm-inspect', { hasText: 'Compare' }).click({ timeout: WAIT });
+    await page.locator('.tabs-container .tab', { hasText: "yours.txt (yours ↔ agent's)" }).waitFor({ timeout: WAIT });
+    assert.equal(await chat().locator('.permission').count(), 1, 'Compare does not answer');
+    await question.locator('button[data-kind="reject_once"]').click({ timeout: WAIT });
+    await chat().locator('.row-tool[data-status="failed"]', { hasText: 'notes/yours.txt' }).last().waitFor({ timeout: WAIT });
+    assert.equal(await chat().locator('.permission').count(), 0, 'the question is gone once answered');
+    assert.equal(await toasts.count(), 0, 'no notification left behind');
+    await page.locator('.tabs-container .tab.dirty', { hasText: 'yours.txt' }).first().click({ timeout: WAIT });
+    await runCommand('File: Revert File');
+    await page.locator('.tabs-container .tab.dirty').waitFor({ state: 'detached', timeout: WAIT });
+    await runCommand('View: Close All Editors');
+  });
+
   it('opens a 2,000-message session at once and scrolls it without stalls', async () => {
     const frame = await chatFrame();
     const figures = await frame.evaluate(async () => {

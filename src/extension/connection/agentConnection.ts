@@ -6,8 +6,8 @@ import { AgentProcess, type AgentExit, type AgentLaunch } from './agentProcess';
 /** What the agent may ask of the editor. Implemented by the client services. */
 export interface ClientRequestHandlers {
   requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
-  readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
-  writeTextFile(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse>;
+  readTextFile(params: acp.ReadTextFileRequest, signal: AbortSignal): Promise<acp.ReadTextFileResponse>;
+  writeTextFile(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse>;
   createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse>;
   terminalOutput(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
   waitForTerminalExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
@@ -52,8 +52,8 @@ export class AgentConnection {
       // its input defensively, so a light shape check is enough.
       .onNotification(acp.methods.client.session.update, sessionNotificationShape, ({ params }) => options.onSessionUpdate(params))
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
-      .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params))
-      .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => handlers.writeTextFile(params))
+      .onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => handlers.readTextFile(params, signal))
+      .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => handlers.writeTextFile(params, signal))
       .onRequest(acp.methods.client.terminal.create, ({ params }) => handlers.createTerminal(params))
       .onRequest(acp.methods.client.terminal.output, ({ params }) => handlers.terminalOutput(params))
       .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => handlers.waitForTerminalExit(params, signal))

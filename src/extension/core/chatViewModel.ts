@@ -127,6 +127,8 @@ export interface ChatStatusInput {
   /** Open questions of this session. */
   readonly questions: readonly PermissionQuestion[];
   readonly questionTitle: (question: PermissionQuestion) => string;
+  /** The label of a question's show-more button (the editor's Compare), if it has one. */
+  readonly questionInspect?: (question: PermissionQuestion) => string | undefined;
   readonly attachments: readonly ChatChoice[];
 }
 
@@ -143,6 +145,7 @@ export function chatStatus(input: ChatStatusInput): ChatStatus {
     toolCallId: q.toolCall.toolCallId,
     title: input.questionTitle(q),
     options: q.options.map((o) => ({ name: o.name, kind: o.kind })),
+    inspect: input.questionInspect?.(q) ?? null,
   }));
   return {
     agentName: input.agentName ?? null,

@@ -1,3 +1,5 @@
+import { normalizeEol } from './fileText';
+
 /**
  * Titles of the editors that show a diff card (pure). A person should read from the tab alone
  * which file it is and what the agent did to it.
@@ -37,8 +39,4 @@ export function multiDiffTitle(callTitle: string, fileCount: number, diffCount: 
 /** Compares a diff's new text with a file's content, ignoring line-ending style. */
 export function isWholeFileContent(newText: string, fileText: string): boolean {
   return normalizeEol(newText) === normalizeEol(fileText);
-}
-
-function normalizeEol(text: string): string {
-  return text.replace(/\r\n/g, '\n');
 }

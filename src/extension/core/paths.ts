@@ -28,3 +28,22 @@ export function sliceLines(text: string, line?: number | null, limit?: number | 
   const end = limit == null ? lines.length : start + Math.max(0, limit);
   return lines.slice(start, end).join('\n');
 }
+
+/**
+ * The one spelling of a resolved (real) path: under the workspace folder it lies in, spelled as
+ * that folder is (a folder opened through a symlink keeps its spelling), else the real path.
+ * Every spelling of one file (`./`, `../`, a symlink) gives the same key.
+ */
+export function canonicalSpelling(
+  real: string,
+  folders: readonly { path: string; real: string }[],
+  impl: path.PlatformPath = path,
+): string {
+  for (const folder of folders) {
+    if (isInside(real, folder.real, impl)) {
+      const rel = impl.relative(folder.real, real);
+      return rel === '' ? folder.path : impl.join(folder.path, rel);
+    }
+  }
+  return real;
+}

@@ -7,6 +7,7 @@
  * answered without asking.
  */
 import type * as acp from '@agentclientprotocol/sdk';
+import { displayTitle, type TitleContext } from './displayTitle';
 import { optionOfKind } from './permissions';
 
 export interface PermissionQuestion {
@@ -113,6 +114,30 @@ export class PermissionRequests {
   private changed(): void {
     for (const l of [...this.listeners]) l();
   }
+}
+
+/**
+ * What the question is about, as a person reads it: the call's title with its absolute paths
+ * made relative to the workspace ("Edit src/a.ts").
+ */
+export function permissionTitle(toolCall: acp.ToolCallUpdate, ctx: TitleContext): string {
+  const paths = [
+    ...(toolCall.content ?? []).flatMap((c) => (c.type === 'diff' ? [c.path] : [])),
+    ...(toolCall.locations ?? []).map((l) => l.path),
+  ];
+  return displayTitle(toolCall.title ?? 'use a tool', paths, ctx);
+}
+
+/**
+ * Why a permission request cannot be asked, or undefined when it can: a question without options
+ * (or without a way to say yes or no) is one nobody can answer, and would hang the turn.
+ */
+export function unanswerableReason(options: unknown): string | undefined {
+  if (!Array.isArray(options) || options.length === 0) return 'session/request_permission needs at least one option; none was given.';
+  const kinds = new Set<unknown>(options.map((o: { kind?: unknown } | null) => o?.kind));
+  const known = ['allow_once', 'allow_always', 'reject_once', 'reject_always'];
+  if (![...kinds].some((k) => known.includes(k as string))) return 'session/request_permission needs options of a known kind (allow_once, allow_always, reject_once, reject_always).';
+  return undefined;
 }
 
 function kindKey(kind: acp.ToolKind | null | undefined): string {

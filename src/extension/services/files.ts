@@ -1,23 +1,31 @@
 import * as vscode from 'vscode';
+import * as fs from 'node:fs/promises';
 import * as acp from '@agentclientprotocol/sdk';
 import { KeyedSerialQueue } from '../core/serialQueue';
-import { sliceLines } from '../core/paths';
+import { normalizeAbsolute, sliceLines } from '../core/paths';
+import { applyChange, changedRange, dominantEol, encodeFileText, unreadableMessage } from '../core/fileText';
 import type { FileSnapshot } from '../core/review';
-import type { Logger } from '../log';
+import { errorMessage, type Logger } from '../log';
 import { fileDisplayPath } from '../render/titles';
 import type { PermissionService } from './permissions';
 import type { ReviewService } from './review';
 import type { ScratchDocuments } from './scratchDocuments';
 import type { WorkspaceGuard } from './workspacePaths';
+import { currentText, openDocumentOf, readDisk, resolvePath, type DiskText } from './workspaceText';
 
 /**
- * `fs/read_text_file` and `fs/write_text_file`, through VS Code's documents: the agent reads what
- * the user sees (unsaved changes included), and its writes are undoable edits that keep the file's
- * line endings and BOM, saved before the reply. Writes to one file are serialized. A write over
- * unsaved changes is asked first, and every write is recorded for review with what was there.
+ * `fs/read_text_file` and `fs/write_text_file`. The agent reads what the user sees (unsaved
+ * changes included). A write changes only the range whose text changed, so the file keeps its
+ * BOM and every untouched byte (line endings, mixed ones too); it is saved before the reply.
+ * Paths are resolved first (symlinks, `./`, `../`), so every spelling of a file is one file: its
+ * writes are serialized, its open document is found, its unsaved changes are asked about. Only
+ * UTF-8 files are read or written: anything else is refused with a clear error, never
+ * rewritten with replacement characters. Every write is recorded for review once it happened.
  */
 export class FileService {
   private readonly writes = new KeyedSerialQueue();
+  /** The last write to have resolved its path (never rejects). */
+  private admitted: Promise<string> = Promise.resolve('');
 
   constructor(
     private readonly deps: {
@@ -29,11 +37,25 @@ export class FileService {
     },
   ) {}
 
-  async read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
-    const fsPath = await this.deps.guard.check(params.path, 'read', params.sessionId);
+  async read(params: acp.ReadTextFileRequest, signal?: AbortSignal): Promise<acp.ReadTextFileResponse> {
     if (params.line != null && params.line < 1) throw acp.RequestError.invalidParams({ line: params.line }, 'line is 1-based.');
     if (params.limit != null && params.limit < 0) throw acp.RequestError.invalidParams({ limit: params.limit }, 'limit must not be negative.');
-    const text = await currentText(vscode.Uri.file(fsPath));
+    const filePath = await this.deps.guard.check(params.path, 'read', params.sessionId, signal);
+    throwIfCancelled(signal, params.path);
+    const display = fileDisplayPath(filePath);
+    const current = await explained(`read ${display}`, () => currentText(filePath));
+    let text: string;
+    switch (current.kind) {
+      case 'missing':
+        throw acp.RequestError.resourceNotFound(params.path);
+      case 'directory':
+        throw acp.RequestError.invalidParams({ path: params.path }, `${display} is a directory, not a file.`);
+      case 'unreadable':
+        throw acp.RequestError.invalidParams({ path: params.path }, unreadableMessage(current.reason, display, 'read'));
+      case 'text':
+        text = current.text;
+        break;
+    }
     const lineCount = text.split('\n').length;
     if (params.line != null && params.line > lineCount) {
       throw acp.RequestError.invalidParams({ line: params.line }, `line ${params.line} is past the end of ${params.path} (${lineCount} lines).`);
@@ -41,33 +63,69 @@ export class FileService {
     return { content: sliceLines(text, params.line, params.limit) };
   }
 
-  write(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse> {
-    return this.writes.run(params.path, async () => {
-      const fsPath = await this.deps.guard.check(params.path, 'write', params.sessionId);
-      const uri = vscode.Uri.file(fsPath);
-      const open = openDocument(uri);
-      if (open?.isDirty) await this.confirmOverwrite(params, open);
-      await this.deps.review.recordWrite(params.sessionId, fsPath, () => snapshot(uri));
-      if (!(await exists(uri))) {
-        // A new file (and its folders) is created with its content: one undoable edit.
-        const create = new vscode.WorkspaceEdit();
-        create.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode(params.content) });
-        if (!(await vscode.workspace.applyEdit(create))) throw acp.RequestError.internalError(undefined, `Could not create ${params.path}.`);
-      } else {
-        const doc = await vscode.workspace.openTextDocument(uri);
-        const edit = new vscode.WorkspaceEdit();
-        // The document keeps its line endings and encoding (BOM included): inserted `\n` become
-        // its EOL, and saving writes its encoding.
-        edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), params.content);
-        if (!(await vscode.workspace.applyEdit(edit))) throw acp.RequestError.internalError(undefined, `The edit of ${params.path} was not applied.`);
-        if (!(await doc.save())) throw acp.RequestError.internalError(undefined, `${params.path} could not be saved.`);
+  async write(params: acp.WriteTextFileRequest, signal?: AbortSignal): Promise<acp.WriteTextFileResponse> {
+    // Keyed by the resolved path: `/ws/a`, `/ws/./a` and a symlink to it wait for each other.
+    // Paths are resolved one after the other, so writes join their queue in arrival order.
+    const key = this.admitted.then(() => resolvedKey(params.path));
+    this.admitted = key;
+    return this.writes.run(await key, async () => {
+      throwIfCancelled(signal, params.path);
+      const filePath = await this.deps.guard.check(params.path, 'write', params.sessionId, signal);
+      throwIfCancelled(signal, params.path);
+      const display = fileDisplayPath(filePath);
+      const writable = async () => {
+        const disk = await explained(`write ${display}`, () => readDisk(filePath));
+        if (disk.kind === 'directory') throw acp.RequestError.invalidParams({ path: params.path }, `${display} is a directory; the agent cannot write it as a file.`);
+        if (disk.kind === 'unreadable') throw acp.RequestError.invalidParams({ path: params.path }, unreadableMessage(disk.reason, display, 'write'));
+        return disk;
+      };
+      let disk = await writable();
+      const open = await openDocumentOf(filePath);
+      if (open?.isDirty) {
+        await this.confirmOverwrite(params, open, signal);
+        // The question may have waited a while: write over what is there now.
+        disk = await writable();
       }
-      this.deps.log.info(`fs/write_text_file ${params.path} (${params.content.length} characters)`);
+      throwIfCancelled(signal, params.path);
+      const before = this.deps.review.needsSnapshot(params.sessionId, filePath) ? snapshot(disk, open) : undefined;
+      await explained(`write ${display}`, () => this.apply(filePath, disk, open?.isDirty ? open : undefined, params.content));
+      this.deps.review.recordWrite(params.sessionId, filePath, before);
+      this.deps.log.info(`fs/write_text_file ${filePath} (${params.content.length} characters)`);
       return {};
     });
   }
 
-  private async confirmOverwrite(params: acp.WriteTextFileRequest, doc: vscode.TextDocument): Promise<void> {
+  private async apply(filePath: string, disk: Exclude<DiskText, { kind: 'directory' | 'unreadable' }>, dirty: vscode.TextDocument | undefined, content: string): Promise<void> {
+    const uri = vscode.Uri.file(filePath);
+    const display = fileDisplayPath(filePath);
+    if (dirty) {
+      // The user chose to overwrite their unsaved text: one undoable edit of the document, saved.
+      const text = dirty.getText();
+      const change = changedRange(text, content, dirty.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
+      if (change) {
+        const edit = new vscode.WorkspaceEdit();
+        edit.replace(dirty.uri, new vscode.Range(dirty.positionAt(change.start), dirty.positionAt(change.end)), change.text);
+        if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`the edit of ${display} was not applied`);
+      }
+      if (!(await dirty.save())) throw new Error(`${display} could not be saved`);
+      return;
+    }
+    if (disk.kind === 'missing') {
+      // A new file (and its folders) is created with its content: one undoable edit.
+      const create = new vscode.WorkspaceEdit();
+      create.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode(content) });
+      if (!(await vscode.workspace.applyEdit(create))) throw new Error(`could not create ${display}`);
+      return;
+    }
+    // The file on disk is the truth (a saved document shows it and follows it): only the changed
+    // range is replaced, so its BOM and every untouched line ending stay byte for byte. A
+    // document would normalize mixed line endings when it loads and write them all on save.
+    const change = changedRange(disk.text, content, dominantEol(disk.text));
+    if (!change) return;
+    await fs.writeFile(filePath, encodeFileText(applyChange(disk.text, change), disk.bom));
+  }
+
+  private async confirmOverwrite(params: acp.WriteTextFileRequest, doc: vscode.TextDocument, signal: AbortSignal | undefined): Promise<void> {
     const display = fileDisplayPath(doc.uri.fsPath);
     const allowed = await this.deps.permissions.confirm({
       sessionId: params.sessionId,
@@ -82,7 +140,9 @@ export class FileService {
           await vscode.commands.executeCommand('vscode.diff', doc.uri, proposed, `${display} (yours ↔ agent's)`);
         },
       },
+      signal,
     });
+    throwIfCancelled(signal, params.path);
     if (!allowed) {
       throw acp.RequestError.invalidRequest(
         { path: params.path },
@@ -92,44 +152,31 @@ export class FileService {
   }
 }
 
-function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+/** The queue key of a path: resolved when it can be; the check inside the queue says why not. */
+async function resolvedKey(rawPath: string): Promise<string> {
+  const normalized = normalizeAbsolute(rawPath);
+  if (!normalized.ok) return rawPath;
+  const resolved = await resolvePath(normalized.path).catch(() => undefined);
+  return resolved?.ok ? resolved.path : normalized.path;
+}
+
+/** The agent cancelled the request ($/cancel_request): nothing more is done for it. */
+function throwIfCancelled(signal: AbortSignal | undefined, path: string): void {
+  if (signal?.aborted) throw acp.RequestError.requestCancelled({ path }, 'the agent cancelled the request; nothing was done.');
+}
+
+/** Runs a file operation; a failure reaches the agent saying what failed, never a bare "Internal error". */
+async function explained<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof acp.RequestError) throw error;
+    throw acp.RequestError.internalError({ reason: errorMessage(error) }, `Could not ${what}: ${errorMessage(error)}`);
+  }
 }
 
 /** What is there before the agent writes: bytes on disk, plus unsaved text when there is some. */
-async function snapshot(uri: vscode.Uri): Promise<FileSnapshot> {
-  const open = openDocument(uri);
+function snapshot(disk: DiskText, open: vscode.TextDocument | undefined): FileSnapshot {
   const unsaved = open?.isDirty ? { unsavedText: open.getText() } : {};
-  try {
-    return { existed: true, bytes: await vscode.workspace.fs.readFile(uri), ...unsaved };
-  } catch {
-    return { existed: false, ...unsaved };
-  }
-}
-
-/** The text the user sees: the open document (unsaved changes included), else the file. */
-async function currentText(uri: vscode.Uri): Promise<string> {
-  const open = openDocument(uri);
-  if (open) return open.getText().replace(/\r\n/g, '\n');
-  let bytes: Uint8Array;
-  try {
-    bytes = await vscode.workspace.fs.readFile(uri);
-  } catch {
-    throw acp.RequestError.resourceNotFound(uri.fsPath);
-  }
-  if (bytes.includes(0)) throw acp.RequestError.invalidParams({ path: uri.fsPath }, `${uri.fsPath} is a binary file; it cannot be read as text.`);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/\r\n/g, '\n');
-  } catch {
-    throw acp.RequestError.invalidParams({ path: uri.fsPath }, `${uri.fsPath} is not UTF-8 text; it cannot be read as text.`);
-  }
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
+  return disk.kind === 'text' ? { existed: true, bytes: disk.bytes, ...unsaved } : { existed: false, ...unsaved };
 }

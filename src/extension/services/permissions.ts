@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import * as acp from '@agentclientprotocol/sdk';
 import { isAutoApproved, optionOfKind } from '../core/permissions';
-import { PermissionRequests, type PermissionQuestion } from '../core/permissionRequests';
-import { displayTitle } from '../core/displayTitle';
+import { PermissionRequests, permissionTitle, unanswerableReason, type PermissionQuestion } from '../core/permissionRequests';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import { titleContext } from '../render/titles';
@@ -11,19 +10,23 @@ import { Disposable } from '../util/lifecycle';
 const SHOW_DIFF = 'Show Diff';
 
 /**
- * `session/request_permission`. Approved at once when the setting or an earlier "always" answer
- * covers the tool kind; otherwise asked in a notification whose buttons are the agent's options
- * (plus "Show Diff" for an edit). Dismissing the notification rejects once. Cancelling the turn
- * answers every open question `cancelled`; a click after that does nothing.
+ * `session/request_permission`, and the questions the editor asks on its own (overwrite unsaved
+ * changes, outside the workspace). Approved at once when the setting or an earlier "always"
+ * answer covers the tool kind; otherwise asked inline in the Chat view when it is visible, else in
+ * a notification whose buttons are the options (plus "Show Diff" for an edit, "Compare" for an
+ * overwrite). Dismissing the notification rejects once. Cancelling the turn, or the agent
+ * cancelling the request, answers the question `cancelled`; a click after that does nothing.
  */
 export class PermissionService extends Disposable {
   readonly requests = new PermissionRequests();
   /**
-   * Whether the agent's questions are on screen elsewhere (the Chat view shows them inline): then
-   * no notification is added, which would stay behind once the question is answered there. The
-   * editor's own questions (overwrite unsaved changes…) always notify: their Compare lives there.
+   * Whether questions are on screen elsewhere (the Chat view shows them inline): then no
+   * notification is added, which would stay behind once the question is answered there. Both the
+   * agent's questions and the editor's own (overwrite unsaved changes…) follow this rule.
    */
   questionsShownElsewhere: () => boolean = () => false;
+  /** A button of an editor question that shows more without answering (Compare), by question id. */
+  private readonly inspections = new Map<number, { label: string; run: () => Promise<void> }>();
 
   constructor(
     private readonly deps: {
@@ -36,7 +39,17 @@ export class PermissionService extends Disposable {
     super();
   }
 
+  /** A question nobody can answer would hang the turn: it is refused at once, as invalid params. */
+  validate(params: acp.RequestPermissionRequest): void {
+    const unanswerable = unanswerableReason(params.options);
+    if (unanswerable) {
+      this.deps.log.warn(`Refused a permission request: ${unanswerable}`);
+      throw acp.RequestError.invalidParams({ options: params.options }, unanswerable);
+    }
+  }
+
   async request(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    this.validate(params);
     const auto = this.deps.config.autoApprove;
     if (isAutoApproved(auto, params.toolCall.kind)) {
       const allow = optionOfKind(params.options, 'allow_once', 'allow_always');
@@ -71,14 +84,40 @@ export class PermissionService extends Disposable {
     reject: string;
     /** A button that shows more without answering, e.g. a comparison. */
     inspect?: { label: string; run: () => Promise<void> };
+    /** The agent's request this question serves: when the agent cancels it, the question closes. */
+    signal?: AbortSignal;
   }): Promise<boolean> {
     const allow: acp.PermissionOption = { optionId: 'allow', name: request.allow, kind: 'allow_once' };
     const reject: acp.PermissionOption = { optionId: 'reject', name: request.reject, kind: 'reject_once' };
     const toolCall: acp.ToolCallUpdate = { toolCallId: `editor-question-${Date.now()}`, title: request.title, kind: 'other' };
+    if (request.signal?.aborted) return false;
     const { question, answer } = this.requests.ask(request.sessionId, toolCall, [allow, reject], { standing: false });
-    if (question) void this.notify(question, request.message, request.inspect?.run, request.inspect?.label);
+    if (question) {
+      const { signal, inspect } = request;
+      const cancel = () => this.requests.cancel(question.id);
+      signal?.addEventListener('abort', cancel, { once: true });
+      if (inspect) this.inspections.set(question.id, inspect);
+      void answer.finally(() => {
+        signal?.removeEventListener('abort', cancel);
+        this.inspections.delete(question.id);
+      });
+      if (!this.questionsShownElsewhere()) void this.notify(question, request.message, inspect?.run, inspect?.label);
+    }
     const result = await answer;
     return result.outcome === 'selected' && result.optionId === 'allow';
+  }
+
+  /** The label of a question's show-more button (Compare), if it has one. */
+  inspectLabel(questionId: number): string | undefined {
+    return this.inspections.get(questionId)?.label;
+  }
+
+  /** Runs a question's show-more button without answering it. False if it has none. */
+  async inspect(questionId: number): Promise<boolean> {
+    const inspection = this.inspections.get(questionId);
+    if (!inspection) return false;
+    await inspection.run();
+    return true;
   }
 
   /** Answers by option kind (never by id: agents change their ids). False if not open. */
@@ -93,12 +132,7 @@ export class PermissionService extends Disposable {
   }
 
   static titleOf(question: PermissionQuestion): string {
-    const call = question.toolCall;
-    const paths = [
-      ...(call.content ?? []).flatMap((c) => (c.type === 'diff' ? [c.path] : [])),
-      ...(call.locations ?? []).map((l) => l.path),
-    ];
-    return displayTitle(call.title ?? 'use a tool', paths, titleContext());
+    return permissionTitle(question.toolCall, titleContext());
   }
 
   private async notify(question: PermissionQuestion, message: string, inspect?: () => Promise<void>, inspectLabel = SHOW_DIFF): Promise<void> {

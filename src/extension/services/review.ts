@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { ReviewLog, type FileChange, type FileSnapshot, type TurnChanges } from '../core/review';
+import { normalizeEol } from '../core/fileText';
 import type { Logger } from '../log';
 import { fileDisplayPath } from '../render/titles';
 import { Disposable } from '../util/lifecycle';
 import type { ScratchDocuments } from './scratchDocuments';
+import { displayTextOf, openDocumentOf } from './workspaceText';
 
 const RELOAD_WAIT_MS = 3000;
 
@@ -27,10 +29,17 @@ export class ReviewService extends Disposable {
     this.changeEmitter.fire(sessionId);
   }
 
-  /** Records a write, taking the snapshot only for the turn's first write of the file. */
-  async recordWrite(sessionId: string, path: string, takeSnapshot: () => Promise<FileSnapshot>): Promise<void> {
-    const snapshot = this.changes.has(sessionId, path) ? { existed: true } : await takeSnapshot();
-    this.changes.recordWrite(sessionId, path, snapshot);
+  /** Whether a write of this file needs a snapshot first: only the turn's first write does. */
+  needsSnapshot(sessionId: string, path: string): boolean {
+    return !this.changes.has(sessionId, path);
+  }
+
+  /**
+   * Records a write that happened (never one that was refused or failed: there is nothing to
+   * review then), with what was there before when it is the turn's first write of the file.
+   */
+  recordWrite(sessionId: string, path: string, snapshot: FileSnapshot | undefined): void {
+    this.changes.recordWrite(sessionId, path, snapshot ?? { existed: true });
     this.changeEmitter.fire(sessionId);
   }
 
@@ -75,7 +84,7 @@ export class ReviewService extends Disposable {
     const change = this.changes.find(sessionId, path);
     if (!change || change.status === 'undone') throw new Error(`There is no change of ${fileDisplayPath(path)} to undo.`);
     const uri = vscode.Uri.file(path);
-    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    const open = await openDocumentOf(path);
     if (open?.isDirty) {
       throw new Error(`${fileDisplayPath(path)} has unsaved changes made after the agent's; save or revert them before undoing.`);
     }
@@ -98,20 +107,16 @@ async function restore(uri: vscode.Uri, change: FileChange): Promise<void> {
   if (before.unsavedText === undefined) return;
   // The editor had unsaved text: once the document shows the restored file, put that text back
   // as an unsaved edit, so the buffer is exactly as the user left it.
-  const doc = await vscode.workspace.openTextDocument(uri);
+  // The document the user has, under whatever spelling it was opened.
+  const doc = (await openDocumentOf(uri.fsPath)) ?? (await vscode.workspace.openTextDocument(uri));
   const onDisk = normalizeEol(textOf(before));
   const deadline = Date.now() + RELOAD_WAIT_MS;
   while (normalizeEol(doc.getText()) !== onDisk && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   const edit = new vscode.WorkspaceEdit();
-  edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), before.unsavedText);
+  edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), before.unsavedText);
   if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not restore the unsaved text of ${uri.fsPath}.`);
 }
 
 function textOf(snapshot: FileSnapshot): string {
-  if (!snapshot.bytes) return '';
-  return new TextDecoder('utf-8').decode(snapshot.bytes);
-}
-
-function normalizeEol(text: string): string {
-  return text.replace(/\r\n/g, '\n');
+  return displayTextOf(snapshot.bytes);
 }

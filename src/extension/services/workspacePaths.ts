@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { isInside, normalizeAbsolute } from '../core/paths';
 import type { Config } from '../config';
 import { fileDisplayPath } from '../render/titles';
 import type { PermissionService } from './permissions';
+import { realpathOfNearest, resolvePath } from './workspaceText';
 
 export type PathUse = 'read' | 'write' | 'run commands in';
 
@@ -14,14 +13,24 @@ export type PathUse = 'read' | 'write' | 'run commands in';
  * path and resolving symlinks (of the path, or of its nearest existing ancestor for a file not
  * yet created), so neither `../` nor a symlink can escape. Outside, the setting decides: ask the
  * user, or refuse with a clear error.
+ *
+ * The path it returns is the resolved one, in one spelling per file: everything keyed by path
+ * (open documents, the write queue, review records, questions) sees one file as one file.
  */
 export class WorkspaceGuard {
   constructor(private readonly deps: { config: Config; permissions: PermissionService }) {}
 
-  async check(rawPath: string, use: PathUse, sessionId: string): Promise<string> {
+  async check(rawPath: string, use: PathUse, sessionId: string, signal?: AbortSignal): Promise<string> {
     const normalized = normalizeAbsolute(rawPath);
     if (!normalized.ok) throw acp.RequestError.invalidParams({ path: rawPath }, normalized.reason);
-    if (await isInWorkspace(normalized.path)) return normalized.path;
+    const resolved = await resolvePath(normalized.path);
+    if (!resolved.ok) {
+      throw acp.RequestError.invalidParams(
+        { path: rawPath },
+        `${fileDisplayPath(resolved.danglingLink)} is a symbolic link to ${fileDisplayPath(resolved.target)}, which does not exist; the agent may not ${use} through it.`,
+      );
+    }
+    if (await isInWorkspace(resolved.path)) return resolved.path;
     const display = fileDisplayPath(normalized.path);
     const refusal = () =>
       acp.RequestError.invalidParams({ path: rawPath }, `${display} is outside the workspace folders; the agent may not ${use} it.`);
@@ -32,34 +41,21 @@ export class WorkspaceGuard {
       message: `The agent wants to ${use} ${display}, which is outside the workspace folders.`,
       allow: 'Allow Once',
       reject: 'Refuse',
+      signal,
     });
+    if (signal?.aborted) throw acp.RequestError.requestCancelled({ path: rawPath });
     if (!allowed) throw refusal();
-    return normalized.path;
+    return resolved.path;
   }
 }
 
-async function isInWorkspace(p: string): Promise<boolean> {
+async function isInWorkspace(real: string): Promise<boolean> {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
-  const real = await realpathOfNearest(p);
   for (const folder of folders) {
-    if (isInside(real, await realpathOfNearest(folder.uri.fsPath))) return true;
+    const folderReal = await realpathOfNearest(folder.uri.fsPath);
+    if (isInside(real, folder.uri.fsPath) || (folderReal.ok && isInside(real, folderReal.path))) return true;
   }
   return false;
-}
-
-async function realpathOfNearest(p: string): Promise<string> {
-  let current = p;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return path.join(await fs.realpath(current), ...rest.reverse());
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return p;
-      rest.push(path.basename(current));
-      current = parent;
-    }
-  }
 }
 
 function capitalize(text: string): string {

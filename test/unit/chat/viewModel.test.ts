@@ -78,12 +78,14 @@ describe('chat view model', () => {
       options: [{ optionId: 'y', name: 'Allow', kind: 'allow_once' }, { optionId: 'n', name: 'Reject', kind: 'reject_once' }],
     };
     const status = chatStatus({ state, agentName: 'Bot', busy: true, questions: [question], questionTitle: () => 'Run ls', attachments: [] });
+    const editorQuestion = chatStatus({ state, agentName: 'Bot', busy: true, questions: [question], questionTitle: () => 'Overwrite', questionInspect: () => 'Compare', attachments: [] });
+    assert.equal(editorQuestion.permissions[0].inspect, 'Compare', "the editor's Compare is offered inline too");
     assert.deepEqual(status.modes, [{ id: 'ask', name: 'Ask' }, { id: 'bypass', name: 'Bypass' }]);
     assert.equal(status.currentModeId, 'ask');
     assert.deepEqual(status.configOptions, [{ id: 'model', name: 'Model', currentValue: 'b', options: [{ id: 'a', name: 'A' }, { id: 'b', name: 'B' }] }]);
     assert.deepEqual(status.commands, [{ name: 'read', description: 'Read a file', hint: 'PATH' }]);
     assert.deepEqual(status.plan, [{ content: 'step', status: 'in_progress' }]);
-    assert.deepEqual(status.permissions, [{ questionId: 7, toolCallId: 'c', title: 'Run ls', options: [{ name: 'Allow', kind: 'allow_once' }, { name: 'Reject', kind: 'reject_once' }] }]);
+    assert.deepEqual(status.permissions, [{ questionId: 7, toolCallId: 'c', title: 'Run ls', options: [{ name: 'Allow', kind: 'allow_once' }, { name: 'Reject', kind: 'reject_once' }], inspect: null }]);
     assert.equal(status.activity, 'waiting');
     assert.equal(status.usage, '12.3k / 200.0k tokens · 0.04 USD');
   });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { isInside, normalizeAbsolute, sliceLines } from '../../../src/extension/core/paths';
+import { canonicalSpelling, isInside, normalizeAbsolute, sliceLines } from '../../../src/extension/core/paths';
 
 describe('agent path rules', () => {
   it('refuses relative, empty and NUL paths with a reason', () => {
@@ -29,5 +29,15 @@ describe('agent path rules', () => {
     assert.equal(sliceLines(text, 2), 'b\nc\nd');
     assert.equal(sliceLines(text, 2, 2), 'b\nc');
     assert.equal(sliceLines(text, null, 1), 'a');
+  });
+});
+
+describe('canonical spelling of a resolved path', () => {
+  it('spells a real path under the workspace folder as the folder is spelled', () => {
+    const folders = [{ path: '/home/me/ws', real: '/data/ws' }];
+    assert.equal(canonicalSpelling('/data/ws/src/a.txt', folders), '/home/me/ws/src/a.txt');
+    assert.equal(canonicalSpelling('/data/ws', folders), '/home/me/ws');
+    assert.equal(canonicalSpelling('/elsewhere/b.txt', folders), '/elsewhere/b.txt');
+    assert.equal(canonicalSpelling('/data/ws-other/a', folders), '/data/ws-other/a');
   });
 });

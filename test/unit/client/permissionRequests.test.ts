@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type * as acp from '@agentclientprotocol/sdk';
-import { PermissionRequests } from '../../../src/extension/core/permissionRequests';
+import { PermissionRequests, permissionTitle, unanswerableReason } from '../../../src/extension/core/permissionRequests';
 import { RestartThrottle } from '../../../src/extension/core/restartThrottle';
 import { ReviewLog } from '../../../src/extension/core/review';
 
@@ -97,5 +97,28 @@ describe('review log', () => {
     assert.equal(log.has('s', '/a'), false, 'the new turn takes its own snapshot');
     log.recordWrite('s', '/c', { existed: false });
     assert.deepEqual(log.latest('s')?.files.map((f) => f.path), ['/c']);
+  });
+});
+
+describe('permission question titles and shapes', () => {
+  const ctx = { folders: [{ name: 'proj', path: '/ws/proj' }], home: '/home/me', sep: '/' as const };
+
+  it('titles a question by its call, with the paths relative to the workspace', () => {
+    const call: acp.ToolCallUpdate = {
+      toolCallId: 't',
+      title: 'Edit /ws/proj/src/a.ts',
+      content: [{ type: 'diff', path: '/ws/proj/src/a.ts', oldText: 'a', newText: 'b' }],
+    };
+    assert.equal(permissionTitle(call, ctx), 'Edit src/a.ts');
+    assert.equal(permissionTitle({ toolCallId: 't', title: 'Read /ws/proj/README.md', locations: [{ path: '/ws/proj/README.md' }] }, ctx), 'Read README.md');
+    assert.equal(permissionTitle({ toolCallId: 't' }, ctx), 'use a tool');
+  });
+
+  it('calls a request without options (or without a known kind) unanswerable', () => {
+    assert.match(unanswerableReason([]) ?? '', /at least one option/);
+    assert.match(unanswerableReason(undefined) ?? '', /at least one option/);
+    assert.match(unanswerableReason([{ optionId: 'x', name: 'X', kind: 'maybe' }]) ?? '', /known kind/);
+    assert.equal(unanswerableReason(options), undefined);
+    assert.equal(unanswerableReason([{ optionId: 'ok', name: 'OK', kind: 'allow_once' }]), undefined);
   });
 });

@@ -50,6 +50,9 @@ export class ChatActions extends Disposable {
       case 'answerPermission':
         this.deps.permissions.answerByKind(message.questionId, message.optionKind);
         return;
+      case 'inspectPermission':
+        await this.deps.permissions.inspect(message.questionId);
+        return;
       case 'openToolCall':
         if (!session) return;
         if (message.target === 'tree') return this.revealInTree(session, message.toolCallId);

@@ -158,6 +158,7 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
       busy: session?.busy ?? false,
       questions: sessionId ? this.deps.permissions.requests.pending(sessionId) : [],
       questionTitle: (q) => PermissionService.titleOf(q),
+      questionInspect: (q) => this.deps.permissions.inspectLabel(q.id),
       attachments: this.deps.actions.attachmentChoices(),
     });
   }

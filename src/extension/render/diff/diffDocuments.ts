@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { DIFF_SCHEME, decodeDiffDocUri, encodeDiffDocUri, type DiffDocKey } from '../../core/virtualDocs';
 import { revertHunks, type Hunk } from '../../core/hunkPlacement';
 import type { ToolCallState } from '../../core/toolCalls';
-import { readCurrentText } from './currentText';
+import { currentTextOrUndefined } from '../../services/workspaceText';
 import type { AgentSessions } from '../../connection/agentSessions';
 import { Disposable } from '../../util/lifecycle';
 
@@ -19,6 +19,11 @@ export function diffDocUri(key: DiffDocKey): vscode.Uri {
 export class DiffDocumentProvider extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.changeEmitter.event;
+  /**
+   * "Before" texts the diff editor computed when it opened them (it reads the file to know
+   * whether the hunks still stand): served from here, so one open reads and reverts once.
+   */
+  private readonly computedBefore = new Map<string, string>();
 
   constructor(private readonly sessions: AgentSessions) {
     super();
@@ -30,11 +35,22 @@ export class DiffDocumentProvider extends Disposable implements vscode.TextDocum
           if (doc.uri.scheme !== DIFF_SCHEME) continue;
           const key = decodeDiffDocUri(doc.uri);
           if (key.ok && key.value.sessionId === session.state.sessionId && changes.contentReplaced.has(key.value.toolCallId)) {
+            this.computedBefore.delete(doc.uri.toString());
             this.changeEmitter.fire(doc.uri);
           }
         }
       }),
     );
+    this._register(vscode.workspace.onDidCloseTextDocument((doc) => this.computedBefore.delete(doc.uri.toString())));
+  }
+
+  /** The "before" text of a URI, as just computed by the opener; shown without computing it again. */
+  rememberBefore(uri: vscode.Uri, text: string): void {
+    const key = uri.toString();
+    const previous = this.computedBefore.get(key);
+    this.computedBefore.set(key, text);
+    // Already open with an older text (the file changed since): show the new one.
+    if (previous !== undefined && previous !== text) this.changeEmitter.fire(uri);
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
@@ -51,7 +67,7 @@ export class DiffDocumentProvider extends Disposable implements vscode.TextDocum
       case 'new':
         return item.newText;
       case 'before':
-        return fileBefore(item.path, hunksOf(call, item.path));
+        return this.computedBefore.get(uri.toString()) ?? fileBefore(item.path, hunksOf(call, item.path));
     }
   }
 }
@@ -63,7 +79,7 @@ export function hunksOf(call: ToolCallState, path: string): Hunk[] {
 
 /** The file before the card's hunks, from the file as it is now; the bare hunks if they no longer fit. */
 async function fileBefore(path: string, hunks: Hunk[]): Promise<string> {
-  const current = await readCurrentText(path);
+  const current = await currentTextOrUndefined(path);
   const before = current === undefined ? undefined : revertHunks(current, hunks);
   return before ?? hunks.map((h) => h.oldText).join('\n…\n');
 }

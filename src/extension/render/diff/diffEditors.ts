@@ -7,8 +7,8 @@ import type { Config } from '../../config';
 import { errorMessage, type Logger } from '../../log';
 import { Disposable } from '../../util/lifecycle';
 import { callDisplayTitle, fileDisplayPath, titleContext } from '../titles';
-import { diffDocUri } from './diffDocuments';
-import { readCurrentText } from './currentText';
+import { diffDocUri, type DiffDocumentProvider } from './diffDocuments';
+import { currentTextOrUndefined } from '../../services/workspaceText';
 import { revertHunks } from '../../core/hunkPlacement';
 
 /** How long the auto-open queue waits for one editor before opening the next. */
@@ -44,7 +44,7 @@ export class DiffEditors extends Disposable {
   private autoOpenChain: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly deps: { sessions: AgentSessions; config: Config; log: Logger },
+    private readonly deps: { sessions: AgentSessions; config: Config; log: Logger; documents: DiffDocumentProvider },
   ) {
     super();
     this._register(
@@ -101,12 +101,13 @@ export class DiffEditors extends Disposable {
   private async entriesOf(sessionId: string, toolCallId: string, group: IndexedDiff[]): Promise<DiffSides[]> {
     const [first] = group;
     const isNewFile = group.length === 1 && first.item.oldText == null;
-    const current = await readCurrentText(first.item.path);
+    const current = await currentTextOrUndefined(first.item.path);
     if (!isNewFile && group.every((d) => d.item.oldText != null)) {
       const wholeFile = group.length === 1 && current !== undefined && isWholeFileContent(first.item.newText, current);
-      const placed = current !== undefined && revertHunks(current, group.map((d) => ({ oldText: d.item.oldText ?? '', newText: d.item.newText })));
+      const placed = current !== undefined ? revertHunks(current, group.map((d) => ({ oldText: d.item.oldText ?? '', newText: d.item.newText }))) : undefined;
       if (!wholeFile && placed !== undefined) {
         const left = diffDocUri({ sessionId, toolCallId, index: first.index, side: 'before', path: first.item.path });
+        this.deps.documents.rememberBefore(left, placed);
         return [{ index: first.index, item: first.item, left, right: vscode.Uri.file(first.item.path) }];
       }
     }

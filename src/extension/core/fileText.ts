@@ -1,0 +1,116 @@
+/**
+ * A file's text as bytes on disk and as the agent sees it (pure). The agent reads LF text and
+ * writes LF text; the file keeps its BOM and line endings, and a write changes only the range
+ * whose text changed, so every untouched byte (mixed line endings included) stays as it was.
+ * Only UTF-8 round-trips exactly; anything else is refused rather than decoded with U+FFFD.
+ */
+
+export type Eol = '\n' | '\r\n';
+
+/** Why a file's bytes are not served as text. */
+export type UnreadableReason = 'binary' | 'utf16' | 'not-utf8';
+
+export type DecodedFile = { ok: true; text: string; bom: boolean } | { ok: false; reason: UnreadableReason };
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/** Decodes a file's bytes as UTF-8 (BOM kept aside), refusing what would not round-trip. */
+export function decodeFileBytes(bytes: Uint8Array): DecodedFile {
+  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+    return { ok: false, reason: 'utf16' };
+  }
+  if (bytes.includes(0)) return { ok: false, reason: 'binary' };
+  const bom = bytes.length >= 3 && UTF8_BOM.every((b, i) => bytes[i] === b);
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bom ? bytes.subarray(3) : bytes);
+    return { ok: true, text, bom };
+  } catch {
+    return { ok: false, reason: 'not-utf8' };
+  }
+}
+
+/** The bytes of a text, with the BOM when the file had one. */
+export function encodeFileText(text: string, bom: boolean): Uint8Array {
+  const body = new TextEncoder().encode(text);
+  if (!bom) return body;
+  const bytes = new Uint8Array(body.length + 3);
+  bytes.set(UTF8_BOM, 0);
+  bytes.set(body, 3);
+  return bytes;
+}
+
+/** What the agent is told when a file is not served as text. */
+export function unreadableMessage(reason: UnreadableReason, display: string, use: 'read' | 'write'): string {
+  const verb = use === 'read' ? 'read' : 'written';
+  switch (reason) {
+    case 'binary':
+      return `${display} is a binary file; it cannot be ${verb} as text.`;
+    case 'utf16':
+      return `${display} is UTF-16 text; only UTF-8 files can be ${verb} as text, so it was not ${verb}.`;
+    case 'not-utf8':
+      return `${display} is not UTF-8 text (perhaps Latin-1 or another encoding); it was not ${verb}, so that no character is lost.`;
+  }
+}
+
+export function normalizeEol(text: string): string {
+  return text.replace(/\r\n/g, '\n');
+}
+
+/** The line ending most lines of the text use; LF when there is none. */
+export function dominantEol(text: string): Eol {
+  let crlf = 0;
+  let lf = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++;
+    else lf++;
+  }
+  return crlf > lf ? '\r\n' : '\n';
+}
+
+/** One replacement in a text: `[start, end)` of the old text becomes `text`. */
+export interface TextChange {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/**
+ * The smallest single replacement that turns `raw` (any line endings) into `content` (compared
+ * with line endings normalized): the common prefix and suffix stay untouched, byte for byte, and
+ * new line breaks take the file's dominant line ending. Undefined when nothing changed.
+ */
+export function changedRange(raw: string, content: string, eol: Eol = dominantEol(raw)): TextChange | undefined {
+  const before = normalizeEol(raw);
+  const after = normalizeEol(content);
+  if (before === after) return undefined;
+  const max = Math.min(before.length, after.length);
+  let prefix = 0;
+  while (prefix < max && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
+  let suffix = 0;
+  while (suffix < max - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
+  const [start, end] = rawOffsets(raw, [prefix, before.length - suffix]);
+  const inserted = after.slice(prefix, after.length - suffix);
+  return { start, end, text: eol === '\n' ? inserted : inserted.replace(/\n/g, eol) };
+}
+
+/** Applies a change to a text. */
+export function applyChange(raw: string, change: TextChange | undefined): string {
+  return change ? raw.slice(0, change.start) + change.text + raw.slice(change.end) : raw;
+}
+
+/**
+ * Maps offsets in the LF-normalized text to offsets in the raw text: an LF that was CRLF maps to
+ * its CR, so a change never splits a CRLF pair.
+ */
+function rawOffsets(raw: string, normalized: readonly [number, number]): [number, number] {
+  const result: [number, number] = [raw.length, raw.length];
+  let n = 0;
+  let next = 0;
+  for (let r = 0; r <= raw.length && next < normalized.length; ) {
+    while (next < normalized.length && normalized[next] === n) result[next++] = r;
+    if (r === raw.length) break;
+    r += raw.charCodeAt(r) === 13 && raw.charCodeAt(r + 1) === 10 ? 2 : 1;
+    n++;
+  }
+  return result;
+}

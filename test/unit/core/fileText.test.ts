@@ -1,0 +1,79 @@
+import * as assert from 'node:assert/strict';
+import {
+  applyChange,
+  changedRange,
+  decodeFileBytes,
+  dominantEol,
+  encodeFileText,
+  unreadableMessage,
+} from '../../../src/extension/core/fileText';
+
+/** What a write of `content` over a file of `raw` text leaves on disk. */
+const write = (raw: string, content: string) => applyChange(raw, changedRange(raw, content));
+
+describe('file text: decoding what is on disk', () => {
+  it('decodes UTF-8 and keeps the BOM aside, so encoding gives the same bytes back', () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('héllo\r\n')]);
+    const decoded = decodeFileBytes(bytes);
+    assert.deepEqual(decoded, { ok: true, text: 'héllo\r\n', bom: true });
+    assert.deepEqual(encodeFileText('héllo\r\n', true), bytes);
+    assert.deepEqual(decodeFileBytes(new TextEncoder().encode('plain')), { ok: true, text: 'plain', bom: false });
+  });
+
+  it('refuses Latin-1 instead of decoding it with replacement characters', () => {
+    const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]); // "café\n" in Latin-1
+    assert.deepEqual(decodeFileBytes(latin1), { ok: false, reason: 'not-utf8' });
+    assert.match(unreadableMessage('not-utf8', 'src/a.txt', 'write'), /src\/a\.txt is not UTF-8 text.*not written/);
+  });
+
+  it('tells binary files and UTF-16 apart', () => {
+    assert.deepEqual(decodeFileBytes(new Uint8Array([0x89, 0x50, 0x00, 0x01])), { ok: false, reason: 'binary' });
+    assert.deepEqual(decodeFileBytes(new Uint8Array([0xff, 0xfe, 0x61, 0x00])), { ok: false, reason: 'utf16' });
+    assert.match(unreadableMessage('binary', 'x.bin', 'read'), /x\.bin is a binary file; it cannot be read as text/);
+  });
+});
+
+describe('file text: writing only what changed', () => {
+  it('keeps mixed line endings of untouched lines byte for byte', () => {
+    const raw = 'one\r\ntwo\nthree\r\nfour\n';
+    assert.equal(write(raw, 'one\ntwo\nTHREE\nfour\n'), 'one\r\ntwo\nTHREE\r\nfour\n');
+  });
+
+  it('gives inserted lines the dominant line ending, and never splits a CRLF pair', () => {
+    assert.equal(write('a\r\nb\r\nc\n', 'a\nb\nnew\nc\n'), 'a\r\nb\r\nnew\r\nc\n');
+    assert.equal(write('a\r\nb', 'a\nb\n'), 'a\r\nb\r\n');
+    assert.equal(write('a\r\n\r\nb', 'a\nb'), 'a\r\nb');
+    assert.equal(write('x\r\ny', 'x\r\nz'), 'x\r\nz', 'CRLF content is compared normalized');
+  });
+
+  it('is a no-op when the text is the same up to line endings, and handles empty texts', () => {
+    assert.equal(changedRange('a\r\nb\n', 'a\nb\n'), undefined);
+    assert.equal(write('', 'new\ntext'), 'new\ntext');
+    assert.equal(write('old\r\n', ''), '');
+  });
+
+  it('handles repeated characters where prefix and suffix overlap', () => {
+    assert.equal(write('aa', 'aaa'), 'aaa');
+    assert.equal(write('aaa', 'aa'), 'aa');
+    assert.deepEqual(changedRange('abcabc', 'abc'), { start: 3, end: 6, text: '' });
+  });
+
+  it('picks the line ending most lines use', () => {
+    assert.equal(dominantEol('a\r\nb\r\nc\n'), '\r\n');
+    assert.equal(dominantEol('a\nb\r\nc\n'), '\n');
+    assert.equal(dominantEol('no newline'), '\n');
+  });
+
+  it('matches a brute-force rewrite on random mixed texts', () => {
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const pieces = ['a', 'b', '\n', '\r\n', 'é', '😀'];
+    const text = () => Array.from({ length: rand(12) }, () => pieces[rand(pieces.length)]).join('');
+    for (let i = 0; i < 2000; i++) {
+      const raw = text();
+      const content = text();
+      const out = write(raw, content);
+      assert.equal(out.replace(/\r\n/g, '\n'), content.replace(/\r\n/g, '\n'), JSON.stringify({ raw, content, out }));
+    }
+  });
+});
