@@ -54,16 +54,15 @@ export async function extractArchive(file: string, kind: ArchiveKind, dest: stri
 
 async function bunzip(file: string): Promise<Buffer> {
   // Loaded on first use: most installs never need it.
-  const { decode } = (await import('seek-bzip')) as { decode: (input: Buffer) => Buffer };
-  return decode(await fs.promises.readFile(file));
+  const bzip = (await import('seek-bzip')) as typeof import('seek-bzip') & { default?: typeof import('seek-bzip') };
+  // A CommonJS module: its exports arrive as `default` or spread, depending on the loader.
+  return (bzip.default ?? bzip).decode(await fs.promises.readFile(file));
 }
 
 function tarEntryType(type: tar.Header['type'] | null | undefined): EntryType {
   switch (type) {
     case 'file':
     case 'contiguous-file':
-    case null:
-    case undefined:
       return 'file';
     case 'directory':
       return 'directory';
@@ -71,8 +70,15 @@ function tarEntryType(type: tar.Header['type'] | null | undefined): EntryType {
       return 'symlink';
     case 'link':
       return 'hardlink';
-    default:
+    case 'block-device':
+    case 'character-device':
+    case 'fifo':
+    // tar-stream reports a type flag it does not know as null: never guess that it is a file.
+    case null:
+    case undefined:
       return 'other';
+    default:
+      assertNever(type, 'tar entry type');
   }
 }
 
