@@ -12,7 +12,7 @@
 //   --keep      ACP_UI_KEEP=1     keep the temp workspace copy
 //
 // Screenshots go to docs/images/ (the README shows them). Exit code: 0 passed, 1 failed.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCli } from './cli.mjs';
 import Mocha from 'mocha';
@@ -49,6 +49,9 @@ const SETTINGS = {
   'workbench.colorTheme': 'Default Dark Modern',
   'window.commandCenter': false,
   'workbench.layoutControl.enabled': false,
+  // A closed loopback port: ACP: Add Agent… shows the registry snapshot shipped in the VSIX, the
+  // same on every machine (and the offline path a user without network sees).
+  'acpNative.registry.url': 'http://127.0.0.1:9/registry.json',
 };
 
 const cleanups = [];
@@ -79,7 +82,10 @@ async function main() {
   Object.assign(ui, { page, workspace: target, url: workbenchUrl({ url: server.url, target, extensionDevelopmentPath: repoRoot }) });
 
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, reporter: 'spec', color: false, ...(opts.grep ? { grep: opts.grep } : {}) });
-  mocha.addFile(process.env.ACP_UI_FILE ?? join(repoRoot, 'test/ui/chat.test.mjs'));
+  const files = process.env.ACP_UI_FILE
+    ? [process.env.ACP_UI_FILE]
+    : readdirSync(join(repoRoot, 'test/ui')).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => join(repoRoot, 'test/ui', f));
+  for (const file of files) mocha.addFile(file);
   await mocha.loadFilesAsync();
   const failures = await new Promise((resolve) => mocha.run(resolve));
   log(`browser log: ${runLog}`);

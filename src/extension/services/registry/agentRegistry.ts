@@ -163,11 +163,12 @@ export class AgentRegistry extends Disposable {
     const day = loaded.date.toISOString().slice(0, 10);
     switch (loaded.origin) {
       case 'network':
-        return `Pick an agent to add and start (registry fetched just now)`;
+        return 'Pick an agent to add and start · registry fetched just now';
       case 'cache':
-        return `Pick an agent to add and start (registry of ${loaded.date.toLocaleString()}${loaded.offlineReason ? ', offline' : ''})`;
+        return `${loaded.offlineReason ? 'Offline · ' : ''}Pick an agent to add and start · registry of ${loaded.date.toLocaleString()}`;
       case 'snapshot':
-        return `Offline: the registry as shipped with ACP Native, ${day}. Pick an agent to add and start`;
+        // The snapshot is as old as the extension: its date says how old the list may be.
+        return `Offline · registry snapshot of ${day} · pick an agent to add and start`;
       default:
         assertNever(loaded.origin, 'registry origin');
     }
