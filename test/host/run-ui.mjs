@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { parseCli } from './cli.mjs';
 import Mocha from 'mocha';
 import {
-  ensureCodeServer, ensureDebianPackages, launchChromium, log, newLogFile, repoRoot, since, startCodeServer, workbenchUrl,
+  ensureCodeServer, ensureDebianPackages, freePort, launchChromium, log, newLogFile, repoRoot, since, startCodeServer, workbenchUrl,
 } from './codeServer.mjs';
 import { copyWorkspace, parseDuration } from './workspace.mjs';
 import { ui } from '../ui/workbench.mjs';
@@ -49,9 +49,6 @@ const SETTINGS = {
   'workbench.colorTheme': 'Default Dark Modern',
   'window.commandCenter': false,
   'workbench.layoutControl.enabled': false,
-  // A closed loopback port: ACP: Add Agent… shows the registry snapshot shipped in the VSIX, the
-  // same on every machine (and the offline path a user without network sees).
-  'acpNative.registry.url': 'http://127.0.0.1:9/registry.json',
 };
 
 const cleanups = [];
@@ -65,7 +62,10 @@ async function main() {
   await ensureCodeServer();
   const { target, cleanup: removeWorkspace } = copyWorkspace(join(repoRoot, 'test/fixtures/workspace'), { keep: opts.keep });
   cleanups.push(async () => removeWorkspace());
-  const server = await startCodeServer({ workspace: target, settings: SETTINGS });
+  // ACP: Add Agent… reads a loopback port that test/ui/registry.test.mjs serves only once it has
+  // shown the offline catalogue (the snapshot shipped in the VSIX, the same on every machine).
+  process.env.ACP_UI_REGISTRY_URL = `http://127.0.0.1:${await freePort()}/registry.json`;
+  const server = await startCodeServer({ workspace: target, settings: { ...SETTINGS, 'acpNative.registry.url': process.env.ACP_UI_REGISTRY_URL } });
   cleanups.push(() => server.stop());
   log(`code-server up at ${server.url} (${since(t0)})`);
   const browser = await launchChromium({ viewport: { width: 1280, height: 800 } });
