@@ -31,12 +31,19 @@ describe('ACP Registry catalogue (real browser)', function () {
   });
 
   after(async () => {
+    // The side bar this suite closed comes back for suites that run after it.
+    await runCommand('ACP: Focus Chat').catch(() => undefined);
     await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
   it('lists the registry agents with version and license, and says the list is the offline snapshot of its date', async () => {
     const { page } = ui;
+    // The catalogue alone in the README's picture, whatever earlier tests left open.
+    for (const command of ['View: Close All Editors', 'View: Hide Panel', 'View: Close Primary Side Bar']) {
+      await runCommand(command);
+      await widget().waitFor({ state: 'hidden', timeout: WAIT });
+    }
     await runCommand('ACP: Add Agent…');
     await placeholder('Offline');
     const text = await widget().locator('input.input').getAttribute('placeholder');
