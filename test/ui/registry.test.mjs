@@ -40,7 +40,13 @@ describe('ACP Registry catalogue (real browser)', function () {
   it('lists the registry agents with version and license, and says the list is the offline snapshot of its date', async () => {
     const { page } = ui;
     // The catalogue alone in the README's picture, whatever earlier tests left open.
-    for (const command of ['View: Close All Editors', 'View: Hide Panel', 'View: Close Primary Side Bar']) {
+    // (Each command is offered only while what it closes is open.)
+    for (const [open, command] of [
+      ['.tabs-container .tab', 'View: Close All Editors'],
+      ['.part.panel', 'View: Hide Panel'],
+      ['.part.sidebar', 'View: Close Primary Side Bar'],
+    ]) {
+      if (!(await page.locator(open).first().isVisible())) continue;
       await runCommand(command);
       await widget().waitFor({ state: 'hidden', timeout: WAIT });
     }
