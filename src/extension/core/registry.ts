@@ -240,6 +240,14 @@ export function compareVersions(a: string, b: string): number {
   return x.pre.localeCompare(y.pre, 'en', { numeric: true });
 }
 
+/** The installed agents the registry has a newer version of, with that version's entry. */
+export function updatesAvailable<T extends { id: string; version: string }>(installed: readonly T[], registry: Registry): { installed: T; latest: RegistryAgent }[] {
+  return installed.flatMap((agent) => {
+    const latest = registry.agents.find((a) => a.id === agent.id);
+    return latest && compareVersions(latest.version, agent.version) > 0 ? [{ installed: agent, latest }] : [];
+  });
+}
+
 /** How long a fetched registry is used before it is fetched again (in the background). */
 export const REGISTRY_TTL_MS = 6 * 60 * 60 * 1000;
 

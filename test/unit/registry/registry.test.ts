@@ -8,6 +8,7 @@ import {
   parseRegistry,
   RegistryFormatError,
   registryPlatform,
+  updatesAvailable,
   usableDistributions,
 } from '../../../src/extension/core/registry';
 import { archiveKind, binaryProgram, checkEntryType, installFolderName, packageCommandLine, safeEntryPath, UnsafeArchiveError } from '../../../src/extension/core/registryInstall';
@@ -118,6 +119,23 @@ describe('ACP Registry decisions', () => {
     assert.ok(compareVersions('1.0.0', '1.0.0-beta.2') > 0);
     assert.ok(compareVersions('1.0.0-beta.10', '1.0.0-beta.2') > 0);
     assert.ok(compareVersions('2.0.0-rc.1', '1.9.9') > 0);
+  });
+
+  it('offers an update only for installed agents the registry has a newer version of', () => {
+    const registry = parseRegistry(JSON.stringify({ agents: [agent({ id: 'a', version: '1.10.0' }), agent({ id: 'b', version: '2.0.0' }), agent({ id: 'c', version: '0.9.0' })] }));
+    const updates = updatesAvailable(
+      [
+        { id: 'a', version: '1.9.0' },
+        { id: 'b', version: '2.0.0' },
+        { id: 'c', version: '1.0.0' },
+        { id: 'gone', version: '1.0.0' },
+      ],
+      registry,
+    );
+    assert.deepEqual(
+      updates.map((u) => [u.installed.id, u.installed.version, u.latest.version]),
+      [['a', '1.9.0', '1.10.0']],
+    );
   });
 
   it('uses a cached registry within the TTL, refreshes after it, fetches for another URL', () => {

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentSessions } from '../../connection/agentSessions';
 import { BUNDLED_AGENT_NAME, type Config } from '../../config';
-import { compareVersions, registryPlatform, usableDistributions, type RegistryAgent } from '../../core/registry';
+import { compareVersions, registryPlatform, updatesAvailable, usableDistributions, type RegistryAgent } from '../../core/registry';
 import type { CommandLine } from '../../core/registryInstall';
 import { errorMessage, type Logger } from '../../log';
 import { assertNever } from '../../../protocol/assertNever';
@@ -175,9 +175,8 @@ export class AgentRegistry extends Disposable {
   }
 
   private async offerUpdates(loaded: LoadedRegistry): Promise<void> {
-    for (const added of this.added.all()) {
-      const latest = loaded.registry.agents.find((a) => a.id === added.id);
-      if (!latest || compareVersions(latest.version, added.version) <= 0 || this.offered.get(added.id) === latest.version) continue;
+    for (const { installed: added, latest } of updatesAvailable(this.added.all(), loaded.registry)) {
+      if (this.offered.get(added.id) === latest.version) continue;
       this.offered.set(added.id, latest.version);
       const choice = await vscode.window.showInformationMessage(`ACP: ${added.name} ${latest.version} is available (you have ${added.version}).`, 'Update');
       if (choice !== 'Update') continue;
