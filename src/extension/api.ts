@@ -49,6 +49,12 @@ export interface AcpNativeApi {
   loadSession(sessionId: string): Promise<void>;
   /** Messages the Chat view posted to its webview, by type (deltas, not the whole transcript). */
   chatMessagesPosted(): { reset: number; patch: number; status: number };
+  /** The ACP Registry's agents (`acpNative.registry.url`, cached; the shipped snapshot offline), with the distributions usable here. */
+  registryAgents(): Promise<{ id: string; name: string; version: string; distributions: string[] }[]>;
+  /** Adds a registry agent (downloading a binary if needed) without starting it. Returns its name as Choose Agent lists it. */
+  addRegistryAgent(id: string): Promise<string>;
+  /** Makes the named agent (bundled, from acpNative.agents or added from the registry) the default and starts a session with it. */
+  useAgent(name: string): Promise<void>;
 }
 
 export interface AcpNativeStats {

@@ -80,6 +80,9 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[]): A
       await acp.sessions.loadSession(sessionId);
     },
     chatMessagesPosted: () => ({ ...acp.chat.view.posted }),
+    registryAgents: () => acp.registry.catalogue(),
+    addRegistryAgent: (id) => acp.registry.add(id),
+    useAgent: (name) => acp.registry.use(name),
   };
 }
 

@@ -49,6 +49,7 @@ export const COMMANDS: Record<string, CommandHandler> = {
   'acpNative.focusChat': (acp) => acp.chat.view.focus(),
   'acpNative.showHistory': (acp) => acp.chat.showHistory(),
   'acpNative.chooseAgent': (acp) => acp.chat.chooseAgent(),
+  'acpNative.addAgent': (acp) => acp.registry.pick(),
   'acpNative.setLlmApiKey': (acp) => acp.chat.apiKey.prompt(),
   'acpNative.showMcpServers': async (acp) => {
     // What the active agent got at its latest session start; with no agent, what one would get.

@@ -23,7 +23,18 @@ const KEYS = {
   outsideWorkspace: 'files.outsideWorkspace',
   mcpServers: 'mcpServers',
   useVSCodeServers: 'mcp.useVSCodeServers',
+  registryUrl: 'registry.url',
+  registryOverrides: 'registry.overrides',
 } as const;
+
+/** The official ACP Registry (format: the registry repository's FORMAT.md). */
+export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
+
+/** Extra arguments and environment for an agent added from the registry, by registry id. */
+export interface RegistryOverride {
+  args: string[];
+  env: Record<string, string>;
+}
 
 export type OutsideWorkspace = 'ask' | 'refuse';
 
@@ -88,6 +99,25 @@ export class Config {
   get vscodeUserMcp(): { servers?: unknown; inputs?: unknown } {
     const mcp = vscode.workspace.getConfiguration('mcp');
     return { servers: mcp.inspect('servers')?.globalValue, inputs: mcp.inspect('inputs')?.globalValue };
+  }
+
+  /** Where the agent catalogue (ACP: Add Agent…) comes from. */
+  get registryUrl(): string {
+    return this.section.get<string>(KEYS.registryUrl, DEFAULT_REGISTRY_URL).trim() || DEFAULT_REGISTRY_URL;
+  }
+
+  /** `acpNative.registry.overrides`: `{ "<id>": { "args": [...], "env": {...} } }`, malformed parts ignored. */
+  registryOverride(id: string): RegistryOverride {
+    const all = this.section.get<Record<string, unknown>>(KEYS.registryOverrides, {});
+    const entry = typeof all === 'object' && all !== null ? all[id] : undefined;
+    if (typeof entry !== 'object' || entry === null) return { args: [], env: {} };
+    const e = entry as Record<string, unknown>;
+    const args = Array.isArray(e.args) ? e.args.filter((a): a is string => typeof a === 'string') : [];
+    const env: Record<string, string> = {};
+    if (typeof e.env === 'object' && e.env !== null) {
+      for (const [k, v] of Object.entries(e.env)) if (typeof v === 'string') env[k] = v;
+    }
+    return { args, env };
   }
 
   affects(event: vscode.ConfigurationChangeEvent, key: keyof typeof KEYS): boolean {

@@ -19,6 +19,7 @@ import { PermissionService } from './services/permissions';
 import { WorkspaceGuard } from './services/workspacePaths';
 import { ReviewService } from './services/review';
 import { ScratchDocuments } from './services/scratchDocuments';
+import { AgentRegistry } from './services/registry/agentRegistry';
 import { Disposable } from './util/lifecycle';
 
 /**
@@ -37,6 +38,8 @@ export class AcpNative extends Disposable {
   readonly review: ReviewService;
   readonly chat: Chat;
   readonly mcpServers: McpServerService;
+  /** The ACP Registry: the agent catalogue and the agents added from it. */
+  readonly registry: AgentRegistry;
 
   constructor(
     readonly extensionContext: vscode.ExtensionContext,
@@ -107,12 +110,13 @@ export class AcpNative extends Disposable {
       }),
     );
     const diffDocuments = this._register(new DiffDocumentProvider(this.sessions));
+    this.registry = this._register(new AgentRegistry({ extensionContext, config: this.config, sessions: this.sessions, log }));
     this._register(new ToolTextDocumentProvider(this.sessions));
     this.diffEditors = this._register(new DiffEditors({ sessions: this.sessions, config: this.config, log, documents: diffDocuments }));
     this._register(new DisplayTerminals({ sessions: this.sessions, views: this.terminalViews }));
     this.tree = this._register(new ToolCallsTree(this.sessions, this.review));
     this.chat = this._register(
-      new Chat({ extensionContext, sessions: this.sessions, permissions, tree: this.tree, config: this.config, log }),
+      new Chat({ extensionContext, sessions: this.sessions, permissions, tree: this.tree, config: this.config, log, registry: this.registry }),
     );
     permissions.questionsShownElsewhere = () => this.chat.view.isVisible;
   }
@@ -133,8 +137,11 @@ export class AcpNative extends Disposable {
     const wanted = this.config.defaultAgent;
     if (wanted === BUNDLED_AGENT_NAME) return this.bundledLaunch(cwd);
     const agent = this.config.agents.find((a) => a.name === wanted);
-    if (!agent) throw new Error(`No agent named "${wanted}" in the setting acpNative.agents.`);
-    return { name: agent.name, command: agent.command, args: agent.args, env: agent.env, cwd };
+    if (agent) return { name: agent.name, command: agent.command, args: agent.args, env: agent.env, cwd };
+    // Agents added from the ACP Registry (an acpNative.agents entry of the same name wins above).
+    const added = this.registry.launchOf(wanted);
+    if (added) return { name: wanted, ...added, cwd };
+    throw new Error(`No agent named "${wanted}" in the setting acpNative.agents or among the agents added from the ACP Registry.`);
   }
 
   private bundledLaunch(cwd: string): AgentLaunch {

@@ -12,12 +12,12 @@
 //   --keep      ACP_UI_KEEP=1     keep the temp workspace copy
 //
 // Screenshots go to docs/images/ (the README shows them). Exit code: 0 passed, 1 failed.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCli } from './cli.mjs';
 import Mocha from 'mocha';
 import {
-  ensureCodeServer, ensureDebianPackages, launchChromium, log, newLogFile, repoRoot, since, startCodeServer, workbenchUrl,
+  ensureCodeServer, ensureDebianPackages, freePort, launchChromium, log, newLogFile, repoRoot, since, startCodeServer, workbenchUrl,
 } from './codeServer.mjs';
 import { copyWorkspace, parseDuration } from './workspace.mjs';
 import { ui } from '../ui/workbench.mjs';
@@ -62,7 +62,10 @@ async function main() {
   await ensureCodeServer();
   const { target, cleanup: removeWorkspace } = copyWorkspace(join(repoRoot, 'test/fixtures/workspace'), { keep: opts.keep });
   cleanups.push(async () => removeWorkspace());
-  const server = await startCodeServer({ workspace: target, settings: SETTINGS });
+  // ACP: Add Agent… reads a loopback port that test/ui/registry.test.mjs serves only once it has
+  // shown the offline catalogue (the snapshot shipped in the VSIX, the same on every machine).
+  process.env.ACP_UI_REGISTRY_URL = `http://127.0.0.1:${await freePort()}/registry.json`;
+  const server = await startCodeServer({ workspace: target, settings: { ...SETTINGS, 'acpNative.registry.url': process.env.ACP_UI_REGISTRY_URL } });
   cleanups.push(() => server.stop());
   log(`code-server up at ${server.url} (${since(t0)})`);
   const browser = await launchChromium({ viewport: { width: 1280, height: 800 } });
@@ -79,7 +82,10 @@ async function main() {
   Object.assign(ui, { page, workspace: target, url: workbenchUrl({ url: server.url, target, extensionDevelopmentPath: repoRoot }) });
 
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, reporter: 'spec', color: false, ...(opts.grep ? { grep: opts.grep } : {}) });
-  mocha.addFile(process.env.ACP_UI_FILE ?? join(repoRoot, 'test/ui/chat.test.mjs'));
+  const files = process.env.ACP_UI_FILE
+    ? [process.env.ACP_UI_FILE]
+    : readdirSync(join(repoRoot, 'test/ui')).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => join(repoRoot, 'test/ui', f));
+  for (const file of files) mocha.addFile(file);
   await mocha.loadFilesAsync();
   const failures = await new Promise((resolve) => mocha.run(resolve));
   log(`browser log: ${runLog}`);

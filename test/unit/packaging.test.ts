@@ -17,6 +17,8 @@ const ALLOWED = new Set([
   // The Chat webview, built: never its TypeScript sources or source maps.
   'media/chat/chat.js',
   'media/chat/chat.css',
+  // The ACP Registry as of its snapshot date: the catalogue when the network is unreachable.
+  'resources/registry-snapshot.json',
 ]);
 
 describe('the VSIX', function () {
@@ -30,7 +32,7 @@ describe('the VSIX', function () {
     for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore', 'tsconfig.json', 'esbuild.mjs']) {
       fs.copyFileSync(path.join(repo, f), path.join(dir, f));
     }
-    for (const d of ['media', 'src', 'test/fixtures/workspace', 'demo']) {
+    for (const d of ['media', 'src', 'resources', 'test/fixtures/workspace', 'demo']) {
       fs.cpSync(path.join(repo, d), path.join(dir, d), { recursive: true });
     }
     fs.symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'));

@@ -46,14 +46,19 @@ export class LlmApiKey extends Disposable {
   }
 }
 
-type AgentPick = vscode.QuickPickItem & { agent: string; brain?: 'scripted' | 'llm' };
+type AgentPick = vscode.QuickPickItem & { agent: string; brain?: 'scripted' | 'llm'; addFromRegistry?: true };
+
+/** The agents added from the ACP Registry (services/registry), as the picker lists them. */
+export interface AddedAgentList {
+  readonly added: { all(): readonly { name: string; version: string; distribution: string }[] };
+}
 
 /**
  * Chooses the agent new sessions start with (the `acpNative.defaultAgent` setting, so the choice
  * lasts), and for the bundled agent its brain: scripted (offline) or LLM (any OpenAI-compatible
  * endpoint, written to `acpNative.bundledAgent.args`). Then starts a session with it.
  */
-export async function pickAgent(deps: { config: Config; sessions: AgentSessions; apiKey: LlmApiKey }): Promise<void> {
+export async function pickAgent(deps: { config: Config; sessions: AgentSessions; apiKey: LlmApiKey; registry?: AddedAgentList | undefined }): Promise<void> {
   const { config } = deps;
   const llm = config.bundledAgentArgs.includes('llm');
   const current = config.defaultAgent;
@@ -61,10 +66,19 @@ export async function pickAgent(deps: { config: Config; sessions: AgentSessions;
     { label: 'Bundled agent: scripted', description: 'offline, /demo and /help', agent: BUNDLED_AGENT_NAME, brain: 'scripted', picked: current === BUNDLED_AGENT_NAME && !llm },
     { label: 'Bundled agent: LLM', description: 'any OpenAI-compatible endpoint', agent: BUNDLED_AGENT_NAME, brain: 'llm', picked: current === BUNDLED_AGENT_NAME && llm },
     ...config.agents.map((a) => ({ label: a.name, description: [a.command, ...a.args].join(' '), agent: a.name, picked: current === a.name })),
+    // Added from the ACP Registry; an acpNative.agents entry of the same name takes their place.
+    ...(deps.registry?.added.all() ?? [])
+      .filter((a) => !config.agents.some((s) => s.name === a.name))
+      .map((a) => ({ label: a.name, description: `${a.version} · ACP Registry (${a.distribution})`, agent: a.name, picked: current === a.name })),
   ];
   for (const item of items) if (item.picked) item.detail = 'current';
-  const pick = await vscode.window.showQuickPick(items, { title: 'ACP: Choose Agent', placeHolder: 'Agents from acpNative.agents and the bundled one' });
+  items.push({ label: '$(add) Add Agent from the ACP Registry…', agent: '', addFromRegistry: true });
+  const pick = await vscode.window.showQuickPick(items, { title: 'ACP: Choose Agent', placeHolder: 'The bundled agent, acpNative.agents and agents added from the ACP Registry' });
   if (!pick) return;
+  if (pick.addFromRegistry) {
+    await vscode.commands.executeCommand('acpNative.addAgent');
+    return;
+  }
   const settings = vscode.workspace.getConfiguration('acpNative');
   if (pick.brain === 'llm') {
     const args = await askLlmArgs(config.bundledAgentArgs);

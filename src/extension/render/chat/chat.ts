@@ -5,7 +5,7 @@ import { errorMessage, type Logger } from '../../log';
 import type { PermissionService } from '../../services/permissions';
 import { Disposable } from '../../util/lifecycle';
 import type { ToolCallsTree } from '../tree/toolCallsTree';
-import { LlmApiKey, pickAgent } from './agentPicker';
+import { LlmApiKey, pickAgent, type AddedAgentList } from './agentPicker';
 import { ChatActions } from './chatActions';
 import { ChatView } from './chatView';
 import { FollowAlong } from './followAlong';
@@ -30,13 +30,14 @@ export class Chat extends Disposable {
       tree: ToolCallsTree;
       config: Config;
       log: Logger;
+      registry?: AddedAgentList;
     },
   ) {
     super();
     const { extensionContext, sessions, permissions, tree, config, log } = deps;
     this.apiKey = this._register(new LlmApiKey(extensionContext.secrets));
     this.history = this._register(new SessionHistory(extensionContext.workspaceState, sessions));
-    this.actions = this._register(new ChatActions({ sessions, permissions, tree, history: this.history, config, apiKey: this.apiKey }));
+    this.actions = this._register(new ChatActions({ sessions, permissions, tree, history: this.history, config, apiKey: this.apiKey, registry: deps.registry }));
     this.view = this._register(new ChatView({ extensionUri: extensionContext.extensionUri, sessions, permissions, actions: this.actions, log }));
     this._register(new ChatStatusBar(sessions, permissions.requests));
     this._register(new FollowAlong(sessions));
@@ -75,6 +76,6 @@ export class Chat extends Disposable {
   }
 
   chooseAgent(): Promise<void> {
-    return pickAgent({ config: this.deps.config, sessions: this.deps.sessions, apiKey: this.apiKey });
+    return pickAgent({ config: this.deps.config, sessions: this.deps.sessions, apiKey: this.apiKey, registry: this.deps.registry });
   }
 }

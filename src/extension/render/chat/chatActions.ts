@@ -8,7 +8,7 @@ import type { PermissionService } from '../../services/permissions';
 import type { ToolCallsTree } from '../tree/toolCallsTree';
 import { Disposable } from '../../util/lifecycle';
 import { fileDisplayPath } from '../titles';
-import { pickAgent, type LlmApiKey } from './agentPicker';
+import { pickAgent, type AddedAgentList, type LlmApiKey } from './agentPicker';
 import type { SessionHistory } from './sessionHistory';
 
 interface Attachment extends ChatChoice {
@@ -30,6 +30,7 @@ export class ChatActions extends Disposable {
       history: SessionHistory;
       config: Config;
       apiKey: LlmApiKey;
+      registry?: AddedAgentList | undefined;
     },
   ) {
     super();
@@ -77,7 +78,7 @@ export class ChatActions extends Disposable {
         await vscode.commands.executeCommand('acpNative.showHistory');
         return;
       case 'pickAgent':
-        return pickAgent({ config: this.deps.config, sessions, apiKey: this.deps.apiKey });
+        return pickAgent({ config: this.deps.config, sessions, apiKey: this.deps.apiKey, registry: this.deps.registry });
       default:
         assertNever(message, 'chat message');
     }
