@@ -4,7 +4,7 @@ import type { AcpNative } from './context';
 import { callNode, cardOf, type TreeNode } from './core/treeModel';
 import type { ToolCallState } from './core/toolCalls';
 import type { SessionRecord } from './connection/agentSessions';
-import { callDisplayTitle } from './render/titles';
+import { callDisplayTitle } from './titles';
 import { PermissionService } from './services/permissions';
 
 /** Builds the API `activate()` returns, reading what the renderers actually produced. */

@@ -7,7 +7,7 @@ import type { Config } from '../../config';
 import type { PermissionService } from '../../services/permissions';
 import type { ToolCallsTree } from '../tree/toolCallsTree';
 import { Disposable } from '../../util/lifecycle';
-import { fileDisplayPath } from '../titles';
+import { fileDisplayPath } from '../../titles';
 import { pickAgent, type AddedAgentList, type LlmApiKey } from './agentPicker';
 import type { SessionHistory } from './sessionHistory';
 

@@ -6,7 +6,7 @@ import type { AgentSessions, SessionRecord } from '../../connection/agentSession
 import type { Config } from '../../config';
 import { errorMessage, type Logger } from '../../log';
 import { Disposable } from '../../util/lifecycle';
-import { callDisplayTitle, fileDisplayPath, titleContext } from '../titles';
+import { callDisplayTitle, fileDisplayPath, titleContext } from '../../titles';
 import { diffDocUri, type DiffDocumentProvider } from './diffDocuments';
 import { currentTextOrUndefined } from '../../services/workspaceText';
 import { revertHunks } from '../../core/hunkPlacement';

@@ -1,6 +1,6 @@
 import type { AgentSessions, SessionRecord } from '../../connection/agentSessions';
 import { Disposable } from '../../util/lifecycle';
-import { callDisplayTitle } from '../titles';
+import { callDisplayTitle } from '../../titles';
 import type { TerminalViews } from './terminalViews';
 
 /**

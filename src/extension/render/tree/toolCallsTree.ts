@@ -5,7 +5,7 @@ import type { ReviewService } from '../../services/review';
 import type { ToolCallState } from '../../core/toolCalls';
 import type { AgentSessions } from '../../connection/agentSessions';
 import { Disposable } from '../../util/lifecycle';
-import { callDisplayTitle, fileDisplayPath, titleContext } from '../titles';
+import { callDisplayTitle, fileDisplayPath, titleContext } from '../../titles';
 import { textDocUri } from './textDocuments';
 
 export const TOOL_CALLS_VIEW_ID = 'acpNative.toolCalls';

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { cardPaths, displayPath, displayTitle, type TitleContext } from '../core/displayTitle';
-import type { ToolCallState } from '../core/toolCalls';
+import { cardPaths, displayPath, displayTitle, type TitleContext } from './core/displayTitle';
+import type { ToolCallState } from './core/toolCalls';
 
 /** The display-title context of the current workspace (multi-root aware). */
 export function titleContext(): TitleContext {
