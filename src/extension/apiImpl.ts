@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { AcpNativeApi, RenderedToolCall, RenderedTreeItem } from './api';
 import type { AcpNative } from './context';
-import { callNode, cardOf, type TreeNode } from './core/treeModel';
+import { callNode, type TreeNode } from './core/treeModel';
+import { cardOf } from './core/toolCalls';
 import type { ToolCallState } from './core/toolCalls';
 import type { SessionRecord } from './connection/agentSessions';
 import { callDisplayTitle } from './titles';

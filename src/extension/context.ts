@@ -11,6 +11,7 @@ import { DisplayTerminals } from './render/terminal/displayTerminals';
 import { TerminalViews } from './render/terminal/terminalViews';
 import { ToolTextDocumentProvider } from './render/tree/textDocuments';
 import { ToolCallsTree } from './render/tree/toolCallsTree';
+import { CardRenderers } from './render/cards';
 import { Chat } from './render/chat/chat';
 import { ClientTerminals } from './services/clientTerminals';
 import { FileService } from './services/files';
@@ -33,6 +34,8 @@ export class AcpNative extends Disposable {
   readonly terminalViews: TerminalViews;
   readonly diffEditors: DiffEditors;
   readonly tree: ToolCallsTree;
+  /** Opens a card in its renderer: the one switch over card kinds. */
+  readonly cards: CardRenderers;
   readonly clientTerminals: ClientTerminals;
   readonly permissions: PermissionService;
   readonly review: ReviewService;
@@ -115,6 +118,7 @@ export class AcpNative extends Disposable {
     this.diffEditors = this._register(new DiffEditors({ sessions: this.sessions, config: this.config, log, documents: diffDocuments }));
     this._register(new DisplayTerminals({ sessions: this.sessions, views: this.terminalViews }));
     this.tree = this._register(new ToolCallsTree(this.sessions, this.review));
+    this.cards = new CardRenderers({ diffEditors: this.diffEditors, terminalViews: this.terminalViews, tree: this.tree });
     this.chat = this._register(
       new Chat({ extensionContext, sessions: this.sessions, permissions, tree: this.tree, config: this.config, log, registry: this.registry }),
     );
