@@ -70,6 +70,12 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[]): A
         treeRefreshes: acp.tree.refreshCount,
         updatesApplied: session?.counters.updatesApplied ?? 0,
         changeEvents: session?.counters.changeEvents ?? 0,
+        toolCallsViewVisible: acp.tree.view.visible,
+        kept: {
+          diffCards: acp.diffEditors.trackedCards,
+          terminalSessions: acp.displayTerminals.trackedSessions,
+          followAlongSessions: acp.chat.followAlong.trackedSessions,
+        },
       };
     },
     sessionHistory: async () => {

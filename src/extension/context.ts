@@ -33,6 +33,7 @@ export class AcpNative extends Disposable {
   readonly sessions: AgentSessions;
   readonly terminalViews: TerminalViews;
   readonly diffEditors: DiffEditors;
+  readonly displayTerminals: DisplayTerminals;
   readonly tree: ToolCallsTree;
   /** Opens a card in its renderer: the one switch over card kinds. */
   readonly cards: CardRenderers;
@@ -112,11 +113,13 @@ export class AcpNative extends Disposable {
         },
       }),
     );
+    // A session's "always" answers go with it.
+    this._register(this.sessions.onDidRemoveSession((session) => permissions.requests.forgetSession(session.state.sessionId)));
     const diffDocuments = this._register(new DiffDocumentProvider(this.sessions));
     this.registry = this._register(new AgentRegistry({ extensionContext, config: this.config, sessions: this.sessions, log }));
     this._register(new ToolTextDocumentProvider(this.sessions));
     this.diffEditors = this._register(new DiffEditors({ sessions: this.sessions, config: this.config, log, documents: diffDocuments }));
-    this._register(new DisplayTerminals({ sessions: this.sessions, views: this.terminalViews }));
+    this.displayTerminals = this._register(new DisplayTerminals({ sessions: this.sessions, views: this.terminalViews }));
     this.tree = this._register(new ToolCallsTree(this.sessions, this.review));
     this.cards = new CardRenderers({ diffEditors: this.diffEditors, terminalViews: this.terminalViews, tree: this.tree });
     this.chat = this._register(
