@@ -1,7 +1,8 @@
+// @ts-check
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', '.cache/**', 'node_modules/**', 'demo/**', 'test/fixtures/**', '**/*.mjs', 'media/**/*.js'] },
+  { ignores: ['dist/**', 'out/**', '.cache/**', 'node_modules/**', 'demo/**', 'test/fixtures/**', 'media/**/*.js'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -12,6 +13,17 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-imports': 'off',
+    },
+  },
+  {
+    // The plain-JavaScript launchers (build, test host, start, UI tests), typechecked by
+    // tsconfig.scripts.json: the same promise rules as the TypeScript.
+    files: ['**/*.mjs'],
+    languageOptions: { parserOptions: { project: './tsconfig.scripts.json', tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
   // Layers point down: core ← connection ← services ← render ← the composition root (context.ts,
