@@ -146,6 +146,20 @@ describe('bundled agent rendered natively', function () {
     await waitFor('the Tool Calls view to show the card', () => api.stats().toolCallsViewVisible);
   });
 
+  it('turning follow-along on shows the file and line the agent is at', async () => {
+    await within('a /read turn', api.prompt('/read src/math.js 5'));
+    await closeAllEditors();
+    await setSetting('acpNative.followAlong', true);
+    try {
+      const editor = await waitFor('the file the agent read, on screen', () =>
+        vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === inWorkspace('src/math.js')),
+      );
+      assert.equal(editor.selection.active.line, 4);
+    } finally {
+      await setSetting('acpNative.followAlong', false);
+    }
+  });
+
   it('forgets what renderers kept for sessions when they are cleared', async () => {
     await setSetting('acpNative.followAlong', true);
     try {
