@@ -1,3 +1,4 @@
+// @ts-check
 // Builds the two programs of the extension, and (with --tests) the integration suite.
 //   node esbuild.mjs                 development build (source maps)
 //   node esbuild.mjs --production    minified build for the VSIX

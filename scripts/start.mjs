@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm start` (after `node esbuild.mjs`): runs the extension in a real VS Code on the sample
 // workspace demo/workspace, to try it by hand.
 //
@@ -27,7 +28,7 @@ import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { parseCli } from '../test/host/cli.mjs';
 import {
-  cacheRoot, ensureCodeServer, ensureDebianPackages, launchChromium, log, productVersions, repoRoot,
+  cacheRoot, ensureCodeServer, ensureDebianPackages, errorText, launchChromium, log, productVersions, repoRoot,
   since, startCodeServer, workbenchUrl,
 } from '../test/host/codeServer.mjs';
 
@@ -81,16 +82,17 @@ async function serve() {
       '  Press Ctrl+C to stop.\n',
   );
   let stopping = false;
-  await new Promise((resolveStop) => {
+  await new Promise((/** @type {(value?: unknown) => void} */ resolveStop) => {
     const stop = async (sig) => {
       stopping = true;
       console.log(`\n[start] ${sig}: stopping code-server...`);
-      await server.stop();
+      // A failed stop must still end the wait (and not become an unhandled rejection).
+      await server.stop().catch((e) => console.error(`[start] stopping code-server failed: ${errorText(e)}`));
       resolveStop();
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    server.exited.then((x) => {
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+    void server.exited.then((x) => {
       if (stopping) return;
       console.error(`[start] code-server exited (${x.code ?? x.signal}); log: ${server.logFile}`);
       process.exit(1);
@@ -151,7 +153,7 @@ async function check() {
       await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
       await page.keyboard.press('Enter');
       await page.waitForFunction(
-        (name) => [...document.querySelectorAll('.part.panel select')].some((s) => s.value === name),
+        (name) => [...document.querySelectorAll('.part.panel select')].some((s) => s instanceof HTMLSelectElement && s.value === name),
         pkg.displayName,
         { timeout: 60_000 },
       );
@@ -161,7 +163,7 @@ async function check() {
     await Promise.race([steps, interrupted]);
     ok = true;
   } catch (e) {
-    console.error(`[start] check failed: ${e.message.split('\n')[0]}`);
+    console.error(`[start] check failed: ${errorText(e).split('\n')[0]}`);
   } finally {
     if (browser) {
       const file = join(repoRoot, 'test-results', 'start.png');
@@ -170,7 +172,7 @@ async function check() {
         await browser.page.screenshot({ path: file, timeout: 15_000 });
         log(`screenshot: ${file}`);
       } catch (e) {
-        log(`screenshot failed: ${e.message.split('\n')[0]}`);
+        log(`screenshot failed: ${errorText(e).split('\n')[0]}`);
       }
       await browser.close();
     }
@@ -227,7 +229,7 @@ function checkBuilt() {
 async function assertPortFree(p, h) {
   await new Promise((res) => {
     const srv = createServer();
-    srv.once('error', (e) => {
+    srv.once('error', (/** @type {NodeJS.ErrnoException} */ e) => {
       fail(
         e.code === 'EADDRINUSE'
           ? `port ${p} is in use (is \`npm start\` already running?). Pick another: --port N or ACP_PORT=N`
@@ -255,6 +257,10 @@ function which(cmd) {
   return null;
 }
 
+/**
+ * @param {string} message
+ * @returns {never}
+ */
 function fail(message) {
   console.error(`[start] ${message}`);
   process.exit(1);

@@ -64,6 +64,10 @@ export interface AcpNativeStats {
   updatesApplied: number;
   /** How many coalesced change events the active session has emitted. */
   changeEvents: number;
+  /** Whether the Tool Calls view is on screen. */
+  toolCallsViewVisible: boolean;
+  /** What renderers keep per card or session: clearing the sessions takes it all away. */
+  kept: { diffCards: number; terminalSessions: number; followAlongSessions: number };
 }
 
 export interface PendingPermission {

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import type { AcpNativeApi, RenderedToolCall, RenderedTreeItem } from './api';
 import type { AcpNative } from './context';
-import { callNode, cardOf, type TreeNode } from './core/treeModel';
+import { callNode, type TreeNode } from './core/treeModel';
+import { cardOf } from './core/toolCalls';
 import type { ToolCallState } from './core/toolCalls';
 import type { SessionRecord } from './connection/agentSessions';
-import { callDisplayTitle } from './render/titles';
+import { callDisplayTitle } from './titles';
 import { PermissionService } from './services/permissions';
 
 /** Builds the API `activate()` returns, reading what the renderers actually produced. */
@@ -69,6 +70,12 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[]): A
         treeRefreshes: acp.tree.refreshCount,
         updatesApplied: session?.counters.updatesApplied ?? 0,
         changeEvents: session?.counters.changeEvents ?? 0,
+        toolCallsViewVisible: acp.tree.view.visible,
+        kept: {
+          diffCards: acp.diffEditors.trackedCards,
+          terminalSessions: acp.displayTerminals.trackedSessions,
+          followAlongSessions: acp.chat.followAlong.trackedSessions,
+        },
       };
     },
     sessionHistory: async () => {

@@ -67,11 +67,7 @@ export const COMMANDS: Record<string, CommandHandler> = {
       void vscode.window.showWarningMessage('This tool call is no longer available.');
       return;
     }
-    if (call.content.some((c) => c.type === 'diff')) {
-      await acp.diffEditors.open(session, call);
-    } else if (call.terminalId && !acp.terminalViews.reveal(call.terminalId)) {
-      void vscode.window.showInformationMessage('This terminal was closed.');
-    }
+    await acp.cards.open(session, call);
   },
 };
 

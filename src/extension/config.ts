@@ -25,7 +25,10 @@ const KEYS = {
   useVSCodeServers: 'mcp.useVSCodeServers',
   registryUrl: 'registry.url',
   registryOverrides: 'registry.overrides',
+  followAlong: 'followAlong',
 } as const;
+
+export type SettingKey = keyof typeof KEYS;
 
 /** The official ACP Registry (format: the registry repository's FORMAT.md). */
 export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
@@ -120,7 +123,38 @@ export class Config {
     return { args, env };
   }
 
-  affects(event: vscode.ConfigurationChangeEvent, key: keyof typeof KEYS): boolean {
+  /** Show the file and line the agent works on as it goes. */
+  get followAlong(): boolean {
+    return this.section.get<boolean>(KEYS.followAlong, false) === true;
+  }
+
+  /** Makes `name` the agent new sessions start with; the choice lasts (see `update`). */
+  setDefaultAgent(name: string): Thenable<void> {
+    return this.update('defaultAgent', name);
+  }
+
+  setBundledAgentArgs(args: readonly string[]): Thenable<void> {
+    return this.update('bundledAgentArgs', [...args]);
+  }
+
+  affects(event: vscode.ConfigurationChangeEvent, key: SettingKey): boolean {
     return event.affectsConfiguration(`${SECTION}.${KEYS[key]}`);
+  }
+
+  /** Calls `listener` when any of `keys` changes. The caller registers the returned disposable. */
+  onDidChange(keys: readonly SettingKey[], listener: () => void): vscode.Disposable {
+    return vscode.workspace.onDidChangeConfiguration((event) => {
+      if (keys.some((key) => this.affects(event, key))) listener();
+    });
+  }
+
+  /**
+   * Writes where the effective value comes from: a workspace that sets the value keeps its own
+   * (a user-level write would be shadowed by it and look ignored); otherwise the user settings.
+   */
+  private update(key: SettingKey, value: unknown): Thenable<void> {
+    const inspected = this.section.inspect(KEYS[key]);
+    const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    return this.section.update(KEYS[key], value, target);
   }
 }

@@ -11,6 +11,7 @@ import { DisplayTerminals } from './render/terminal/displayTerminals';
 import { TerminalViews } from './render/terminal/terminalViews';
 import { ToolTextDocumentProvider } from './render/tree/textDocuments';
 import { ToolCallsTree } from './render/tree/toolCallsTree';
+import { CardRenderers } from './render/cards';
 import { Chat } from './render/chat/chat';
 import { ClientTerminals } from './services/clientTerminals';
 import { FileService } from './services/files';
@@ -32,7 +33,10 @@ export class AcpNative extends Disposable {
   readonly sessions: AgentSessions;
   readonly terminalViews: TerminalViews;
   readonly diffEditors: DiffEditors;
+  readonly displayTerminals: DisplayTerminals;
   readonly tree: ToolCallsTree;
+  /** Opens a card in its renderer: the one switch over card kinds. */
+  readonly cards: CardRenderers;
   readonly clientTerminals: ClientTerminals;
   readonly permissions: PermissionService;
   readonly review: ReviewService;
@@ -109,12 +113,15 @@ export class AcpNative extends Disposable {
         },
       }),
     );
+    // A session's "always" answers go with it.
+    this._register(this.sessions.onDidRemoveSession((session) => permissions.requests.forgetSession(session.state.sessionId)));
     const diffDocuments = this._register(new DiffDocumentProvider(this.sessions));
     this.registry = this._register(new AgentRegistry({ extensionContext, config: this.config, sessions: this.sessions, log }));
     this._register(new ToolTextDocumentProvider(this.sessions));
     this.diffEditors = this._register(new DiffEditors({ sessions: this.sessions, config: this.config, log, documents: diffDocuments }));
-    this._register(new DisplayTerminals({ sessions: this.sessions, views: this.terminalViews }));
+    this.displayTerminals = this._register(new DisplayTerminals({ sessions: this.sessions, views: this.terminalViews }));
     this.tree = this._register(new ToolCallsTree(this.sessions, this.review));
+    this.cards = new CardRenderers({ diffEditors: this.diffEditors, terminalViews: this.terminalViews, tree: this.tree });
     this.chat = this._register(
       new Chat({ extensionContext, sessions: this.sessions, permissions, tree: this.tree, config: this.config, log, registry: this.registry }),
     );

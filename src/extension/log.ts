@@ -1,8 +1,11 @@
 import type * as vscode from 'vscode';
 
 /**
- * The extension's logger: one LogOutputChannel, created in `activate` and injected.
- * Protocol traffic goes to a separate trace channel, created lazily the first time it is used.
+ * The extension's logger: one LogOutputChannel ("ACP Native"), created in `activate` and
+ * injected. It holds what a user reads to see what went wrong: agent starts and exits, the
+ * agent's stderr, skipped non-JSON output, failed requests. There is no trace of protocol
+ * traffic yet; when it comes (a setting such as `acpNative.trace`), it gets a channel of its own,
+ * created on first use, so a user who never traces never sees an empty one.
  */
 export interface Logger {
   trace(message: string): void;

@@ -1,3 +1,4 @@
+// @ts-check
 // Shared machinery of the offline test host: a real VS Code (the build shipped inside the npm
 // package `code-server`) served on loopback and driven by Debian's Chromium through playwright-core.
 //
@@ -33,6 +34,11 @@ const markerFile = join(codeServerDir, '.installed.json');
 /** `[host] message` on stdout; every line of the launchers starts with the same tag. */
 export function log(message) {
   console.log(`[host] ${message}`);
+}
+
+/** The message of a caught value, whatever was thrown. */
+export function errorText(e) {
+  return e instanceof Error ? e.message : String(e);
 }
 
 /** Seconds since `t0` (a performance.now() value), formatted for progress lines. */
@@ -247,7 +253,7 @@ async function lock() {
       closeSync(fd);
       return () => rmSync(file, { force: true });
     } catch (e) {
-      if (e.code !== 'EEXIST') throw e;
+      if (/** @type {NodeJS.ErrnoException} */ (e).code !== 'EEXIST') throw e;
       const pid = Number(readFileSync(file, 'utf8')) || 0;
       if (!pidAlive(pid)) {
         rmSync(file, { force: true }); // left by a killed install
@@ -265,7 +271,7 @@ function pidAlive(pid) {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return e.code === 'EPERM';
+    return /** @type {NodeJS.ErrnoException} */ (e).code === 'EPERM';
   }
 }
 
@@ -308,7 +314,7 @@ export async function freePort(host = '127.0.0.1') {
     srv.unref();
     srv.on('error', rej);
     srv.listen(0, host, () => {
-      const { port } = srv.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (srv.address());
       srv.close(() => res(port));
     });
   });
@@ -325,7 +331,7 @@ export async function freePort(host = '127.0.0.1') {
  * @param {Record<string,string>} [o.env]  extra environment (reaches the extension host)
  * @param {object} [o.settings]  user settings merged over QUIET_SETTINGS
  * @param {boolean} [o.untrusted]  keep Workspace Trust on, the folder untrusted (restricted mode)
- * @returns {Promise<{url: string, port: number, host: string, logFile: string, pid: number,
+ * @returns {Promise<{url: string, port: number, host: string, logFile: string, pid: number | undefined,
  *   userDataDir: string, extensionsDir: string, stop: () => Promise<void>,
  *   exited: Promise<{code: number | null, signal: string | null}>}>}
  *   stop() kills the process group and removes the throwaway dirs; exited settles when the
@@ -367,7 +373,7 @@ export async function startCodeServer({ workspace, userDataDir, extensionsDir, p
       try {
         return await spawnServer(entry, { ...opts, port: await freePort(host === '0.0.0.0' ? '127.0.0.1' : host) });
       } catch (e) {
-        if (attempt >= 3 || !/EADDRINUSE/.test(e.message)) throw e;
+        if (attempt >= 3 || !/EADDRINUSE/.test(errorText(e))) throw e;
       }
     }
   } catch (e) {
@@ -404,7 +410,8 @@ async function spawnServer(entry, { configFile, userDataDir, extensionsDir, work
   const child = spawn(process.execPath, args, { env: childEnv, stdio: ['ignore', out, out], detached: true });
   closeSync(out);
   liveServers.add(child.pid);
-  let exited = null;
+  // Set by the exit handler: typed by a cast, or the checks below would see only its initial null.
+  let exited = /** @type {{ code: number | null, signal: NodeJS.Signals | null } | null} */ (null);
   const exitedP = new Promise((res) => child.on('exit', (code, signal) => res((exited = { code, signal }))));
 
   const rmTemps = () => temps.forEach((d) => rmSync(d, { recursive: true, force: true }));
@@ -554,8 +561,14 @@ export async function launchChromium({ viewport = { width: 1400, height: 900 } }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Runs a command synchronously, output appended to logFile (or inherited); throws on failure. */
+/**
+ * Runs a command synchronously, output appended to logFile (or inherited); throws on failure.
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, logFile?: string }} [options]
+ */
 function run(cmd, args, { cwd, env, logFile } = {}) {
+  /** @type {import('node:child_process').StdioOptions} */
   let stdio = 'inherit';
   let fd;
   if (logFile) {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Runs the integration suite in desktop VS Code (Electron) through @vscode/test-electron, for
 // machines that can download VS Code from Microsoft (or have one: --vscode PATH). The offline route,
 // which works everywhere the npm registry does, is test/host/run-offline.mjs (npm run test:integration).
@@ -69,7 +70,9 @@ try {
     extensionTestsEnv: grep ? { ACP_TEST_GREP: grep } : undefined,
     launchArgs: [target, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
   });
-} catch (e) {
+} catch (caught) {
+  // A download error, or test-electron's TestRunFailedError (a failed suite) with the exit code.
+  const e = /** @type {{ message?: string, code?: unknown, signal?: unknown } | undefined} */ (caught);
   const msg = String(e?.message ?? e);
   // test-electron validates the version against Microsoft's update service before downloading; when
   // that service is unreachable it reports an "Invalid version" or a failed download.
@@ -81,7 +84,7 @@ try {
         '[host] or point at an installed VS Code: --vscode /path/to/code (ACP_VSCODE_PATH).',
     );
   } else if (e?.code !== undefined || e?.signal) {
-    console.error(`[host] VS Code exited with ${e.code ?? e.signal}`); // TestRunFailedError: the suite failed
+    console.error(`[host] VS Code exited with ${e?.code ?? e?.signal}`); // TestRunFailedError: the suite failed
   } else {
     console.error(`[host] ERROR: ${msg}`);
   }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Runs the integration suite inside a real VS Code (1.99.3, from npm's code-server) in headless
 // Chromium, with no download from Microsoft or GitHub. `npm run test:integration` calls it after
 // bundling the suite; it also works alone:
@@ -25,7 +26,7 @@ import { dirname, join, resolve } from 'node:path';
 import { format, inspect } from 'node:util';
 import { parseCli } from './cli.mjs';
 import {
-  ensureCodeServer, ensureDebianPackages, launchChromium, log, newLogFile, productVersions, repoRoot,
+  ensureCodeServer, ensureDebianPackages, errorText, launchChromium, log, newLogFile, productVersions, repoRoot,
   since, sleep, startCodeServer, workbenchUrl,
 } from './codeServer.mjs';
 import { copyWorkspace, parseDuration } from './workspace.mjs';
@@ -95,7 +96,7 @@ async function runCleanups() {
     try {
       await c.fn();
     } catch (e) {
-      console.error(`[host] cleanup (${c.what}) failed: ${e.message}`);
+      console.error(`[host] cleanup (${c.what}) failed: ${errorText(e)}`);
     }
   }
 }
@@ -161,7 +162,7 @@ async function main() {
       printExtHostLog(type, args, debug);
     } catch (e) {
       // An exception here would only reach the page (and be lost): print the raw call instead.
-      console.log(`[host] (unprintable log call: ${e.message}) ${JSON.stringify([type, args])}`);
+      console.log(`[host] (unprintable log call: ${errorText(e)}) ${JSON.stringify([type, args])}`);
     }
   });
   await page.exposeFunction('codeAutomationExit', (code, logs) => {
@@ -287,7 +288,7 @@ async function screenshot(page) {
     await page.screenshot({ path: file, timeout: 15_000 });
     log(`screenshot: ${file}`);
   } catch (e) {
-    log(`screenshot failed: ${e.message}`);
+    log(`screenshot failed: ${errorText(e)}`);
   }
 }
 
@@ -312,8 +313,8 @@ const tAll = performance.now();
 try {
   exitCode = await main();
 } catch (e) {
-  console.error(`[host] ERROR: ${e.message}`);
-  exitCode = e.exitCode ?? 1;
+  console.error(`[host] ERROR: ${errorText(e)}`);
+  exitCode = /** @type {{ exitCode?: number }} */ (e).exitCode ?? 1;
 } finally {
   await runCleanups();
 }

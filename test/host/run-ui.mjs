@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Runs the real-browser UI tests (test/ui/*.test.mjs): headless Chromium drives the VS Code
 // workbench served by code-server, with the extension loaded as a development extension on a temp
 // copy of test/fixtures/workspace. Mocha runs here in Node; the tests reach the page through
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import { parseCli } from './cli.mjs';
 import Mocha from 'mocha';
 import {
-  ensureCodeServer, ensureDebianPackages, freePort, launchChromium, log, newLogFile, repoRoot, since, startCodeServer, workbenchUrl,
+  ensureCodeServer, ensureDebianPackages, errorText, freePort, launchChromium, log, newLogFile, repoRoot, since, startCodeServer, workbenchUrl,
 } from './codeServer.mjs';
 import { copyWorkspace, parseDuration } from './workspace.mjs';
 import { ui } from '../ui/workbench.mjs';
@@ -101,7 +102,7 @@ try {
   });
   code = await Promise.race([main(), timedOut]);
 } catch (e) {
-  console.error(`[ui] ERROR: ${e.message}`);
+  console.error(`[ui] ERROR: ${errorText(e)}`);
 } finally {
   clearTimeout(timer);
   await cleanup();

@@ -1,3 +1,4 @@
+// @ts-check
 // Helpers shared by the test launchers (run-offline.mjs, run-electron.mjs).
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -54,9 +54,17 @@ describe('bundled agent rendered natively', function () {
     try {
       const stop = await within('the /write turn', api.prompt(`/write notes/quiet.md\n${fence('quiet')}`));
       assert.equal(stop, 'end_turn');
-      await new Promise((r) => setTimeout(r, 500));
-      assert.deepEqual(diffTabs().map((t) => t.label), [], 'nothing opened by itself');
       const call = lastCall(api);
+      // Auto-opens run one after the other in the order the edits completed: once a later edit's
+      // diff has opened by itself, the quiet one would have opened before it.
+      await setSetting('acpNative.diff.autoOpen', 'onComplete');
+      await within('the second /write turn', api.prompt(`/write notes/loud.md\n${fence('loud')}`));
+      await waitFor('the later edit to open by itself', () => diffTabs().find((t) => t.label.startsWith('notes/loud.md')));
+      assert.deepEqual(
+        diffTabs().map((t) => t.label).filter((label) => label.startsWith('notes/quiet.md')),
+        [],
+        'the onClick edit did not open by itself',
+      );
       assert.ok(call.tree.command, 'the tree item opens the card');
       await vscode.commands.executeCommand(call.tree.command.command, ...call.tree.command.arguments);
       await waitFor('the diff tab after the click', () => diffTabs().find((t) => t.label.startsWith('notes/quiet.md')));
@@ -126,6 +134,49 @@ describe('bundled agent rendered natively', function () {
       return t?.output.includes('exit code 3') ? t.output : undefined;
     });
     assert.match(output, /checking something/);
+  });
+
+  it('a click on a card that has nothing to open shows it in the Tool Calls view', async () => {
+    await within('a /read turn', api.prompt('/read src/math.js 1 2'));
+    const read = lastCall(api);
+    assert.equal(read.card, 'generic');
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await waitFor('the view to be hidden', () => !api.stats().toolCallsViewVisible);
+    await vscode.commands.executeCommand('acpNative.openToolCall', api.activeSessionId, read.id);
+    await waitFor('the Tool Calls view to show the card', () => api.stats().toolCallsViewVisible);
+  });
+
+  it('turning follow-along on shows the file and line the agent is at', async () => {
+    await within('a /read turn', api.prompt('/read src/math.js 5'));
+    await closeAllEditors();
+    await setSetting('acpNative.followAlong', true);
+    try {
+      const editor = await waitFor('the file the agent read, on screen', () =>
+        vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === inWorkspace('src/math.js')),
+      );
+      assert.equal(editor.selection.active.line, 4);
+    } finally {
+      await setSetting('acpNative.followAlong', false);
+    }
+  });
+
+  it('forgets what renderers kept for sessions when they are cleared', async () => {
+    await setSetting('acpNative.followAlong', true);
+    try {
+      await within('an edit turn', api.prompt(`/write notes/kept.md\n${fence('kept')}`));
+      await within('a command turn', api.prompt('/run echo kept'));
+      await within('a read turn', api.prompt('/read src/math.js 2'));
+      const kept = await waitFor('the renderers to keep their bookkeeping', () => {
+        const k = api.stats().kept;
+        return k.diffCards > 0 && k.terminalSessions > 0 && k.followAlongSessions > 0 ? k : undefined;
+      });
+      assert.ok(kept.diffCards >= 1);
+      await vscode.commands.executeCommand('acpNative.clearToolCalls');
+      assert.deepEqual(api.stats().kept, { diffCards: 0, terminalSessions: 0, followAlongSessions: 0 });
+      assert.deepEqual(api.toolCalls(), []);
+    } finally {
+      await setSetting('acpNative.followAlong', false);
+    }
   });
 
   it('restarts into the same session, its cards back, when the agent can load sessions', async () => {

@@ -39,5 +39,9 @@ describe('multi-root workspace', function () {
     await within('the edit turn', api.prompt(`claude-edit ${file}`));
     const tab = await waitFor('the diff tab', () => diffTabs().find((t) => lastCall(api).uris.includes(t.input.original.toString())));
     assert.equal(tab.label, 'app/src/main.js (Edit)');
+    // The agent titled it relative to its cwd ("Edit src/main.js"), as Claude's adapter does.
+    assert.equal(lastCall(api).agentTitle, 'Edit src/main.js');
+    assert.equal(lastCall(api).title, 'Edit app/src/main.js');
+    assert.equal(lastCall(api).tree.label, 'Edit app/src/main.js');
   });
 });

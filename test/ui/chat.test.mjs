@@ -1,15 +1,17 @@
+// @ts-check
 // The Chat view in a real browser: Chromium drives the VS Code workbench (code-server) with the
 // extension under development and the bundled (scripted) agent. See test/host/run-ui.mjs.
 import * as assert from 'node:assert/strict';
-import { WAIT, chat, chatFrame, runCommand, screenshot, sendPrompt, ui } from './workbench.mjs';
+import { WAIT, chat, chatFrame, runCommand, screenshot, sendPrompt, ui, workbenchPage } from './workbench.mjs';
 
-const fence = (text) => '```\n' + text + '\n```';
+const fence = (/** @type {string} */ text) => '```\n' + text + '\n```';
 
 describe('Chat view (real browser)', function () {
   this.timeout(90_000);
 
   before(async () => {
-    const { page } = ui;
+    const page = workbenchPage();
+    assert.ok(ui.url, 'the launcher gives the workbench URL');
     await page.goto(ui.url, { waitUntil: 'domcontentloaded' });
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('.part.activitybar a.action-label[aria-label="ACP"]').first().waitFor({ state: 'visible', timeout: 60_000 });
@@ -37,11 +39,11 @@ describe('Chat view (real browser)', function () {
     await sendPrompt(`/edit src/greet.ts\n${fence('Hello, ${name}!')}\n${fence('Hi from the chat, ${name}!')}`);
     const row = chat().locator('.row-tool[data-status="completed"]', { hasText: 'src/greet.ts' }).last();
     await row.waitFor({ timeout: WAIT });
-    assert.equal(await ui.page.locator('.monaco-diff-editor').count(), 0, 'no diff before the click (diff.autoOpen: onClick)');
+    assert.equal(await workbenchPage().locator('.monaco-diff-editor').count(), 0, 'no diff before the click (diff.autoOpen: onClick)');
     await row.locator('.tool-open').click();
-    await ui.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: WAIT });
-    await ui.page.locator('.tabs-container .tab', { hasText: 'greet.ts' }).first().waitFor({ timeout: WAIT });
-    await ui.page.locator('.monaco-diff-editor .view-line', { hasText: 'Hi from the chat' }).first().waitFor({ timeout: WAIT });
+    await workbenchPage().locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: WAIT });
+    await workbenchPage().locator('.tabs-container .tab', { hasText: 'greet.ts' }).first().waitFor({ timeout: WAIT });
+    await workbenchPage().locator('.monaco-diff-editor .view-line', { hasText: 'Hi from the chat' }).first().waitFor({ timeout: WAIT });
     await screenshot('chat-diff');
   });
 
@@ -82,7 +84,7 @@ describe('Chat view (real browser)', function () {
   });
 
   it("asks the editor's own question (overwrite unsaved changes) inline, with Compare, and no notification", async () => {
-    const { page } = ui;
+    const page = workbenchPage();
     // A plain text file (no language server to start), then unsaved changes typed into it.
     await sendPrompt(`/write notes/yours.txt\n${fence('first line')}`);
     await chat().locator('.row-tool[data-status="completed"]', { hasText: 'notes/yours.txt' }).waitFor({ timeout: WAIT });
@@ -133,6 +135,7 @@ describe('Chat view (real browser)', function () {
       await raf();
       const firstPaintMs = performance.now() - t0;
       const scroller = document.querySelector('.scroller');
+      if (!scroller) throw new Error('the chat has no scroller');
       const gaps = [];
       let last = performance.now();
       for (let step = 0; step <= 80; step++) {
@@ -148,7 +151,7 @@ describe('Chat view (real browser)', function () {
         built: document.querySelectorAll('.row[data-built="1"]').length,
         resetMs: Number(document.body.dataset.resetMs),
         firstPaintMs,
-        maxFrameMs: gaps.at(-1),
+        maxFrameMs: gaps[gaps.length - 1],
         p95FrameMs: gaps[Math.floor(gaps.length * 0.95)],
         medianFrameMs: gaps[Math.floor(gaps.length / 2)],
       };

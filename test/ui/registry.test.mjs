@@ -9,21 +9,22 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../host/codeServer.mjs';
-import { WAIT, runCommand, screenshot, ui } from './workbench.mjs';
+import { WAIT, runCommand, screenshot, ui, workbenchPage } from './workbench.mjs';
 
 const snapshot = JSON.parse(readFileSync(join(repoRoot, 'resources/registry-snapshot.json'), 'utf8'));
 
 describe('ACP Registry catalogue (real browser)', function () {
   this.timeout(90_000);
-  const widget = () => ui.page.locator('.quick-input-widget');
+  const widget = () => workbenchPage().locator('.quick-input-widget');
   const placeholder = (prefix) =>
-    ui.page.waitForFunction((p) => document.querySelector('.quick-input-widget input.input')?.getAttribute('placeholder')?.startsWith(p), prefix, { timeout: WAIT });
+    workbenchPage().waitForFunction((p) => document.querySelector('.quick-input-widget input.input')?.getAttribute('placeholder')?.startsWith(p), prefix, { timeout: WAIT });
   let server;
   let scratch;
 
   before(async () => {
-    const { page } = ui;
+    const page = workbenchPage();
     if (!(await page.locator('.monaco-workbench').count())) {
+      assert.ok(ui.url, 'the launcher gives the workbench URL');
       await page.goto(ui.url, { waitUntil: 'domcontentloaded' });
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     }
@@ -33,12 +34,12 @@ describe('ACP Registry catalogue (real browser)', function () {
   after(async () => {
     // The side bar this suite closed comes back for suites that run after it.
     await runCommand('ACP: Focus Chat').catch(() => undefined);
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+    await new Promise((/** @type {(value?: unknown) => void} */ resolve) => (server ? server.close(resolve) : resolve()));
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
   it('lists the registry agents with version and license, and says the list is the offline snapshot of its date', async () => {
-    const { page } = ui;
+    const page = workbenchPage();
     // The catalogue alone in the README's picture, whatever earlier tests left open.
     // (Each command is offered only while what it closes is open.)
     for (const [open, command] of [
@@ -53,7 +54,7 @@ describe('ACP Registry catalogue (real browser)', function () {
     await runCommand('ACP: Add Agent…');
     await placeholder('Offline');
     const text = await widget().locator('input.input').getAttribute('placeholder');
-    assert.match(text, new RegExp(`registry snapshot of ${snapshot.snapshot.date}`));
+    assert.match(text ?? '', new RegExp(`registry snapshot of ${snapshot.snapshot.date}`));
     const codex = snapshot.agents.find((a) => a.id === 'codex-acp');
     const row = widget().locator('.monaco-list-row', { hasText: 'Codex CLI' }).first();
     await row.waitFor({ timeout: WAIT });
@@ -67,7 +68,7 @@ describe('ACP Registry catalogue (real browser)', function () {
   });
 
   it('adds the agent picked: downloaded, started, and listed in Choose Agent', async () => {
-    const { page } = ui;
+    const page = workbenchPage();
     // A registry binary: a .tar.gz whose program runs the bundled agent (scripted brain).
     scratch = mkdtempSync(join(tmpdir(), 'acp-ui-registry-'));
     mkdirSync(join(scratch, 'pkg', 'bin'), { recursive: true });
@@ -77,6 +78,7 @@ describe('ACP Registry catalogue (real browser)', function () {
       { mode: 0o755 },
     );
     const archive = execFileSync('tar', ['-czf', '-', '-C', join(scratch, 'pkg'), 'bin']);
+    assert.ok(process.env.ACP_UI_REGISTRY_URL, 'the launcher names the registry URL');
     const url = new URL(process.env.ACP_UI_REGISTRY_URL);
     const binary = Object.fromEntries(
       ['linux-x86_64', 'linux-aarch64', 'darwin-aarch64', 'darwin-x86_64'].map((p) => [p, { archive: `${url.origin}/ui-agent.tar.gz`, cmd: './bin/agent' }]),

@@ -1,11 +1,21 @@
+// @ts-check
 // What the UI tests share: the page the launcher (test/host/run-ui.mjs) opened, and helpers that
 // find their way around the VS Code workbench. Every wait is bounded.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../host/codeServer.mjs';
 
-/** Filled by the launcher before the tests load. */
+/**
+ * Filled by the launcher before the tests load.
+ * @type {{ page: import('playwright-core').Page | undefined, workspace: string | undefined, url: string | undefined }}
+ */
 export const ui = { page: undefined, workspace: undefined, url: undefined };
+
+/** The workbench page the launcher opened. */
+export function workbenchPage() {
+  if (!ui.page) throw new Error('no workbench page: run the UI tests through test/host/run-ui.mjs');
+  return ui.page;
+}
 
 export const WAIT = 20_000;
 
@@ -15,26 +25,26 @@ export const WAIT = 20_000;
  * one webview exists in these tests.
  */
 export function chat() {
-  return ui.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  return workbenchPage().frameLocator('iframe.webview.ready').frameLocator('#active-frame');
 }
 
 /** The Frame object of the chat (for evaluate()). */
 export async function chatFrame() {
   const deadline = Date.now() + WAIT;
   for (;;) {
-    for (const frame of ui.page.frames()) {
+    for (const frame of workbenchPage().frames()) {
       if (frame.name() === 'active-frame' || frame.url().includes('fake.html')) {
         if (await frame.locator('#app textarea.prompt').count().catch(() => 0)) return frame;
       }
     }
     if (Date.now() > deadline) throw new Error('the chat webview frame did not appear');
-    await ui.page.waitForTimeout(100);
+    await workbenchPage().waitForTimeout(100);
   }
 }
 
 /** Runs a command from the palette by its full title ("ACP: Focus Chat"). */
 export async function runCommand(title) {
-  const { page } = ui;
+  const page = workbenchPage();
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input.input');
   await input.waitFor({ state: 'visible', timeout: WAIT });
@@ -47,7 +57,7 @@ export async function runCommand(title) {
 export async function screenshot(name) {
   const dir = join(repoRoot, 'docs', 'images');
   mkdirSync(dir, { recursive: true });
-  await ui.page.screenshot({ path: join(dir, `${name}.png`), timeout: WAIT });
+  await workbenchPage().screenshot({ path: join(dir, `${name}.png`), timeout: WAIT });
 }
 
 /** Types a prompt into the chat and sends it with Enter; newlines are typed with Shift+Enter. */

@@ -14,6 +14,8 @@ const ALLOWED = new Set([
   'dist/extension.js',
   'dist/agent.js',
   'media/acp.svg',
+  // The Marketplace icon (its SVG source stays out).
+  'media/icon.png',
   // The Chat webview, built: never its TypeScript sources or source maps.
   'media/chat/chat.js',
   'media/chat/chat.css',
@@ -51,10 +53,29 @@ describe('the VSIX', function () {
     for (const required of ALLOWED) assert.ok(listed.includes(required), `${required} is packaged`);
   });
 
+  it('has a Marketplace-ready manifest: a 128×128 PNG icon, repository, bugs, homepage, banner', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as Record<string, unknown> & {
+      icon: string;
+      repository: { url: string };
+      bugs: { url: string };
+      homepage: string;
+      galleryBanner: { color: string; theme: string };
+    };
+    const png = fs.readFileSync(path.join(repo, manifest.icon));
+    assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG');
+    // IHDR: width and height, big-endian, at bytes 16 and 20.
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128]);
+    assert.match(manifest.repository.url, /^https:\/\//);
+    assert.match(manifest.bugs.url, /^https:\/\//);
+    assert.match(manifest.homepage, /^https:\/\//);
+    assert.match(manifest.galleryBanner.color, /^#[0-9a-f]{6}$/i);
+    assert.ok(['dark', 'light'].includes(manifest.galleryBanner.theme));
+  });
+
   it('packages into a VSIX under 1 MB with minified bundles and no source maps', () => {
     const out = path.join(dir, 'acp-native.vsix');
-    // README screenshots are relative (docs/images, not shipped); without a `repository` in package.json
-    // vsce refuses to rewrite them, so they stay as they are (as `npm run package` does).
+    // README screenshots are relative (docs/images, not shipped); they stay as they are (as
+    // `npm run package` does) rather than being rewritten to the repository's raw URLs.
     execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out], { cwd: dir, stdio: 'pipe' });
     const size = fs.statSync(out).size;
     assert.ok(size < 1024 * 1024, `VSIX is ${size} bytes`);

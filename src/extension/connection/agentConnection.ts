@@ -1,6 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { TERMINAL_OUTPUT_CAPABILITY } from '../../protocol/terminalMeta';
 import type { Logger } from '../log';
+import { version as packageVersion } from '../../../package.json';
 import { AgentProcess, type AgentExit, type AgentLaunch } from './agentProcess';
 
 /** What the agent may ask of the editor. Implemented by the client services. */
@@ -67,7 +68,7 @@ export class AgentConnection {
         terminal: true,
         _meta: { [TERMINAL_OUTPUT_CAPABILITY]: true },
       },
-      clientInfo: { name: 'acp-native', title: 'ACP Native', version: '0.1.0' },
+      clientInfo: { name: 'acp-native', title: 'ACP Native', version: packageVersion },
     });
     let response: acp.InitializeResponse;
     try {

@@ -56,6 +56,12 @@ export class AgentSessions extends Disposable {
   private readonly sessionChangeEmitter = this._register(new vscode.EventEmitter<SessionChangeEvent>());
   /** Coalesced changes of one session's state. */
   readonly onDidChangeSession = this.sessionChangeEmitter.event;
+  private readonly sessionRemovedEmitter = this._register(new vscode.EventEmitter<SessionRecord>());
+  /**
+   * A session's record is gone (cleared, or replaced by a restarted agent's session of the same
+   * id): the cleanup scope of a session. Renderers and services forget what they kept for it.
+   */
+  readonly onDidRemoveSession = this.sessionRemovedEmitter.event;
 
   constructor(
     private readonly deps: {
@@ -239,15 +245,18 @@ export class AgentSessions extends Disposable {
   }
 
   clear(): void {
-    for (const [id, record] of this.sessions) {
-      if (!record.busy) {
-        record.state.dispose();
-        this.sessions.delete(id);
-      }
+    for (const record of [...this.sessions.values()]) {
+      if (!record.busy) this.remove(record);
     }
     if (this.activeSessionId && !this.sessions.has(this.activeSessionId)) this.activeSessionIdValue = undefined;
     if (this.lastActiveSessionId && !this.sessions.has(this.lastActiveSessionId)) this.lastActiveSessionId = undefined;
     this.sessionsEmitter.fire();
+  }
+
+  private remove(record: SessionRecord): void {
+    record.state.dispose();
+    this.sessions.delete(record.state.sessionId);
+    this.sessionRemovedEmitter.fire(record);
   }
 
   override dispose(): void {
@@ -312,8 +321,7 @@ export class AgentSessions extends Disposable {
     if (existing) {
       // A restarted agent may hand out an id its dead predecessor used (or reload that session):
       // the new connection's session replaces the old record.
-      existing.state.dispose();
-      this.sessions.delete(sessionId);
+      this.remove(existing);
     }
     const roots = this.deps.workspaceRoots();
     const state = new SessionState({ sessionId, cwd: cwd ?? roots.cwd, additionalDirectories: additional });

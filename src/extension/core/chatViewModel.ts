@@ -6,8 +6,8 @@ import type { ContentBlock, SessionConfigOption } from '@agentclientprotocol/sdk
 import type { ChatActivity, ChatChoice, ChatItem, ChatPermission, ChatSelect, ChatStatus, ChatToolTarget } from '../../protocol/chat';
 import type { PermissionQuestion } from './permissionRequests';
 import type { SessionState, SessionUsage } from './session';
-import { cardOf, kindIcon, statusLabel } from './treeModel';
-import type { ToolCallState } from './toolCalls';
+import { kindIcon, statusLabel } from './treeModel';
+import { cardOf, cardOpens, type ToolCallState } from './toolCalls';
 import type { MessageEntry, TranscriptEntry } from './transcript';
 
 export interface ChatViewDeps {
@@ -22,7 +22,7 @@ export function messageItem(entry: MessageEntry): ChatItem {
 
 export function toolItem(call: ToolCallState, title: string): ChatItem {
   const card = cardOf(call);
-  const opens: ChatToolTarget = card === 'diff' ? 'diff' : card === 'terminal' ? 'terminal' : 'tree';
+  const opens: ChatToolTarget = cardOpens(card);
   return {
     kind: 'toolCall',
     toolCallId: call.id,

@@ -15,6 +15,12 @@ export interface TitleContext {
   readonly home?: string;
   /** Separator of the workspace's platform; default `/`. With `\`, `/` is accepted too and case is ignored. */
   readonly sep?: '/' | '\\';
+  /**
+   * The agent's working directory (the session's cwd, the first folder): agents such as Claude's
+   * adapter title calls with paths relative to it ("Edit src/a.ts"), which a multi-root workspace
+   * must still prefix with the folder ("Edit app/src/a.ts").
+   */
+  readonly cwd?: string;
 }
 
 interface ParsedPath {
@@ -93,7 +99,9 @@ const PATH_CHAR = /[\p{L}\p{N}_\-.~@+%\\/]/u;
  * The title with every absolute occurrence of the card's paths replaced by its display path
  * ("Edit /home/u/proj/src/a.ts" → "Edit src/a.ts"). Only whole paths are replaced: `/p/a.ts`
  * inside `/p/a.tsx` or `/x/p/a.ts` stays; a trailing separator or a sentence's final dot may
- * follow. Titles that are already relative, or name none of the paths, come back unchanged.
+ * follow. A path written relative to `ctx.cwd` is replaced too when its display differs (a
+ * multi-root workspace: "Edit src/a.ts" → "Edit app/src/a.ts"). Titles that name none of the
+ * paths come back unchanged.
  */
 export function displayTitle(title: string, paths: readonly string[], ctx: TitleContext): string {
   const sep = ctx.sep ?? '/';
@@ -104,6 +112,7 @@ export function displayTitle(title: string, paths: readonly string[], ctx: Title
     const display = displayPath(path, ctx);
     // The path as the agent wrote it, and as normalized (no trailing slash, no `.`/`..`).
     for (const text of new Set([path, formatPath(parsed, sep)])) candidates.push({ text, display });
+    for (const text of relativeForms(parsed, ctx, sep)) if (text !== display) candidates.push({ text, display });
   }
   // Longest first: a path claims its span before a shorter one could match inside it.
   candidates.sort((a, b) => b.text.length - a.text.length);
@@ -128,6 +137,14 @@ export function displayTitle(title: string, paths: readonly string[], ctx: Title
     at = match.end;
   }
   return out + title.slice(at);
+}
+
+/** How an agent running in `ctx.cwd` may write the path relative to it: `src/a.ts` (and `src\a.ts`). */
+function relativeForms(path: ParsedPath, ctx: TitleContext, sep: '/' | '\\'): string[] {
+  if (!ctx.cwd) return [];
+  const rest = below(path, parsePath(ctx.cwd, sep), sep);
+  if (!rest || rest.length === 0) return [];
+  return [...new Set([rest.join(sep), rest.join('/')])];
 }
 
 function isSeparator(char: string | undefined, sep: '/' | '\\'): boolean {

@@ -1,8 +1,13 @@
 import type { ToolCall, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
+import { assertNever } from '../../protocol/assertNever';
 import { readTerminalMeta } from '../../protocol/terminalMeta';
 import { jsonEqual, sanitizeContent, sanitizeLocations } from './wireValues';
 
-/** How a card is rendered: a native diff editor, a pseudoterminal, or only the tree. */
+/**
+ * How a card is rendered: a native diff editor, a pseudoterminal, or only the tree. A closed
+ * union: every place that depends on it switches over it exhaustively (`cardOpens`, `cardIcon`,
+ * and the renderer dispatch `render/cards.ts`), so a new kind breaks compilation where it is shown.
+ */
 export type CardKind = 'diff' | 'terminal' | 'generic';
 
 export interface ToolCallState {
@@ -30,6 +35,37 @@ export function cardOf(call: ToolCallState): CardKind {
   if (call.content.some((item) => item.type === 'diff')) return 'diff';
   if (call.terminalId !== undefined) return 'terminal';
   return 'generic';
+}
+
+/** What a card's main action (a click in the tree or the chat) opens. */
+export type CardTarget = 'diff' | 'terminal' | 'tree';
+
+export function cardOpens(card: CardKind): CardTarget {
+  switch (card) {
+    case 'diff':
+      return 'diff';
+    case 'terminal':
+      return 'terminal';
+    case 'generic':
+      // Nothing to open beyond what the tree shows: the click reveals its node there.
+      return 'tree';
+    default:
+      return assertNever(card, 'card kind');
+  }
+}
+
+/** The codicon of a card whose tool kind says nothing of it (`other` or none). */
+export function cardIcon(card: CardKind): string {
+  switch (card) {
+    case 'diff':
+      return 'diff';
+    case 'terminal':
+      return 'terminal';
+    case 'generic':
+      return 'tools';
+    default:
+      return assertNever(card, 'card kind');
+  }
 }
 
 /** What one message did to one call. */

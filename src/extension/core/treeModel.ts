@@ -3,7 +3,7 @@
  * descriptions. The VS Code adapter turns these into TreeItems; tests and the API read them as is.
  */
 import type * as acp from '@agentclientprotocol/sdk';
-import { cardOf, type CardKind, type ToolCallState } from './toolCalls';
+import { cardIcon, type CardKind, type ToolCallState } from './toolCalls';
 
 export type TreeNode =
   | { type: 'session'; id: string; sessionId: string }
@@ -78,13 +78,22 @@ export function contentText(item: acp.ToolCallContent): string | undefined {
   return undefined;
 }
 
-/** First line of a text, shortened for a label. */
+/**
+ * A text's first meaningful line, shortened for a label: blank lines and Markdown code fences say
+ * nothing (Claude's Read card is the file's text in a fence). " …" marks more meaningful lines.
+ */
 export function labelOf(text: string, max = MAX_LABEL_CHARS): string {
-  const firstLine = text.trim().split(/\r?\n/, 1)[0] ?? '';
-  const more = text.trim().includes('\n');
-  if (firstLine.length > max) return `${firstLine.slice(0, max - 1)}…`;
-  return more ? `${firstLine} …` : firstLine;
+  const lines = text.split(/\r?\n/).filter((line) => line.trim());
+  const meaningful = lines.filter((line) => !FENCE.test(line));
+  // A text of fences only is labelled by them rather than by nothing.
+  const shown = meaningful.length > 0 ? meaningful : lines;
+  const first = (shown[0] ?? '').trim().replace(/\s+/g, ' ');
+  if (first.length > max) return `${first.slice(0, max - 1)}…`;
+  return shown.length > 1 ? `${first} …` : first;
 }
+
+/** A Markdown code fence line: three or more backticks or tildes, maybe an info string. */
+const FENCE = /^\s*(`{3,}|~{3,})[^`]*$/;
 
 export function statusLabel(status: acp.ToolCallStatus): string {
   switch (status) {
@@ -122,11 +131,9 @@ export function kindIcon(kind: acp.ToolKind | undefined, card: CardKind): string
       return 'arrow-both';
     case 'other':
     case undefined:
-      return card === 'diff' ? 'diff' : card === 'terminal' ? 'terminal' : 'tools';
+      return cardIcon(card);
   }
 }
-
-export { cardOf };
 
 function isEmptyObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;

@@ -6,7 +6,7 @@ import { normalizeAbsolute, sliceLines } from '../core/paths';
 import { applyChange, changedRange, dominantEol, encodeFileText, unreadableMessage } from '../core/fileText';
 import type { FileSnapshot } from '../core/review';
 import { errorMessage, type Logger } from '../log';
-import { fileDisplayPath } from '../render/titles';
+import { fileDisplayPath } from '../titles';
 import type { PermissionService } from './permissions';
 import type { ReviewService } from './review';
 import type { ScratchDocuments } from './scratchDocuments';

@@ -4,7 +4,7 @@ import { isAutoApproved, optionOfKind } from '../core/permissions';
 import { PermissionRequests, permissionTitle, unanswerableReason, type PermissionQuestion } from '../core/permissionRequests';
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import { titleContext } from '../render/titles';
+import { titleContext } from '../titles';
 import { Disposable } from '../util/lifecycle';
 
 const SHOW_DIFF = 'Show Diff';

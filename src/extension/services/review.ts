@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { ReviewLog, type FileChange, type FileSnapshot, type TurnChanges } from '../core/review';
 import { normalizeEol } from '../core/fileText';
 import type { Logger } from '../log';
-import { fileDisplayPath } from '../render/titles';
+import { fileDisplayPath } from '../titles';
 import { Disposable } from '../util/lifecycle';
 import type { ScratchDocuments } from './scratchDocuments';
 import { displayTextOf, openDocumentOf } from './workspaceText';

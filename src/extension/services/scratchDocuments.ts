@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { BoundedTexts } from '../core/boundedTexts';
 import { Disposable } from '../util/lifecycle';
 
 export const SCRATCH_SCHEME = 'acp-native-snapshot';
@@ -6,10 +7,11 @@ export const SCRATCH_SCHEME = 'acp-native-snapshot';
 /**
  * Read-only in-memory documents for texts that exist nowhere on disk: a file's content before the
  * agent changed it, or what the agent proposes to write over unsaved changes. The URI path ends in
- * the real file name, so the language mode is right.
+ * the real file name, so the language mode is right. Bounded: the oldest snapshots are forgotten
+ * once there are many (their documents then say so), so a long session does not grow without end.
  */
 export class ScratchDocuments extends Disposable implements vscode.TextDocumentContentProvider {
-  private readonly texts = new Map<string, string>();
+  private readonly texts = new BoundedTexts({ maxEntries: 200, maxChars: 64 * 1024 * 1024 });
   private nextId = 1;
 
   constructor() {

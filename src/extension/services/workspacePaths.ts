@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import * as acp from '@agentclientprotocol/sdk';
 import { isInside, normalizeAbsolute } from '../core/paths';
 import type { Config } from '../config';
-import { fileDisplayPath } from '../render/titles';
+import { fileDisplayPath } from '../titles';
 import type { PermissionService } from './permissions';
 import { realpathOfNearest, resolvePath } from './workspaceText';
 

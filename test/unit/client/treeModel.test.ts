@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ToolCallStore } from '../../../src/extension/core/toolCalls';
+import { cardIcon, cardOpens, ToolCallStore } from '../../../src/extension/core/toolCalls';
 import { callChildren, callNode, kindIcon, labelOf, sessionNode, statusLabel } from '../../../src/extension/core/treeModel';
 
 describe('Tool Calls tree model', () => {
@@ -46,6 +46,23 @@ describe('Tool Calls tree model', () => {
     const long = 'x'.repeat(200);
     assert.equal(labelOf(long).length, 80);
     assert.ok(labelOf(long).endsWith('…'));
+  });
+
+  it('labels text by its first meaningful line: code fences and blank lines are skipped', () => {
+    // What Claude's adapter sends for a Read (test/fixtures/acp/claude-agent-acp-turn.jsonl).
+    assert.equal(labelOf('```\n1\thello world\n```'), '1 hello world');
+    assert.equal(labelOf('\n\n```ts\nconst a = 1;\nconst b = 2;\n```\n'), 'const a = 1; …');
+    assert.equal(labelOf('~~~\r\nCRLF text\r\n~~~'), 'CRLF text');
+    assert.equal(labelOf('```\n```'), '``` …', 'a text of fences only still gets a label');
+    assert.equal(labelOf('use `x` here'), 'use `x` here', 'inline code is not a fence');
+  });
+
+  it('opens each card kind in its own place', () => {
+    assert.equal(cardOpens('diff'), 'diff');
+    assert.equal(cardOpens('terminal'), 'terminal');
+    assert.equal(cardOpens('generic'), 'tree');
+    assert.equal(cardIcon('terminal'), 'terminal');
+    assert.throws(() => cardOpens('image' as never), /Unexpected card kind/);
   });
 
   it('names statuses and picks icons by kind, falling back by card', () => {

@@ -87,6 +87,22 @@ describe('displayTitle', () => {
     assert.equal(displayTitle('Read /home/u/work/api/main.go', ['/home/u/work/api/main.go'], multi), 'Read api/main.go');
   });
 
+  it("prefixes a title relative to the agent's cwd with the folder in a multi-root workspace", () => {
+    const withCwd: TitleContext = { ...multi, cwd: '/home/u/work/web' };
+    // Claude's adapter and the bundled agent title calls relative to their cwd.
+    assert.equal(displayTitle('Edit src/main.js', ['/home/u/work/web/src/main.js'], withCwd), 'Edit web/src/main.js');
+    assert.equal(displayTitle('Edit src/main.js and /home/u/work/api/x.ts', ['/home/u/work/web/src/main.js', '/home/u/work/api/x.ts'], withCwd), 'Edit web/src/main.js and api/x.ts');
+    // Only the whole relative path: not inside a longer one, not one relative elsewhere.
+    assert.equal(displayTitle('Edit lib/src/main.js', ['/home/u/work/web/src/main.js'], withCwd), 'Edit lib/src/main.js');
+    assert.equal(displayTitle('Edit src/main.jsx', ['/home/u/work/web/src/main.js'], withCwd), 'Edit src/main.jsx');
+    // A file outside the cwd has no cwd-relative form: its title stays as written.
+    assert.equal(displayTitle('Read src/x.ts', ['/home/u/work/api/src/x.ts'], withCwd), 'Read src/x.ts');
+    // One folder: relative to the cwd is already the display.
+    assert.equal(displayTitle('Edit src/a.ts', ['/home/u/proj/src/a.ts'], { ...single, cwd: '/home/u/proj' }), 'Edit src/a.ts');
+    const win: TitleContext = { folders: [...windows.folders, { name: 'lib', path: 'C:\\lib' }], sep: '\\', cwd: 'C:\\Users\\u\\proj' };
+    assert.equal(displayTitle('Edit src/a.ts', ['C:\\Users\\u\\proj\\src\\a.ts'], win), 'Edit proj\\src\\a.ts');
+  });
+
   it('leaves titles that are already relative or name no known path', () => {
     assert.equal(displayTitle('Edit src/a.ts', ['/home/u/proj/src/a.ts'], single), 'Edit src/a.ts');
     assert.equal(displayTitle('Read /home/u/proj/other.ts', ['/home/u/proj/src/a.ts'], single), 'Read /home/u/proj/other.ts');

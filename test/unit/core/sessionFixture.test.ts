@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
 import { SessionState, type SessionChanges } from '../../../src/extension/core/session';
 import { cardOf } from '../../../src/extension/core/toolCalls';
+import { callChildren, labelOf } from '../../../src/extension/core/treeModel';
 import type { MessageEntry } from '../../../src/extension/core/transcript';
 
 /** A real turn of Claude's ACP adapter (see test/fixtures/acp/README.md). */
@@ -97,6 +98,12 @@ describe("SessionState fed a real turn of Claude's ACP adapter", () => {
     const read = state.toolCall('toolu_stub_01_read')!;
     assert.deepEqual(read.content, [{ type: 'content', content: { type: 'text', text: '```\n1\thello world\n```' } }]);
     assert.equal(read.rawOutput, '1\thello world\n2\t');
+  });
+
+  it("labels the Read's text child in the tree by the file's first line, not its code fence", () => {
+    const [text] = callChildren('s', state.toolCall('toolu_stub_01_read')!);
+    assert.ok(text?.type === 'text');
+    assert.equal(labelOf(text.text), '1 hello world');
   });
 
   it("has the agent's words and thoughts in the transcript, tool calls in between", () => {

@@ -79,15 +79,14 @@ export async function pickAgent(deps: { config: Config; sessions: AgentSessions;
     await vscode.commands.executeCommand('acpNative.addAgent');
     return;
   }
-  const settings = vscode.workspace.getConfiguration('acpNative');
   if (pick.brain === 'llm') {
     const args = await askLlmArgs(config.bundledAgentArgs);
     if (!args) return;
-    await settings.update('bundledAgent.args', args, vscode.ConfigurationTarget.Global);
+    await config.setBundledAgentArgs(args);
   } else if (pick.brain === 'scripted' && llm) {
-    await settings.update('bundledAgent.args', withoutLlmArgs(config.bundledAgentArgs), vscode.ConfigurationTarget.Global);
+    await config.setBundledAgentArgs(withoutLlmArgs(config.bundledAgentArgs));
   }
-  await settings.update('defaultAgent', pick.agent, vscode.ConfigurationTarget.Global);
+  await config.setDefaultAgent(pick.agent);
   await deps.sessions.stopAgent();
   await deps.sessions.newSession();
 }

@@ -21,6 +21,7 @@ export class Chat extends Disposable {
   readonly actions: ChatActions;
   readonly history: SessionHistory;
   readonly apiKey: LlmApiKey;
+  readonly followAlong: FollowAlong;
 
   constructor(
     private readonly deps: {
@@ -40,7 +41,7 @@ export class Chat extends Disposable {
     this.actions = this._register(new ChatActions({ sessions, permissions, tree, history: this.history, config, apiKey: this.apiKey, registry: deps.registry }));
     this.view = this._register(new ChatView({ extensionUri: extensionContext.extensionUri, sessions, permissions, actions: this.actions, log }));
     this._register(new ChatStatusBar(sessions, permissions.requests));
-    this._register(new FollowAlong(sessions));
+    this.followAlong = this._register(new FollowAlong({ sessions, config }));
   }
 
   /**

@@ -7,7 +7,7 @@ import type { Config } from '../../config';
 import type { PermissionService } from '../../services/permissions';
 import type { ToolCallsTree } from '../tree/toolCallsTree';
 import { Disposable } from '../../util/lifecycle';
-import { fileDisplayPath } from '../titles';
+import { fileDisplayPath } from '../../titles';
 import { pickAgent, type AddedAgentList, type LlmApiKey } from './agentPicker';
 import type { SessionHistory } from './sessionHistory';
 
@@ -56,7 +56,7 @@ export class ChatActions extends Disposable {
         return;
       case 'openToolCall':
         if (!session) return;
-        if (message.target === 'tree') return this.revealInTree(session, message.toolCallId);
+        if (message.target === 'tree') return this.deps.tree.revealCall(session.state.sessionId, message.toolCallId);
         await vscode.commands.executeCommand('acpNative.openToolCall', session.state.sessionId, message.toolCallId);
         return;
       case 'setMode':
@@ -120,13 +120,5 @@ export class ChatActions extends Disposable {
   private async embeddedContextSupported(): Promise<boolean> {
     const session = this.deps.sessions.active ?? (await this.deps.sessions.newSession());
     return session.connection.initializeResponse.agentCapabilities?.promptCapabilities?.embeddedContext === true;
-  }
-
-  private async revealInTree(session: SessionRecord, toolCallId: string): Promise<void> {
-    const { tree } = this.deps;
-    // The tree finds nodes by identity: take its own node objects.
-    const sessionNode = tree.getChildren().find((n) => n.sessionId === session.state.sessionId);
-    const node = sessionNode && tree.getChildren(sessionNode).find((n) => n.type === 'call' && n.toolCallId === toolCallId);
-    if (node) await tree.view.reveal(node, { select: true, focus: true, expand: true });
   }
 }

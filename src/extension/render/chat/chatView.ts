@@ -5,7 +5,7 @@ import type { AgentSessions, SessionRecord } from '../../connection/agentSession
 import { PermissionService } from '../../services/permissions';
 import { errorMessage, type Logger } from '../../log';
 import { Disposable } from '../../util/lifecycle';
-import { callDisplayTitle } from '../titles';
+import { callDisplayTitle } from '../../titles';
 import type { ChatActions } from './chatActions';
 import { chatHtml, chatResourceRoots } from './chatHtml';
 

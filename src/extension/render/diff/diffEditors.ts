@@ -6,7 +6,7 @@ import type { AgentSessions, SessionRecord } from '../../connection/agentSession
 import type { Config } from '../../config';
 import { errorMessage, type Logger } from '../../log';
 import { Disposable } from '../../util/lifecycle';
-import { callDisplayTitle, fileDisplayPath, titleContext } from '../titles';
+import { callDisplayTitle, fileDisplayPath, titleContext } from '../../titles';
 import { diffDocUri, type DiffDocumentProvider } from './diffDocuments';
 import { currentTextOrUndefined } from '../../services/workspaceText';
 import { revertHunks } from '../../core/hunkPlacement';
@@ -56,6 +56,18 @@ export class DiffEditors extends Disposable {
         }
       }),
     );
+    this._register(deps.sessions.onDidRemoveSession((session) => this.forgetSession(session.state.sessionId)));
+  }
+
+  /** How many cards this renderer keeps something for (what the session cleanup prunes). */
+  get trackedCards(): number {
+    return new Set([...this.openedUris.keys(), ...this.autoOpened]).size;
+  }
+
+  private forgetSession(sessionId: string): void {
+    const prefix = cardKey(sessionId, '');
+    for (const key of [...this.openedUris.keys()]) if (key.startsWith(prefix)) this.openedUris.delete(key);
+    for (const key of [...this.autoOpened]) if (key.startsWith(prefix)) this.autoOpened.delete(key);
   }
 
   urisOf(sessionId: string, toolCallId: string): readonly string[] {

@@ -1,6 +1,6 @@
 import type { AgentSessions, SessionRecord } from '../../connection/agentSessions';
 import { Disposable } from '../../util/lifecycle';
-import { callDisplayTitle } from '../titles';
+import { callDisplayTitle } from '../../titles';
 import type { TerminalViews } from './terminalViews';
 
 /**
@@ -9,8 +9,8 @@ import type { TerminalViews } from './terminalViews';
  * written when the command ends. Reads the session state; never parses ACP itself.
  */
 export class DisplayTerminals extends Disposable {
-  /** How much of each terminal's output has been written to its panel. */
-  private readonly written = new Map<string, number>();
+  /** How much of each terminal's output has been written to its panel, per session. */
+  private readonly written = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly deps: { sessions: AgentSessions; views: TerminalViews },
@@ -21,11 +21,21 @@ export class DisplayTerminals extends Disposable {
         for (const id of changes.terminals) this.sync(session, id);
       }),
     );
+    // The panels stay for the user to read; only the bookkeeping goes with the session.
+    this._register(deps.sessions.onDidRemoveSession((session) => this.written.delete(session.state.sessionId)));
+  }
+
+  /** Sessions this renderer keeps bookkeeping for (what the session cleanup prunes). */
+  get trackedSessions(): number {
+    return this.written.size;
   }
 
   private sync(session: SessionRecord, terminalId: string): void {
     const terminal = session.state.terminal(terminalId);
     if (!terminal) return;
+    const sessionId = session.state.sessionId;
+    const written = this.written.get(sessionId) ?? new Map<string, number>();
+    this.written.set(sessionId, written);
     let view = this.deps.views.get(terminalId);
     if (!view) {
       const call = terminal.toolCallId ? session.state.toolCall(terminal.toolCallId) : undefined;
@@ -34,12 +44,16 @@ export class DisplayTerminals extends Disposable {
         name: call ? callDisplayTitle(call) : 'Agent command',
         header: terminal.cwd ? `cwd: ${terminal.cwd}` : undefined,
       });
-      this.written.set(terminalId, 0);
+      written.set(terminalId, 0);
+    } else if (!written.has(terminalId)) {
+      // A panel kept from a session record since replaced (a restarted agent reloading it): it
+      // already shows this output, and the replay must not write it twice.
+      written.set(terminalId, terminal.readFrom(0).end);
     }
-    const offset = this.written.get(terminalId) ?? 0;
+    const offset = written.get(terminalId) ?? 0;
     const chunk = terminal.readFrom(offset);
     if (chunk.text) view.pty.write(chunk.text);
-    this.written.set(terminalId, chunk.end);
+    written.set(terminalId, chunk.end);
     if (terminal.exit && !view.pty.ended) view.pty.end({ exitCode: terminal.exit.exitCode, signal: terminal.exit.signal });
   }
 }

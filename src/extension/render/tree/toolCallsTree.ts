@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { callChildren, callNode, cardOf, hasCallChildren, kindIcon, labelOf, reviewFileNode, reviewNode, sessionNode, statusLabel, type TreeNode } from '../../core/treeModel';
+import { callChildren, callNode, hasCallChildren, kindIcon, labelOf, reviewFileNode, reviewNode, sessionNode, statusLabel, type TreeNode } from '../../core/treeModel';
 import type { ReviewService } from '../../services/review';
-import type { ToolCallState } from '../../core/toolCalls';
+import { cardOf, cardOpens, type CardKind, type ToolCallState } from '../../core/toolCalls';
 import type { AgentSessions } from '../../connection/agentSessions';
 import { Disposable } from '../../util/lifecycle';
-import { callDisplayTitle, fileDisplayPath, titleContext } from '../titles';
+import { callDisplayTitle, fileDisplayPath, titleContext } from '../../titles';
 import { textDocUri } from './textDocuments';
 
 export const TOOL_CALLS_VIEW_ID = 'acpNative.toolCalls';
@@ -174,6 +174,13 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     }
   }
 
+  /** Shows a call's node in the view, selected and focused. */
+  async revealCall(sessionId: string, toolCallId: string): Promise<void> {
+    if (!this.call({ sessionId, toolCallId })) return;
+    // The view finds nodes by identity: reveal this tree's own node object.
+    await this.view.reveal(this.callNodeOf(sessionId, toolCallId), { select: true, focus: true, expand: true });
+  }
+
   private sessionItem(node: Extract<TreeNode, { type: 'session' }>): vscode.TreeItem {
     const record = this.sessions.session(node.sessionId);
     const state = record?.state;
@@ -201,7 +208,8 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     item.description = loc ? `${fileDisplayPath(loc.path, ctx)}${loc.line != null ? `:${loc.line}` : ''}` : statusLabel(call.status);
     // The tooltip comes from `resolveTreeItem`, on hover.
     item.contextValue = `acpNative.toolCall.${card}`;
-    if (card !== 'generic') {
+    // A card that opens only the tree has nothing more to open from it.
+    if (cardOpens(card) !== 'tree') {
       item.command = { command: 'acpNative.openToolCall', title: 'Open', arguments: [node.sessionId, call.id] };
     }
     return item;
@@ -249,7 +257,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   }
 }
 
-function statusIcon(call: ToolCallState, card: ReturnType<typeof cardOf>): vscode.ThemeIcon {
+function statusIcon(call: ToolCallState, card: CardKind): vscode.ThemeIcon {
   switch (call.status) {
     case 'pending':
     case 'in_progress':

@@ -109,7 +109,7 @@ export class AgentRegistry extends Disposable {
   async use(name: string): Promise<void> {
     const known = name === BUNDLED_AGENT_NAME || this.deps.config.agents.some((a) => a.name === name) || this.added.byName(name) !== undefined;
     if (!known) throw new Error(`No agent named "${name}": not in acpNative.agents and not added from the ACP Registry.`);
-    await vscode.workspace.getConfiguration('acpNative').update('defaultAgent', name, vscode.ConfigurationTarget.Global);
+    await this.deps.config.setDefaultAgent(name);
     await this.deps.sessions.stopAgent();
     await this.deps.sessions.newSession();
   }
