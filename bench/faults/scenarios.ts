@@ -29,8 +29,8 @@ class StandInEmitter<T> {
 }
 const standIn = { EventEmitter: StandInEmitter };
 const moduleWithLoad = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
-const load = moduleWithLoad._load;
-moduleWithLoad._load = (request: string, ...rest: unknown[]) => (request === 'vscode' ? standIn : load(request, ...rest));
+const originalLoad = moduleWithLoad._load;
+moduleWithLoad._load = (request: string, ...rest: unknown[]) => (request === 'vscode' ? standIn : originalLoad(request, ...rest));
 
 const log = {
   lines: 0,
@@ -67,7 +67,7 @@ async function pipeBaseline(mb: number, stream: 'stdout' | 'stderr'): Promise<Re
 }
 
 async function agentStdout(mb: number, mode: 'line' | 'json'): Promise<Record<string, number>> {
-  const { AgentProcess } = await import('../../src/extension/connection/agentProcess');
+  const { AgentProcess } = modules.agentProcess;
   const agent = new AgentProcess(launch(mode, 'stdout', mb), logger);
   const reader = agent.stream().readable.getReader();
   let messages = 0;
@@ -86,8 +86,8 @@ async function agentStdout(mb: number, mode: 'line' | 'json'): Promise<Record<st
 }
 
 async function agentStderr(mb: number): Promise<Record<string, number>> {
-  const { AgentProcess } = await import('../../src/extension/connection/agentProcess');
-  const { AgentExitedError } = await import('../../src/extension/connection/agentConnection');
+  const { AgentProcess } = modules.agentProcess;
+  const { AgentExitedError } = modules.agentConnection;
   const agent = new AgentProcess(launch('progress', 'stderr', mb, 1), logger);
   const exit = await agent.exited;
   const message = new AgentExitedError('flood', exit).message;
@@ -95,8 +95,8 @@ async function agentStderr(mb: number): Promise<Record<string, number>> {
 }
 
 async function terminalFlood(mb: number): Promise<Record<string, number>> {
-  const { ClientTerminals } = await import('../../src/extension/services/clientTerminals');
-  const { terminalPanels } = await import('./terminalPanels');
+  const { ClientTerminals } = modules.clientTerminals;
+  const { terminalPanels } = modules.terminalPanels;
   const panels = terminalPanels();
   const terminals = new ClientTerminals({ ...panels.deps, log: logger, resolveCwd: async () => process.cwd() });
   const { terminalId } = await terminals.create({ sessionId: 's', command: process.execPath, args: [WRITER, 'plain', 'stdout', String(mb)] });
@@ -106,7 +106,19 @@ async function terminalFlood(mb: number): Promise<Record<string, number>> {
   return { keptChars: output.output.length, renderedChars: panels.renderedChars() };
 }
 
+/** Loaded before measuring: compiling them is not the fault's cost. */
+async function load() {
+  return {
+    agentProcess: await import('../../src/extension/connection/agentProcess'),
+    agentConnection: await import('../../src/extension/connection/agentConnection'),
+    clientTerminals: await import('../../src/extension/services/clientTerminals'),
+    terminalPanels: await import('./terminalPanels'),
+  };
+}
+let modules: Awaited<ReturnType<typeof load>>;
+
 async function main(): Promise<void> {
+  modules = await load();
   const [name, mbText] = process.argv.slice(2);
   const mb = Number(mbText);
   let extra: Record<string, number> = {};

@@ -6,13 +6,13 @@ import { OutputPseudoterminal } from '../../src/extension/render/terminal/output
 
 export function terminalPanels() {
   let rendered = 0;
-  const views = {
-    create(options: { terminalId: string; name: string; header?: string; onUserClose?: () => void }) {
+  const panels = {
+    open(options: { terminalId: string; name: string; header?: string; onUserClose?: () => void }) {
       const pty = new OutputPseudoterminal({ header: options.header, onUserClose: options.onUserClose });
       pty.onDidWrite((data) => (rendered += data.length));
       pty.open();
-      return { terminalId: options.terminalId, name: options.name, pty };
+      return pty;
     },
   };
-  return { deps: { views: views as never }, renderedChars: () => rendered };
+  return { deps: { panels }, renderedChars: () => rendered };
 }

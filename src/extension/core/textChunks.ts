@@ -169,6 +169,15 @@ export class ChunkedText {
     return { text: pieces.reverse().join(''), start, end };
   }
 
+  /** Drops everything kept (offsets go on from `length`). */
+  dropFront(): void {
+    this.droppedLength += this.keptLength;
+    this.keptLength = 0;
+    this.keptSize = 0;
+    this.chunks = [];
+    this.head = 0;
+  }
+
   private trim(): void {
     while (this.keptSize > this.limit && this.head < this.chunks.length) {
       const first = this.chunks[this.head];
