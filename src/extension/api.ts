@@ -64,6 +64,10 @@ export interface AcpNativeStats {
   updatesApplied: number;
   /** How many coalesced change events the active session has emitted. */
   changeEvents: number;
+  /** Every session the extension holds a record of (an update never creates one). */
+  sessionIds: string[];
+  /** The active session's slash commands (`available_commands_update`), by name. */
+  availableCommands: string[];
 }
 
 export interface PendingPermission {

@@ -69,6 +69,8 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[]): A
         treeRefreshes: acp.tree.refreshCount,
         updatesApplied: session?.counters.updatesApplied ?? 0,
         changeEvents: session?.counters.changeEvents ?? 0,
+        sessionIds: acp.sessions.all.map((s) => s.state.sessionId),
+        availableCommands: (session?.state.availableCommands ?? []).map((c) => c.name),
       };
     },
     sessionHistory: async () => {
