@@ -34,7 +34,9 @@ describe('faults from a misbehaving agent lose nothing', function () {
   });
 
   it('keeps updates sent before session/new answered, and drops those for a session nobody created', async () => {
-    assert.deepEqual(api.stats().availableCommands, ['early'], 'the early available_commands_update landed in the new session');
+    const stats = api.stats();
+    const state = JSON.stringify({ active: api.activeSessionId, sessions: stats.sessionIds });
+    assert.deepEqual(stats.availableCommands, ['early'], `the early available_commands_update landed in the new session (${state})`);
     assert.equal(await within('the phantom turn', api.prompt('phantom-update')), 'end_turn');
     assert.ok(!api.stats().sessionIds.includes('sess_phantom'), `no phantom session: ${JSON.stringify(api.stats().sessionIds)}`);
   });

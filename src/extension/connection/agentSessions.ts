@@ -276,13 +276,16 @@ export class AgentSessions extends Disposable {
     if (!this.starting) {
       const launch = this.deps.resolveLaunch();
       this.deps.log.info(`Starting agent "${launch.name}": ${launch.command} ${launch.args.join(' ')}`);
+      // Updates name sessions of the connection that sent them: a restarted agent reuses ids.
+      let from: AgentConnection | undefined;
       this.starting = AgentConnection.start({
         launch,
         handlers: this.deps.handlers,
-        onSessionUpdate: (notification) => this.receiveUpdate(notification),
+        onSessionUpdate: (notification) => this.receiveUpdate(notification, from),
         log: this.deps.log,
       }).then(
         (connection) => {
+          from = connection;
           this.connection = connection;
           this.starting = undefined;
           void connection.exited.then((exit) => {
@@ -310,12 +313,14 @@ export class AgentSessions extends Disposable {
    * Applies an update in arrival order, after those already queued for its session. Also used for
    * what a permission request says of its tool call, so it lands after the updates before it.
    */
-  receiveUpdate(notification: acp.SessionNotification): void {
+  receiveUpdate(notification: acp.SessionNotification, from: AgentConnection | undefined = this.connection): void {
     const { sessionId, update } = notification;
     void this.updateQueue
       .run(sessionId, () => {
         const record = this.sessions.get(sessionId);
-        if (record) record.state.apply(update);
+        // A record of a dead predecessor with the same id is not this session: it is replaced
+        // when `session/new` or `session/load` answers, so hold the update for that.
+        if (record && record.connection === from) record.state.apply(update);
         else this.early.receive(sessionId, update);
       })
       .catch((error: unknown) => this.deps.log.error(`Update for session ${sessionId} failed: ${errorMessage(error)}`));
