@@ -204,6 +204,9 @@ export class ChunkedText {
     this.keptSize -= chunk.size;
     this.keptLength -= chunk.text.length;
     this.droppedLength += chunk.text.length;
+    // Release the text now: the array keeps dropped chunks until it is compacted, and with big
+    // chunks (a terminal panel's batches) those would hold many times the limit.
+    chunk.text = '';
     this.head++;
     // Compact now and then, so the array does not hold every chunk ever dropped.
     if (this.head > 64 && this.head * 2 > this.chunks.length) {
