@@ -15,7 +15,7 @@ export interface LineTailOptions {
   onLine: (line: string) => void;
 }
 
-const SEPARATOR = /[\r\n]/g;
+const CARRIAGE_RETURN = 0x0d;
 
 export class LineTail {
   private readonly kept: string[] = [];
@@ -33,16 +33,36 @@ export class LineTail {
     return this.kept;
   }
 
+  /** Linear, with native searches only: a progress bar's many `\r`s are not visited one by one. */
   push(text: string): void {
     let start = 0;
-    SEPARATOR.lastIndex = 0;
-    for (let match = SEPARATOR.exec(text); match; match = SEPARATOR.exec(text)) {
-      this.append(text, start, match.index);
-      if (match[0] === '\n') this.endLine();
-      else this.afterCarriageReturn = true;
-      start = match.index + 1;
+    for (;;) {
+      const newline = text.indexOf('\n', start);
+      if (newline === -1) {
+        this.appendSegment(text, start, text.length, false);
+        return;
+      }
+      this.appendSegment(text, start, newline, true);
+      this.endLine();
+      start = newline + 1;
     }
-    this.append(text, start, text.length);
+  }
+
+  /** Text between two `\n`s (or up to the chunk's end): only what follows its last `\r` stays on the line. */
+  private appendSegment(text: string, from: number, to: number, endsLine: boolean): void {
+    // `\r\n` ends a line; a `\r` at the chunk's end may be the first half of one.
+    let trailingCarriageReturn = false;
+    while (to > from && text.charCodeAt(to - 1) === CARRIAGE_RETURN) {
+      to--;
+      trailingCarriageReturn = !endsLine;
+    }
+    const lastCarriageReturn = to > from ? text.lastIndexOf('\r', to - 1) : -1;
+    if (lastCarriageReturn >= from) {
+      this.resetLine();
+      from = lastCarriageReturn + 1;
+    }
+    this.append(text, from, to);
+    if (trailingCarriageReturn) this.afterCarriageReturn = true;
   }
 
   /** The stream ended: what is left is the last line. */
@@ -52,22 +72,22 @@ export class LineTail {
 
   private append(text: string, from: number, to: number): void {
     if (to <= from) return;
-    if (this.afterCarriageReturn) {
-      // Redrawn in place: what was on this line is gone.
-      this.afterCarriageReturn = false;
-      this.head = '';
-      this.overflow = 0;
-    }
+    // Redrawn in place: what was on this line is gone.
+    if (this.afterCarriageReturn) this.resetLine();
     const room = this.options.maxLineChars - this.head.length;
     if (room > 0) this.head += text.slice(from, Math.min(to, from + room));
     this.overflow += Math.max(0, to - from - Math.max(room, 0));
   }
 
-  private endLine(): void {
-    const line = this.overflow ? `${this.head}… (${this.overflow} more characters)` : this.head;
+  private resetLine(): void {
     this.head = '';
     this.overflow = 0;
     this.afterCarriageReturn = false;
+  }
+
+  private endLine(): void {
+    const line = this.overflow ? `${this.head}… (${this.overflow} more characters)` : this.head;
+    this.resetLine();
     if (!line.trim()) return;
     this.options.onLine(line);
     this.kept.push(line);

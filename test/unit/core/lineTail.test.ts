@@ -25,6 +25,15 @@ describe('line tail (agent stderr)', () => {
     assert.deepEqual(logged, ['100% []', 'done']);
   });
 
+  it('redraws on a \\r inside a chunk and across chunks, and keeps a line ended by \\r\\r\\n', () => {
+    const { t, logged } = tail();
+    t.push('old\rnew\n');
+    t.push('abc\r');
+    t.push('def\n');
+    t.push('x\r\r\n');
+    assert.deepEqual(logged, ['new', 'def', 'x']);
+  });
+
   it('bounds a line without newlines by characters, whatever its size, and says how much was cut', () => {
     const { t, logged } = tail(10);
     const chunk = 'y'.repeat(64 * 1024);
