@@ -26,6 +26,9 @@ export class TerminalViews extends Disposable implements TerminalPanels {
       vscode.window.onDidCloseTerminal((closed) => {
         for (const [id, view] of this.views) {
           if (view.terminal === closed) {
+            // VS Code tells the pseudoterminal only if it had started it: a panel closed before
+            // that must still stop its command (close() runs once).
+            view.pty.close();
             this.views.delete(id);
             this._unregister(view.terminal);
             view.pty.dispose();
