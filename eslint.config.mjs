@@ -71,7 +71,6 @@ export default tseslint.config(
   },
   {
     files: ['src/extension/services/**/*.ts'],
-    ignores: ['src/extension/services/clientTerminals.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -79,24 +78,6 @@ export default tseslint.config(
           patterns: [
             {
               regex: String.raw`^(\.\./)+render(/|$)|^(\.\./)+(context|commands|apiImpl|extension)$`,
-              message: 'services/ sits below render/: renderers use services, never the other way round.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The one exception: client terminals still create their panels through render/'s views.
-    // removed when the client-terminal port lands
-    files: ['src/extension/services/clientTerminals.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: String.raw`^(\.\./)+render(?!/terminal/terminalViews$)(/|$)|^(\.\./)+(context|commands|apiImpl|extension)$`,
               message: 'services/ sits below render/: renderers use services, never the other way round.',
             },
           ],

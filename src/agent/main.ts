@@ -37,12 +37,13 @@ async function main(): Promise<void> {
   const connection = server.app.connect(stream);
 
   let stopping = false;
-  const stop = async (why: string): Promise<void> => {
+  const stop = async (why: string, code = 0): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    log.info(`stopping: ${why}`);
+    if (code === 0) log.info(`stopping: ${why}`);
+    else log.error(`stopping: ${why}`);
     await server.closeAll();
-    process.exit(0);
+    process.exit(code);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
@@ -53,9 +54,21 @@ async function main(): Promise<void> {
     log.error('uncaught exception', error);
     void server.closeAll().finally(() => process.exit(1));
   });
-  // The client closing our stdin is the normal way to end.
+  // The client closing our stdin is the normal way to end; a connection that broke (a message over
+  // the size limit, unreadable input) is not, and must not look like it.
   await connection.closed;
-  await stop('stdin closed');
+  const broken = brokenConnection(connection.signal.reason);
+  if (broken) await stop(broken, 1);
+  else await stop('stdin closed');
+}
+
+/** Why the connection broke, or undefined when it simply closed (stdin ended). */
+function brokenConnection(reason: unknown): string | undefined {
+  if (reason instanceof acp.MessageTooLargeError) {
+    return `the client sent a message larger than ${reason.maxMessageBytes} bytes (the limit of ACP messages); the connection cannot go on`;
+  }
+  if (reason instanceof Error && reason.message !== 'ACP connection closed') return `the connection broke: ${reason.message}`;
+  return undefined;
 }
 
 main().catch((error: unknown) => {

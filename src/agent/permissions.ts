@@ -30,13 +30,19 @@ export function modeAllows(mode: ModeId, needed: PermissionClass): boolean {
     case 'ask':
       return false;
     case 'accept-edits':
+      // Reads outside the session's folders still ask, as in Claude Code's acceptEdits mode.
       return needed === 'edit';
     case 'bypass':
       return true;
   }
 }
 
-export const WHAT: Record<PermissionClass, string> = { edit: 'file changes', execute: 'commands', mcp: 'MCP tool calls' };
+export const WHAT: Record<PermissionClass, string> = {
+  edit: 'file changes',
+  execute: 'commands',
+  mcp: 'MCP tool calls',
+  read: 'reads outside the session folders',
+};
 
 export function permissionOptions(needed: PermissionClass): PermissionOption[] {
   return [

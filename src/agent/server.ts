@@ -77,7 +77,7 @@ export function createAgentServer({ config, brain, version }: AgentAppDeps): Age
           loadSession: true,
           // MCP servers over stdio, streamable HTTP and SSE (src/agent/mcp/).
           mcpCapabilities: { http: true, sse: true },
-          sessionCapabilities: { list: {}, resume: {}, close: {} },
+          sessionCapabilities: { list: {}, resume: {}, close: {}, additionalDirectories: {} },
         },
         agentInfo: { name: 'acp-native-agent', title: 'ACP Native (bundled agent)', version },
         authMethods: [],
@@ -86,6 +86,7 @@ export function createAgentServer({ config, brain, version }: AgentAppDeps): Age
     .onRequest(acp.methods.agent.session.new, ({ params, client }) => {
       const sessionId = randomUUID();
       const session = AgentSession.create(sessionDeps(client), sessionId, params.cwd);
+      session.setAdditionalDirectories(params.additionalDirectories);
       sessions.set(sessionId, session);
       session.useMcpServers(params.mcpServers);
       return { sessionId, modes: modeState(session.modeId) };
@@ -93,12 +94,14 @@ export function createAgentServer({ config, brain, version }: AgentAppDeps): Age
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const { session, replay } = reopen(client, params.sessionId, params.cwd);
       session.useMcpServers(params.mcpServers);
+      session.setAdditionalDirectories(params.additionalDirectories);
       await session.sendAll(replay());
       return { modes: modeState(session.modeId) };
     })
     .onRequest(acp.methods.agent.session.resume, ({ params, client }) => {
       const { session } = reopen(client, params.sessionId, params.cwd);
       session.useMcpServers(params.mcpServers ?? []);
+      session.setAdditionalDirectories(params.additionalDirectories);
       return { modes: modeState(session.modeId) };
     })
     .onRequest(acp.methods.agent.session.list, ({ params }) => {

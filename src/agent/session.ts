@@ -2,6 +2,7 @@
  * One ACP session: its log, mode, background tasks and the turn in progress. Every event goes to
  * the log first, then out as updates through the same projector replay uses.
  */
+import * as path from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { ContentBlock, McpServer, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { BridgeContext } from './bridge';
@@ -36,6 +37,7 @@ export class AgentSession implements TurnHost {
   readonly bridge: BridgeContext;
   readonly tasks: TaskRegistry;
   readonly files: FileStore;
+  private additionalDirectories: readonly string[] = [];
   private readonly sink: UpdateSink;
   private readonly projector: Projector;
   private readonly grants = new Map<PermissionClass, 'allow' | 'reject'>();
@@ -58,6 +60,16 @@ export class AgentSession implements TurnHost {
     this.tasks = new TaskRegistry(countBackgroundCalls(events) + 1);
     this.files = deps.fileStore(sessionId);
     this.mcpHub = this.newHub([]);
+  }
+
+  /** cwd first, then the additional directories the client named (`session/new`, `load`, `resume`). */
+  get roots(): readonly string[] {
+    return [this.bridge.cwd, ...this.additionalDirectories];
+  }
+
+  /** The client (re)named the session's other folders; absolute paths only, as ACP requires. */
+  setAdditionalDirectories(directories: readonly string[] | null | undefined): void {
+    this.additionalDirectories = (directories ?? []).filter((d) => typeof d === 'string' && path.isAbsolute(d));
   }
 
   static create(deps: SessionDeps, sessionId: string, cwd: string): AgentSession {

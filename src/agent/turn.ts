@@ -21,6 +21,8 @@ import { textBlock } from './views';
 /** What a turn needs from its session. */
 export interface TurnHost {
   readonly sessionId: string;
+  /** The session's folders: cwd first, then the additional directories. */
+  readonly roots: readonly string[];
   readonly bridge: BridgeContext;
   readonly tasks: TaskRegistry;
   readonly files: FileStore;
@@ -128,7 +130,7 @@ export class Turn implements TurnContext {
   /** Undefined when the call may run; otherwise the outcome that fails it. */
   private async checkPermission(toolCallId: string, name: string, args: JsonValue): Promise<ToolOutcome | undefined> {
     const tool = toolNamed(name);
-    const needed = tool?.permission(args);
+    const needed = tool?.permission(args, { roots: this.host.roots });
     if (tool === undefined || needed === undefined) return undefined;
     const standing = this.host.standingDecision(needed);
     if (standing === 'allow') return undefined;

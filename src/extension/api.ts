@@ -68,6 +68,10 @@ export interface AcpNativeStats {
   toolCallsViewVisible: boolean;
   /** What renderers keep per card or session: clearing the sessions takes it all away. */
   kept: { diffCards: number; terminalSessions: number; followAlongSessions: number };
+  /** Every session the extension holds a record of (an update never creates one). */
+  sessionIds: string[];
+  /** The active session's slash commands (`available_commands_update`), by name. */
+  availableCommands: string[];
 }
 
 export interface PendingPermission {

@@ -76,6 +76,8 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[]): A
           terminalSessions: acp.displayTerminals.trackedSessions,
           followAlongSessions: acp.chat.followAlong.trackedSessions,
         },
+        sessionIds: acp.sessions.all.map((s) => s.state.sessionId),
+        availableCommands: (session?.state.availableCommands ?? []).map((c) => c.name),
       };
     },
     sessionHistory: async () => {

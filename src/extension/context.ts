@@ -68,7 +68,7 @@ export class AcpNative extends Disposable {
     this.terminalViews = this._register(new TerminalViews());
     this.clientTerminals = this._register(
       new ClientTerminals({
-        views: this.terminalViews,
+        panels: this.terminalViews,
         log,
         resolveCwd: (cwd, sessionId) => (cwd ? guard.check(cwd, 'run commands in', sessionId) : Promise.resolve(this.workspaceRoots().cwd)),
       }),

@@ -25,6 +25,13 @@
 //                               `$/cancel_request` once GATE (a file path) exists; the result as rawOutput
 //   fs-write-spellings P1 P2 …  concurrent writes of "write N\n" to each spelling; all results as rawOutput
 //   permission-no-options       `session/request_permission` with `options: []`; the result as rawOutput
+//   phantom-update              sends updates for a session id nobody created
+//   huge-line MB                writes one JSON message of MB megabytes on stdout (over the limit)
+//   stderr-progress MB          writes MB megabytes of a `\r` progress bar on stderr, no newline
+//   terminal-flood MB           `terminal/create` of a command printing MB megabytes (default
+//                               limit); reports the output size and truncation as rawOutput
+// session/new sends `available_commands_update` (a `/early` command) BEFORE its response, as real
+// agents do.
 // Started with `--protocol-version N`, it answers `initialize` with that version.
 // With `--mcp-http` it advertises `mcpCapabilities.http`; with `--record-mcp FILE` it writes the
 // `mcpServers` of each `session/new` to FILE (a JSON array, one entry per session).
@@ -207,6 +214,39 @@ async function crashWithTerminal(client: Client, sessionId: string, cwd: string)
   process.exit(9);
 }
 
+/** A client terminal printing `mb` megabytes, shown in a tool call whose rawOutput says what terminal/output kept. */
+async function terminalFlood(client: Client, sessionId: string, cwd: string, mb: number): Promise<void> {
+  const toolCallId = `toolu_${nextId++}`;
+  const script = `const b = Buffer.alloc(65536, 'y'); let n = ${mb * 16}; (function w() { while (n-- > 0) if (!process.stdout.write(b)) return process.stdout.once('drain', w); })()`;
+  const { terminalId } = await client.request(acp.methods.client.terminal.create, {
+    sessionId,
+    command: process.execPath,
+    args: ['-e', script],
+    env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }],
+    cwd,
+  });
+  await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title: `Flood ${mb} MB`, kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId }] });
+  const exit = await client.request(acp.methods.client.terminal.waitForExit, { sessionId, terminalId });
+  const out = await client.request(acp.methods.client.terminal.output, { sessionId, terminalId });
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call_update',
+    toolCallId,
+    status: 'completed',
+    rawOutput: { exitCode: exit.exitCode, bytes: Buffer.byteLength(out.output), truncated: out.truncated },
+  });
+}
+
+/** Writes `head`, then about MB megabytes of filler (64 KB pieces, honouring backpressure), then `tail`. */
+async function writeHuge(out: NodeJS.WritableStream, head: string, mb: number, tail: string, piece: (i: number) => string = () => 'x'): Promise<void> {
+  let chunk = '';
+  for (let i = 0; chunk.length < 65536; i++) chunk += piece(i);
+  const buffer = Buffer.from(chunk.slice(0, 65536));
+  const write = (data: Buffer | string) => (out.write(data) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r())));
+  await write(head);
+  for (let written = 0; written < mb * 2 ** 20; written += buffer.length) await write(buffer);
+  await write(tail);
+}
+
 const sessions = new Map<string, string>();
 
 function argValue(flag: string): string | undefined {
@@ -223,13 +263,17 @@ acp
     agentCapabilities: { loadSession: false, ...(process.argv.includes('--mcp-http') ? { mcpCapabilities: { http: true } } : {}) },
     agentInfo: { name: 'third-party-test-agent', version: '0.0.0' },
   }))
-  .onRequest(acp.methods.agent.session.new, ({ params }) => {
+  .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
     const sessionId = `sess_${nextId++}`;
     sessions.set(sessionId, params.cwd);
     if (recordMcp !== undefined) {
       receivedMcp.push(params.mcpServers);
       fs.writeFileSync(recordMcp, JSON.stringify(receivedMcp));
     }
+    await update(client, sessionId, {
+      sessionUpdate: 'available_commands_update',
+      availableCommands: [{ name: 'early', description: 'announced before the session/new response' }],
+    });
     return { sessionId };
   })
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
@@ -276,6 +320,24 @@ acp
         process.stdout.write('this is not JSON\n[debug] neither is this\n');
         await update(client, sid, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'still here' } });
         process.stdout.write('{"partial": \n');
+        break;
+      case 'phantom-update':
+        for (let i = 0; i < 3; i++) {
+          await update(client, 'sess_phantom', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `ghost ${i}` } });
+        }
+        await update(client, sid, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'real' } });
+        break;
+      case 'huge-line':
+        await writeHuge(process.stdout, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${sid}","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"`, Number(arg), '"}}}}\n');
+        // Lives on: the client must stop it.
+        await new Promise((r) => setTimeout(r, 60_000));
+        break;
+      case 'stderr-progress':
+        await writeHuge(process.stderr, '', Number(arg), '', (i) => `\r${String(i % 100).padStart(3)}% [${'='.repeat(i % 40).padEnd(40)}]`);
+        process.stderr.write('\nprogress done\n');
+        break;
+      case 'terminal-flood':
+        await terminalFlood(client, sid, cwd, Number(arg));
         break;
       case 'fs-read':
         await report(client, sid, `Read ${arg}`, () =>

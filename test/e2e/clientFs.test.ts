@@ -163,6 +163,27 @@ describe('files through the client (fs/* capability)', function () {
     assert.equal(cardText(cards[4]!), `File not found: ${at('missing.txt')}`);
   });
 
+  it('keeps the line endings it read through a client that serves raw text and saves what it is given', async () => {
+    const ws = tempWorkspace();
+    writeFileSync(path.join(ws, 'mixed.txt'), 'one\r\ntwo\r\nthree\nfour\r\n');
+    writeFileSync(path.join(ws, 'crlf.txt'), '\uFEFFa\r\nb\r\n');
+    const raw = new EditorFs(ws, { raw: true });
+    const agent = await AgentUnderTest.start({ stateDir: tempDir('state'), terminalOutput: false, fs: raw });
+    try {
+      const sessionId = (await agent.newSession(ws)).sessionId;
+      const script = [`/edit mixed.txt\n${fence('two')}\n${fence('zwei\ndeux')}`, `/write crlf.txt\n${fence('x\ny')}`].join('\n');
+      const cards = fold((await agent.prompt(sessionId, script)).updates).cards;
+      assert.deepEqual(cards.map((c) => c.status), ['completed', 'completed']);
+      // Every untouched byte kept; the inserted newline takes the dominant ending (CRLF).
+      assert.equal(readFileSync(path.join(ws, 'mixed.txt'), 'utf8'), 'one\r\nzwei\r\ndeux\r\nthree\nfour\r\n');
+      assert.equal(readFileSync(path.join(ws, 'crlf.txt'), 'utf8'), '\uFEFFx\r\ny\r\n');
+      // The cards still show LF text.
+      assert.deepEqual(diffs(cards[0]!).map((d) => d.newText), ['one\nzwei\ndeux\nthree\nfour']);
+    } finally {
+      await agent.stop();
+    }
+  });
+
   it('replays the session with the same cards and no fs/* request', async () => {
     const live = fold(client.agent.updates.get(client.sessionId) ?? []);
     const replayEditor = new EditorFs(client.ws);

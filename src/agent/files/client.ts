@@ -4,8 +4,10 @@
  * the editor's own (undoable, keeping the file's line endings and BOM, asking before overwriting
  * unsaved changes, offered for review). Like the local store it returns storage facts only.
  *
- * The client speaks LF text: a read is LF-normalized, and an edit sends the whole new LF text
- * (the client keeps the file's line endings). A read that fails because the file does not exist
+ * Tools see LF text; what goes back keeps the line endings that were read, as on local disk: an
+ * edit splices the text as the client served it (untouched lines keep CRLF or a mix), a whole
+ * write takes the dominant ending, a BOM stays. A client that serves raw file text and saves what
+ * it is given then keeps the file's bytes. A read that fails because the file does not exist
  * means a create. A read that fails because the file is binary / not UTF-8 makes `edit` refuse;
  * a `write` still goes to the client, which replaces the file or refuses — it is the client's
  * file and the client's call, and nothing is ever written behind its back. Any other client error
@@ -14,7 +16,7 @@
 import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest, WriteTextFileResponse } from '@agentclientprotocol/sdk';
 import { planReplacement } from '../textEdit';
 import { ToolError } from '../tools/types';
-import { assertNotDirectory } from './local';
+import { BOM, assertNotDirectory, decodeText, spliceRaw, type RawText } from './local';
 import type { EditFacts, FileStore, MutationFacts, TextFile } from './store';
 
 /** The two client methods, as the connection sends them. */
@@ -24,7 +26,7 @@ export interface ClientFs {
 }
 
 /** What a read through the client found. */
-type Found = { kind: 'text'; text: string } | { kind: 'missing' } | { kind: 'binary'; reason: string };
+type Found = RawText | { kind: 'missing' } | { kind: 'binary'; reason: string };
 
 const RESOURCE_NOT_FOUND = -32002;
 
@@ -34,7 +36,7 @@ export function clientFileStore(client: ClientFs, sessionId: string): FileStore 
     await assertNotDirectory(filePath);
     try {
       const { content } = await client.readTextFile({ sessionId, path: filePath });
-      return { kind: 'text', text: content.replace(/\r\n/g, '\n') };
+      return decodeText(content);
     } catch (error) {
       if (isNotFound(error, filePath)) return { kind: 'missing' };
       if (isBinary(error, filePath)) return { kind: 'binary', reason: messageOf(error) };
@@ -54,15 +56,18 @@ export function clientFileStore(client: ClientFs, sessionId: string): FileStore 
     async readText(filePath): Promise<TextFile> {
       const found = await read(filePath);
       if (found.kind === 'missing') throw new ToolError(`File not found: ${filePath}`);
-      return found.kind === 'text' ? found : { kind: 'binary' };
+      return found.kind === 'text' ? { kind: 'text', text: found.text } : { kind: 'binary' };
     },
 
     async writeText(filePath, content): Promise<MutationFacts> {
       const existing = await read(filePath);
-      await write(filePath, content);
+      const after = content.replace(/\r\n/g, '\n');
+      // An existing text file keeps its dominant line ending and its BOM; anything else gets the content as given.
+      const sent = existing.kind === 'text' ? (existing.bom ? BOM : '') + (existing.eol === '\r\n' ? after.replace(/\n/g, '\r\n') : after) : content;
+      await write(filePath, sent);
       return {
         before: existing.kind === 'text' ? existing.text : null,
-        after: content.replace(/\r\n/g, '\n'),
+        after,
         created: existing.kind === 'missing',
       };
     },
@@ -81,12 +86,12 @@ export function clientFileStore(client: ClientFs, sessionId: string): FileStore 
       }
       if (oldLf === '') {
         if (existing.text !== '') throw new ToolError('old_string is empty but the file is not; give the text to replace.');
-        await write(filePath, newLf);
+        await write(filePath, (existing.bom ? BOM : '') + newLf.replace(/\n/g, existing.eol));
         return { before: '', after: newLf, created: false, sites: [{ beforeOffset: 0, oldLength: 0, afterOffset: 0, newLength: newLf.length }] };
       }
       const plan = planReplacement(existing.text, oldLf, newLf, replaceAll);
       if (!plan.ok) throw new ToolError(plan.error);
-      await write(filePath, plan.after);
+      await write(filePath, (existing.bom ? BOM : '') + spliceRaw(existing, plan.sites, newLf));
       return { before: existing.text, after: plan.after, created: false, sites: plan.sites };
     },
   };

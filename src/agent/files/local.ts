@@ -13,11 +13,23 @@ import { planReplacement, type ReplacementSite } from '../textEdit';
 import { ToolError } from '../tools/types';
 import type { EditFacts, FileStore, MutationFacts } from './store';
 
-const BOM = '\uFEFF';
+export const BOM = '\uFEFF';
 
-export type DecodedFile =
-  | { kind: 'text'; text: string; eol: '\n' | '\r\n'; bom: boolean; raw: string; crlfAt: number[] }
-  | { kind: 'binary'; size: number };
+/** Text as tools see it (LF), with what it takes to write it back as it was. */
+export interface RawText {
+  kind: 'text';
+  /** LF-normalized, without the BOM. */
+  text: string;
+  /** The dominant line ending: what inserted newlines become. */
+  eol: '\n' | '\r\n';
+  bom: boolean;
+  /** As read, without the BOM. */
+  raw: string;
+  /** Normalized offsets of the `\n`s that were `\r\n`. */
+  crlfAt: number[];
+}
+
+export type DecodedFile = RawText | { kind: 'binary'; size: number };
 
 export const localFileStore: FileStore = {
   readText: (filePath) => readDecoded(filePath),
@@ -34,6 +46,11 @@ export function decode(bytes: Uint8Array): DecodedFile {
   } catch {
     return { kind: 'binary', size: bytes.length };
   }
+  return decodeText(decoded);
+}
+
+/** Splits decoded text into the LF text tools see and what it takes to write it back (BOM, CRLFs). */
+export function decodeText(decoded: string): RawText {
   const bom = decoded.startsWith(BOM);
   const raw = bom ? decoded.slice(1) : decoded;
   const crlfAt: number[] = [];
@@ -100,7 +117,7 @@ export async function editText(filePath: string, oldString: string, newString: s
 }
 
 /** Applies the sites (planned on LF text) to the raw text, leaving every other byte as it was. */
-function spliceRaw(file: Extract<DecodedFile, { kind: 'text' }>, sites: ReplacementSite[], newLf: string): string {
+export function spliceRaw(file: RawText, sites: ReplacementSite[], newLf: string): string {
   const replacement = file.eol === '\n' ? newLf : newLf.replace(/\n/g, file.eol);
   const toRaw = (offset: number): number => offset + countBelow(file.crlfAt, offset);
   const pieces: string[] = [];

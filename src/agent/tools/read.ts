@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { fenced } from '../markdown';
 import { textBlock } from '../views';
+import { isInsideAny } from '../paths';
 import { ToolError, type ToolDefinition } from './types';
 
 const DEFAULT_LIMIT = 2000;
@@ -25,7 +26,8 @@ export const readTool: ToolDefinition<ReadArgs, ReadValue> = {
   description: 'Read a text file. Returns its lines numbered from `line` (cat -n style).',
   args,
   resolveArgs: (a, cwd) => ({ ...a, path: path.resolve(cwd, a.path) }),
-  permission: () => undefined,
+  // Like Claude Code: reading inside the session's folders is free; elsewhere the user is asked.
+  permission: (a, scope) => (isInsideAny(a.path, scope.roots) ? undefined : 'read'),
   presentCall: (a) => ({
     card: 'generic',
     title: a.line !== undefined || a.limit !== undefined ? `Read ${a.path} (${lineRange(a)})` : `Read ${a.path}`,

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { JsonValue } from '../json';
 import { log } from '../log';
 import type { ToolCallView, ToolResultView } from '../views';
-import { ToolError, type PermissionClass, type ToolContext, type ToolDefinition, type ToolOutcome } from './types';
+import { ToolError, type PermissionClass, type PermissionScope, type ToolContext, type ToolDefinition, type ToolOutcome } from './types';
 
 export interface Tool {
   readonly name: string;
@@ -16,7 +16,7 @@ export interface Tool {
   readonly inputSchema: Record<string, unknown>;
   /** Validates raw arguments and makes them self-contained (absolute paths) for the log. */
   prepare(raw: unknown, cwd: string): { ok: true; args: JsonValue } | { ok: false; error: string };
-  permission(args: JsonValue): PermissionClass | undefined;
+  permission(args: JsonValue, scope: PermissionScope): PermissionClass | undefined;
   presentCall(args: JsonValue): ToolCallView;
   run(args: JsonValue, ctx: ToolContext): Promise<{ outcome: ToolOutcome; meta: JsonValue | undefined }>;
   presentResult(args: JsonValue, outcome: ToolOutcome, meta: JsonValue | undefined): ToolResultView;
@@ -35,7 +35,7 @@ export function eraseTool<Args, Value>(def: ToolDefinition<Args, Value>): Tool {
       const resolved = def.resolveArgs ? def.resolveArgs(parsed.data, cwd) : parsed.data;
       return { ok: true, args: JSON.parse(JSON.stringify(resolved)) as JsonValue };
     },
-    permission: (args) => def.permission(parse(args)),
+    permission: (args, scope) => def.permission(parse(args), scope),
     presentCall: (args) => def.presentCall(parse(args)),
     async run(args, ctx) {
       const typed = parse(args);

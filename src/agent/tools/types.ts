@@ -25,7 +25,13 @@ export class ToolError extends Error {
 }
 
 /** Which permission a call needs; the session mode and earlier "always" answers decide. */
-export type PermissionClass = 'edit' | 'execute' | 'mcp';
+export type PermissionClass = 'edit' | 'execute' | 'mcp' | 'read';
+
+/** What a tool may consult to decide which permission a call needs. */
+export interface PermissionScope {
+  /** The session's folders (cwd and additional directories): reading inside them needs no permission. */
+  readonly roots: readonly string[];
+}
 
 export interface ToolContext {
   cwd: string;
@@ -51,7 +57,7 @@ export interface ToolDefinition<Args, Value> {
   args: z.ZodType<Args>;
   /** Makes arguments self-contained before they are logged (e.g. relative paths → absolute). */
   resolveArgs?(args: Args, cwd: string): Args;
-  permission(args: Args): PermissionClass | undefined;
+  permission(args: Args, scope: PermissionScope): PermissionClass | undefined;
   presentCall(args: Args): ToolCallView;
   execute(args: Args, ctx: ToolContext): Promise<Value>;
   output: {

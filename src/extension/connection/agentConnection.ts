@@ -21,7 +21,11 @@ export class AgentExitedError extends Error {
     readonly agentName: string,
     readonly exit: AgentExit,
   ) {
-    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code ?? 'unknown'}`;
+    const how = exit.reason
+      ? `was stopped: ${exit.reason}`
+      : exit.signal
+        ? `was killed by ${exit.signal}`
+        : `exited with code ${exit.code ?? 'unknown'}`;
     const tail = exit.stderrTail.length ? `\n${exit.stderrTail.slice(-5).join('\n')}` : '';
     super(`Agent "${agentName}" ${how}.${tail}`);
   }
@@ -86,7 +90,30 @@ export class AgentConnection {
       );
     }
     void agentProcess.exited.then(() => connection.close());
-    return new AgentConnection(agentProcess, connection, response);
+    const agentConnection = new AgentConnection(agentProcess, connection, response);
+    void connection.closed.then(() => agentConnection.connectionClosed(connection.signal.reason, log));
+    return agentConnection;
+  }
+
+  private disposing = false;
+
+  /**
+   * The connection closed while the process may live on (a message over the size limit, a broken
+   * pipe): nothing can reach the agent any more, so it is as good as dead. Stop it, so its exit
+   * runs the usual cleanup (questions answered, terminals killed) and the next prompt starts a
+   * fresh agent, instead of every later prompt failing on a dead connection.
+   */
+  private async connectionClosed(reason: unknown, log: Logger): Promise<void> {
+    if (this.disposing || !this.process.isAlive) return;
+    if (this.process.hasClosedOutput) {
+      // It closed its stdout: it is exiting; give it the time to say how.
+      const exited = await Promise.race([this.process.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), EXIT_STATUS_WAIT_MS))]);
+      if (exited || this.disposing) return;
+    }
+    const why = reason instanceof Error ? reason.message : 'the connection closed';
+    const message = `its connection broke (${why})`;
+    log.error(`Agent "${this.name}" ${message}; stopping it.`);
+    await this.process.stop({ graceMs: 1000, reason: message });
   }
 
   get name(): string {
@@ -131,6 +158,7 @@ export class AgentConnection {
   }
 
   async dispose(): Promise<void> {
+    this.disposing = true;
     this.connection.close();
     await this.process.stop();
   }

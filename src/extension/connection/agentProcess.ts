@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as acp from '@agentclientprotocol/sdk';
-import { JsonLineFilter } from '../core/ndjsonFilter';
+import { JsonLineFilter, LineTooLongError } from '../core/ndjsonFilter';
+import { LineTail } from '../core/lineTail';
 import type { Logger } from '../log';
 
 export interface AgentLaunch {
@@ -17,9 +18,13 @@ export interface AgentExit {
   signal: NodeJS.Signals | null;
   /** The last lines the agent wrote to stderr: the usual place where it says why it died. */
   stderrTail: string[];
+  /** Why ACP Native stopped it, when it did so because something went wrong (e.g. a broken connection). */
+  reason?: string;
 }
 
 const STDERR_TAIL_LINES = 20;
+/** Characters kept of one stderr line (log and exit message): a line without newlines must not grow without bound. */
+const STDERR_LINE_CHARS = 2000;
 
 /**
  * One agent program on stdio. stdout carries newline-delimited JSON-RPC (non-JSON lines are
@@ -28,8 +33,10 @@ const STDERR_TAIL_LINES = 20;
 export class AgentProcess {
   readonly exited: Promise<AgentExit>;
   private readonly child: ChildProcess;
-  private readonly stderrTail: string[] = [];
+  private readonly stderr: LineTail;
   private alive = true;
+  private stdoutEnded = false;
+  private stopReason: string | undefined;
 
   constructor(
     readonly launch: AgentLaunch,
@@ -47,23 +54,35 @@ export class AgentProcess {
         if (settled) return;
         settled = true;
         this.alive = false;
-        resolve({ ...exit, stderrTail: [...this.stderrTail] });
+        this.stderr.end();
+        resolve({ ...exit, stderrTail: [...this.stderr.lines], ...(this.stopReason ? { reason: this.stopReason } : {}) });
       };
       this.child.once('error', (error) => {
-        this.pushStderr(`failed to start "${launch.command}": ${error.message}`);
+        this.stderr.push(`\nfailed to start "${launch.command}": ${error.message}\n`);
         finish({ code: null, signal: null });
       });
       this.child.once('close', (code, signal) => finish({ code, signal }));
     });
     // EPIPE and friends: the exit handler reports the death; never let it throw into the host.
     this.child.stdin?.on('error', (error) => log.debug(`[${launch.name}] stdin: ${error.message}`));
-    this.child.stderr?.setEncoding('utf8');
-    let stderrPartial = '';
-    this.child.stderr?.on('data', (text: string) => {
-      const lines = (stderrPartial + text).split('\n');
-      stderrPartial = lines.pop() ?? '';
-      for (const line of lines) this.pushStderr(line);
+    this.stderr = new LineTail({
+      maxLineChars: STDERR_LINE_CHARS,
+      maxLines: STDERR_TAIL_LINES,
+      onLine: (line) => log.info(`[${launch.name}] ${line}`),
     });
+    this.child.stdout?.once('end', () => (this.stdoutEnded = true));
+    this.child.stderr?.setEncoding('utf8');
+    this.child.stderr?.on('data', (text: string) => {
+      this.stderr.push(text);
+      // Like stdout: one chunk per turn of the event loop, so a flood cannot hog the host.
+      this.child.stderr?.pause();
+      setImmediate(() => this.child.stderr?.resume());
+    });
+  }
+
+  /** The agent closed its stdout: it is exiting (or can no longer answer). */
+  get hasClosedOutput(): boolean {
+    return this.stdoutEnded;
   }
 
   get pid(): number | undefined {
@@ -77,24 +96,35 @@ export class AgentProcess {
   /** The ACP stream over this process's stdio. */
   stream(): acp.Stream {
     const child = this.child;
-    const filter = new JsonLineFilter((line) => this.log.warn(`[${this.launch.name}] skipped non-JSON stdout line: ${truncate(line)}`));
-    const encoder = new TextEncoder();
+    const filter = new JsonLineFilter((prefix, bytes) => {
+      const size = bytes > prefix.length + 1 ? ` (${bytes} bytes)` : '';
+      this.log.warn(`[${this.launch.name}] skipped non-JSON stdout line${size}: ${truncate(prefix)}`);
+    }, acp.DEFAULT_MAX_MESSAGE_BYTES);
     // The SDK may cancel this stream (connection closed) before the process's stdout ends.
     let open = true;
     const readable = new ReadableStream<Uint8Array>({
       start(controller) {
         child.stdout?.on('data', (chunk: Buffer) => {
-          const kept = filter.push(chunk);
-          if (kept && open) controller.enqueue(encoder.encode(kept));
+          if (!open) return;
+          let lines: Uint8Array[];
+          try {
+            lines = filter.push(chunk);
+          } catch (error) {
+            if (!(error instanceof LineTooLongError)) throw error;
+            // The SDK closes the connection with this error; AgentConnection then stops the agent.
+            open = false;
+            controller.error(error);
+            return;
+          }
+          for (const line of lines) controller.enqueue(line);
           // One chunk per turn of the event loop: a flooding agent must not freeze the extension
           // host (timers, other extensions) while Node drains many chunks in one go.
           child.stdout?.pause();
           setImmediate(() => child.stdout?.resume());
         });
         child.stdout?.on('end', () => {
-          const kept = filter.end();
           if (!open) return;
-          if (kept) controller.enqueue(encoder.encode(kept));
+          for (const line of filter.end()) controller.enqueue(line);
           open = false;
           controller.close();
         });
@@ -120,9 +150,14 @@ export class AgentProcess {
     return acp.ndJsonStream(writable, readable);
   }
 
-  /** Stops the agent: closes stdin, then SIGTERM, then SIGKILL if it lingers. */
-  async stop(graceMs = 2000): Promise<void> {
+  /**
+   * Stops the agent: closes stdin, then SIGTERM, then SIGKILL if it lingers. A `reason` (something
+   * went wrong) is reported in its exit.
+   */
+  async stop(options: { graceMs?: number; reason?: string } = {}): Promise<void> {
     if (!this.alive) return;
+    const graceMs = options.graceMs ?? 2000;
+    this.stopReason ??= options.reason;
     this.child.stdin?.end();
     this.child.kill('SIGTERM');
     const timer = setTimeout(() => {
@@ -130,13 +165,6 @@ export class AgentProcess {
     }, graceMs);
     await this.exited;
     clearTimeout(timer);
-  }
-
-  private pushStderr(line: string): void {
-    if (!line.trim()) return;
-    this.log.info(`[${this.launch.name}] ${line}`);
-    this.stderrTail.push(line);
-    if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
   }
 }
 

@@ -3,10 +3,14 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { SessionState, type SessionChanges } from '../core/session';
 import { KeyedSerialQueue } from '../core/serialQueue';
 import { RestartThrottle } from '../core/restartThrottle';
+import { EarlyUpdates } from '../core/earlyUpdates';
 import { Disposable } from '../util/lifecycle';
 import { errorMessage, type Logger } from '../log';
 import { AgentConnection, type ClientRequestHandlers } from './agentConnection';
 import type { AgentLaunch } from './agentProcess';
+
+/** Updates held for sessions whose `session/new` has not answered yet (all sessions together). */
+const MAX_EARLY_UPDATES = 1000;
 
 /** A session of an agent, as the UI sees it. */
 export interface SessionRecord {
@@ -49,6 +53,8 @@ export class AgentSessions extends Disposable {
   /** The SDK does not wait for an async notification handler before dispatching the next one. */
   private readonly updateQueue = new KeyedSerialQueue();
   private readonly restarts = new RestartThrottle();
+  /** Updates for ids without a record: held while a session is being created, else dropped. */
+  private readonly early: EarlyUpdates<acp.SessionUpdate>;
 
   private readonly sessionsEmitter = this._register(new vscode.EventEmitter<void>());
   /** A session was added, removed or became active. */
@@ -82,6 +88,7 @@ export class AgentSessions extends Disposable {
     },
   ) {
     super();
+    this.early = new EarlyUpdates({ maxHeld: MAX_EARLY_UPDATES, log: (m) => deps.log.warn(m) });
   }
 
   get active(): SessionRecord | undefined {
@@ -152,12 +159,20 @@ export class AgentSessions extends Disposable {
     const { cwd, additional } = this.deps.workspaceRoots();
     const canAddDirs = connection.initializeResponse.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
     const { servers: mcpServers } = await this.deps.mcpServers(connection);
-    const response = await connection.newSession({
-      cwd,
-      mcpServers,
-      ...(canAddDirs && additional.length ? { additionalDirectories: additional } : {}),
-    });
-    const record = this.recordFor(response.sessionId, connection, cwd, additional);
+    // Agents may send updates (available commands, modes) before the response names the session.
+    const created = this.early.beginCreate();
+    let response: acp.NewSessionResponse;
+    let record: SessionRecord;
+    try {
+      response = await connection.newSession({
+        cwd,
+        mcpServers,
+        ...(canAddDirs && additional.length ? { additionalDirectories: additional } : {}),
+      });
+      record = this.recordFor(response.sessionId, connection, cwd, additional);
+    } finally {
+      created();
+    }
     if (response.modes) record.state.setModes(response.modes);
     if (response.configOptions) record.state.setConfigOptions(response.configOptions);
     this.activeSessionId = response.sessionId;
@@ -270,13 +285,16 @@ export class AgentSessions extends Disposable {
     if (!this.starting) {
       const launch = this.deps.resolveLaunch();
       this.deps.log.info(`Starting agent "${launch.name}": ${launch.command} ${launch.args.join(' ')}`);
+      // Updates name sessions of the connection that sent them: a restarted agent reuses ids.
+      let from: AgentConnection | undefined;
       this.starting = AgentConnection.start({
         launch,
         handlers: this.deps.handlers,
-        onSessionUpdate: (notification) => this.receiveUpdate(notification),
+        onSessionUpdate: (notification) => this.receiveUpdate(notification, from),
         log: this.deps.log,
       }).then(
         (connection) => {
+          from = connection;
           this.connection = connection;
           this.starting = undefined;
           void connection.exited.then((exit) => {
@@ -304,17 +322,24 @@ export class AgentSessions extends Disposable {
    * Applies an update in arrival order, after those already queued for its session. Also used for
    * what a permission request says of its tool call, so it lands after the updates before it.
    */
-  receiveUpdate(notification: acp.SessionNotification): void {
+  receiveUpdate(notification: acp.SessionNotification, from: AgentConnection | undefined = this.connection): void {
     const { sessionId, update } = notification;
     void this.updateQueue
       .run(sessionId, () => {
-        const record = this.sessions.get(sessionId) ?? (this.connection ? this.recordFor(sessionId, this.connection) : undefined);
-        record?.state.apply(update);
+        const record = this.sessions.get(sessionId);
+        // A record of a dead predecessor with the same id is not this session: it is replaced
+        // when `session/new` or `session/load` answers, so hold the update for that.
+        if (record && record.connection === from) record.state.apply(update);
+        else this.early.receive(sessionId, update);
       })
       .catch((error: unknown) => this.deps.log.error(`Update for session ${sessionId} failed: ${errorMessage(error)}`));
   }
 
-  /** Finds or creates the record of a session; updates may arrive before `session/new` answers. */
+  /**
+   * Finds or creates the record of a session (from `session/new` or `session/load` only: an
+   * update never creates one). Updates that arrived before it are applied first, in order, now,
+   * before any queued after them.
+   */
   private recordFor(sessionId: string, connection: AgentConnection, cwd?: string, additional: string[] = []): SessionRecord {
     const existing = this.sessions.get(sessionId);
     if (existing?.connection === connection) return existing;
@@ -332,6 +357,7 @@ export class AgentSessions extends Disposable {
       this.sessionChangeEmitter.fire({ session: record, changes });
     });
     this.sessions.set(sessionId, record);
+    for (const update of this.early.take(sessionId)) state.apply(update);
     this.sessionsEmitter.fire();
     return record;
   }

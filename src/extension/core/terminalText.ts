@@ -1,3 +1,5 @@
+import { ChunkedText, utf16Units } from './textChunks';
+
 /**
  * Text shaping for pseudoterminals (pure). A pseudoterminal is a raw tty: a bare `\n` moves down
  * without returning to column 0, so output must use `\r\n`.
@@ -13,19 +15,51 @@ export class CrlfConverter {
     return this.atLineStartValue;
   }
 
+  /** Linear and native (one regex pass): a flood of output must not be walked character by character. */
   convert(text: string): string {
     if (!text) return text;
-    let out = '';
-    let previousWasCR = this.lastWasCR;
-    for (const ch of text) {
-      // A `\r\n` split across two chunks must not become `\r\r\n`.
-      if (ch === '\n' && !previousWasCR) out += '\r';
-      out += ch;
-      previousWasCR = ch === '\r';
-    }
-    this.lastWasCR = previousWasCR;
+    // A `\r\n` split across two chunks must not become `\r\r\n`.
+    const splitPair = this.lastWasCR && text.charCodeAt(0) === 0x0a;
+    const body = splitPair ? text.slice(1) : text;
+    const out = (splitPair ? '\n' : '') + body.replace(BARE_OR_CRLF, '\r\n');
+    this.lastWasCR = text.charCodeAt(text.length - 1) === 0x0d;
     this.atLineStartValue = text.endsWith('\n');
     return out;
+  }
+}
+
+const BARE_OR_CRLF = /\r?\n/g;
+
+/**
+ * What a terminal panel is given while it is closed or busy, bounded: a flood keeps its newest
+ * `maxChars` (a panel shows only its recent lines anyway) and says how much it skipped. Pure, so
+ * the pseudoterminal stays a thin adapter.
+ */
+export class PendingOutput {
+  private readonly text: ChunkedText;
+  /** Dropped offset already reported to the panel. */
+  private reportedDropped = 0;
+
+  constructor(readonly maxChars: number) {
+    this.text = new ChunkedText(utf16Units, maxChars);
+  }
+
+  get isEmpty(): boolean {
+    return this.text.size === 0;
+  }
+
+  push(data: string): void {
+    this.text.append(data);
+  }
+
+  /** Everything pending, after a dim note when part of it was skipped; empties the buffer. */
+  take(): string {
+    const skipped = this.text.dropped - this.reportedDropped;
+    const slice = this.text.readFrom(0);
+    this.text.dropFront();
+    this.reportedDropped = this.text.dropped;
+    const note = skipped > 0 ? `\x1b[0m\r\n\x1b[2m[… ${skipped} characters of output not shown …]\x1b[0m\r\n` : '';
+    return note + slice.text;
   }
 }
 

@@ -43,8 +43,13 @@ function utf8At(text: string, i: number): { bytes: number; units: number } {
   return { bytes: 3, units: 1 };
 }
 
+/** Any character that is not ASCII (one byte in UTF-8). */
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** UTF-8 byte length without Node's Buffer, so this module stays usable anywhere. */
 export function utf8Length(text: string): number {
+  // Command output is mostly ASCII: one native scan instead of a loop over every character.
+  if (!NON_ASCII.test(text)) return text.length;
   let bytes = 0;
   for (let i = 0; i < text.length; ) {
     const step = utf8At(text, i);
@@ -58,6 +63,8 @@ export function utf8Length(text: string): number {
 export const utf8Bytes: TextMeasure = {
   size: utf8Length,
   prefixCovering(text, atLeast) {
+    const asciiCandidate = Math.min(text.length, Math.max(0, Math.ceil(atLeast)));
+    if (!NON_ASCII.test(text.slice(0, asciiCandidate))) return { length: asciiCandidate, size: asciiCandidate };
     let size = 0;
     let length = 0;
     while (length < text.length && size < atLeast) {
@@ -169,6 +176,15 @@ export class ChunkedText {
     return { text: pieces.reverse().join(''), start, end };
   }
 
+  /** Drops everything kept (offsets go on from `length`). */
+  dropFront(): void {
+    this.droppedLength += this.keptLength;
+    this.keptLength = 0;
+    this.keptSize = 0;
+    this.chunks = [];
+    this.head = 0;
+  }
+
   private trim(): void {
     while (this.keptSize > this.limit && this.head < this.chunks.length) {
       const first = this.chunks[this.head];
@@ -195,6 +211,9 @@ export class ChunkedText {
     this.keptSize -= chunk.size;
     this.keptLength -= chunk.text.length;
     this.droppedLength += chunk.text.length;
+    // Release the text now: the array keeps dropped chunks until it is compacted, and with big
+    // chunks (a terminal panel's batches) those would hold many times the limit.
+    chunk.text = '';
     this.head++;
     // Compact now and then, so the array does not hold every chunk ever dropped.
     if (this.head > 64 && this.head * 2 > this.chunks.length) {

@@ -2,9 +2,26 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import * as acp from '@agentclientprotocol/sdk';
 import { OutputBuffer } from '../core/outputBuffer';
+import type { CommandEnd } from '../core/terminalText';
 import type { Logger } from '../log';
-import type { TerminalViews } from '../render/terminal/terminalViews';
 import { Disposable } from '../util/lifecycle';
+
+/** Where a client terminal shows its output: one terminal panel. */
+export interface TerminalPanel {
+  /** Appends output (the panel bounds what it holds). */
+  write(text: string): void;
+  /** The command ended: a status line; the panel stays readable. */
+  end(end: CommandEnd): void;
+}
+
+/**
+ * The port client terminals show themselves through, so services never reach into the renderers
+ * (layers point down). Implemented by render/terminal's TerminalViews, wired in context.ts.
+ */
+export interface TerminalPanels {
+  /** Opens the panel for a terminal id, without taking focus; `onUserClose` when the user closes it. */
+  open(options: { terminalId: string; name: string; header?: string; onUserClose?: () => void }): TerminalPanel;
+}
 
 interface ClientTerminal {
   readonly id: string;
@@ -31,7 +48,7 @@ export class ClientTerminals extends Disposable {
 
   constructor(
     private readonly deps: {
-      views: TerminalViews;
+      panels: TerminalPanels;
       log: Logger;
       /** Resolves and checks the cwd (absolute, inside the workspace); throws a RequestError. */
       resolveCwd: (cwd: string | null | undefined, sessionId: string) => Promise<string>;
@@ -56,7 +73,7 @@ export class ClientTerminals extends Disposable {
     });
     const buffer = new OutputBuffer(params.outputByteLimit ?? DEFAULT_OUTPUT_LIMIT);
     const commandLine = [params.command, ...args].join(' ');
-    const view = this.deps.views.create({
+    const panel = this.deps.panels.open({
       terminalId: id,
       name: truncate(commandLine, 40),
       header: `$ ${commandLine}  (cwd: ${cwd})`,
@@ -66,7 +83,7 @@ export class ClientTerminals extends Disposable {
       child.once('error', (error) => {
         const text = `failed to start "${params.command}": ${error.message}\n`;
         buffer.append(text);
-        view.pty.write(text);
+        panel.write(text);
       });
       child.once('close', (code, signal) => resolve({ exitCode: code, signal }));
     });
@@ -77,19 +94,19 @@ export class ClientTerminals extends Disposable {
         const text = decoder.write(chunk);
         if (!text) return;
         buffer.append(text);
-        view.pty.write(text);
+        panel.write(text);
       });
       stream?.on('end', () => {
         const rest = decoder.end();
         if (rest) {
           buffer.append(rest);
-          view.pty.write(rest);
+          panel.write(rest);
         }
       });
     }
     void exited.then((status) => {
       terminal.exit = status;
-      view.pty.end({ exitCode: status.exitCode ?? null, signal: status.signal ?? null });
+      panel.end({ exitCode: status.exitCode ?? null, signal: status.signal ?? null });
     });
     this.terminals.set(id, terminal);
     this.deps.log.info(`terminal/create ${id}: ${commandLine} (cwd ${cwd})`);

@@ -19,8 +19,14 @@ export class EditorFs {
   /** Writes refused with this message, by absolute path. */
   readonly refusals = new Map<string, string>();
 
-  /** Paths outside `root` are refused, reads and writes alike. */
-  constructor(private readonly root?: string) {}
+  /**
+   * Paths outside `root` are refused, reads and writes alike. `raw`: a plainer client that serves
+   * the file's text as it is (CRLF included) and saves exactly what it is given.
+   */
+  constructor(
+    private readonly root?: string,
+    private readonly options: { raw?: boolean } = {},
+  ) {}
 
   writesTo(filePath: string): acp.WriteTextFileRequest[] {
     return this.calls.flatMap((c) => (c.method === 'write' && c.params.path === filePath ? [c.params] : []));
@@ -31,7 +37,8 @@ export class EditorFs {
     this.guard(params.path, 'read');
     const unsaved = this.unsaved.get(params.path);
     const text = unsaved ?? this.readDisk(params.path);
-    return { content: sliceLines(text.replace(/\r\n/g, '\n'), params.line ?? undefined, params.limit ?? undefined) };
+    const served = this.options.raw ? text : text.replace(/\r\n/g, '\n');
+    return { content: sliceLines(served, params.line ?? undefined, params.limit ?? undefined) };
   }
 
   write(params: acp.WriteTextFileRequest): acp.WriteTextFileResponse {
@@ -40,7 +47,9 @@ export class EditorFs {
     const refusal = this.refusals.get(params.path);
     if (refusal !== undefined) throw acp.RequestError.invalidRequest({ path: params.path }, refusal);
     let content = params.content;
-    if (existsSync(params.path)) {
+    if (this.options.raw) {
+      mkdirSync(path.dirname(params.path), { recursive: true });
+    } else if (existsSync(params.path)) {
       // An editor keeps the document's line endings and BOM.
       const old = readFileSync(params.path, 'utf8');
       const lf = content.replace(/\r\n/g, '\n');
@@ -60,7 +69,8 @@ export class EditorFs {
     const bytes = readFileSync(filePath);
     if (bytes.includes(0)) throw acp.RequestError.invalidParams({ path: filePath }, `${filePath} is a binary file; it cannot be read as text.`);
     try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      // A raw client serves the BOM too, as Node's readFile(…, 'utf8') does.
+      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: this.options.raw === true }).decode(bytes);
     } catch {
       throw acp.RequestError.invalidParams({ path: filePath }, `${filePath} is not UTF-8 text; it cannot be read as text.`);
     }

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { CrlfConverter, describeCommandEnd } from '../../../src/extension/core/terminalText';
+import { CrlfConverter, PendingOutput, describeCommandEnd } from '../../../src/extension/core/terminalText';
 
 describe('terminal text', () => {
   it('turns bare newlines into CRLF and keeps existing CRLF', () => {
@@ -17,6 +17,27 @@ describe('terminal text', () => {
   it('converts a newline at the start of a chunk after text', () => {
     const c = new CrlfConverter();
     assert.equal(c.convert('one') + c.convert('\ntwo'), 'one\r\ntwo');
+  });
+
+  it('converts a flood in linear time', () => {
+    const c = new CrlfConverter();
+    const chunk = 'a line of output\n'.repeat(4096);
+    const started = process.hrtime.bigint();
+    let size = 0;
+    for (let i = 0; i < 300; i++) size += c.convert(chunk).length; // ~20 MB
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    assert.equal(size, 300 * (chunk.length + 4096));
+    assert.ok(ms < 3000, `took ${ms} ms`);
+  });
+
+  it('keeps only the newest output for a busy or closed panel and says how much it skipped', () => {
+    const pending = new PendingOutput(10);
+    pending.push('0123456789');
+    pending.push('abcde');
+    assert.equal(pending.take(), '\x1b[0m\r\n\x1b[2m[… 5 characters of output not shown …]\x1b[0m\r\n56789abcde');
+    assert.ok(pending.isEmpty);
+    pending.push('xyz');
+    assert.equal(pending.take(), 'xyz', 'no note when nothing was skipped since');
   });
 
   it('describes how a command ended', () => {

@@ -1,18 +1,27 @@
 import * as vscode from 'vscode';
 import { StringDecoder } from 'node:string_decoder';
-import { CrlfConverter, describeCommandEnd, type CommandEnd } from '../../core/terminalText';
+import { CrlfConverter, PendingOutput, describeCommandEnd, type CommandEnd } from '../../core/terminalText';
+import { ChunkedText, utf16Units } from '../../core/textChunks';
+import type { TerminalPanel } from '../../services/clientTerminals';
 
+/** What `renderedText` remembers of the output given to VS Code. */
 const RENDERED_CAP = 1024 * 1024;
+/** Output waiting for the panel (not yet open, or between two deliveries): a flood keeps its newest part. */
+const PENDING_CAP = 256 * 1024;
+/** Deliveries to the panel are batched this often: a flood costs the host a few writes a second, not one per chunk. */
+const DELIVER_EVERY_MS = 32;
 
 /**
  * A read-only terminal that shows a command's output: an agent's display terminal or a client
  * terminal mirrored from `terminal/create`.
  *
- * VS Code drops writes fired before `open()`, so everything is buffered until then. Bytes are
+ * VS Code drops writes fired before `open()`, so output is buffered until then, and batched after:
+ * both bounded (PENDING_CAP, the newest output; a note says how much was skipped), so a command
+ * printing 100 MB costs the host memory near what a panel shows, not the flood. Bytes are
  * decoded with a StringDecoder so a multi-byte character split across chunks survives, and bare
  * `\n` become `\r\n`. After the command ends the terminal stays open so its output stays readable.
  */
-export class OutputPseudoterminal implements vscode.Pseudoterminal {
+export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPanel {
   private readonly writeEmitter = new vscode.EventEmitter<string>();
   private readonly closeEmitter = new vscode.EventEmitter<number | void>();
   readonly onDidWrite = this.writeEmitter.event;
@@ -20,12 +29,13 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal {
 
   private readonly decoder = new StringDecoder('utf8');
   private readonly crlf = new CrlfConverter();
-  private pending: string[] = [];
+  private readonly pending = new PendingOutput(PENDING_CAP);
+  private deliverTimer: NodeJS.Timeout | undefined;
   private opened = false;
   private endValue: CommandEnd | undefined;
   private closedByUser = false;
   /** What VS Code has been given (after `open()`), capped: the API reports output as rendered. */
-  private delivered = '';
+  private readonly delivered = new ChunkedText(utf16Units, RENDERED_CAP);
 
   constructor(
     private readonly options: {
@@ -48,9 +58,7 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal {
 
   open(): void {
     this.opened = true;
-    const buffered = this.pending.join('');
-    this.pending = [];
-    if (buffered) this.deliver(buffered);
+    this.deliverPending();
   }
 
   close(): void {
@@ -77,23 +85,38 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal {
   }
 
   dispose(): void {
+    clearTimeout(this.deliverTimer);
     this.writeEmitter.dispose();
     this.closeEmitter.dispose();
   }
 
   /** The text delivered to VS Code so far (the last 1 MB); empty until VS Code opens the terminal. */
   get renderedText(): string {
-    return this.delivered;
+    return this.delivered.text;
   }
 
   private emit(data: string): void {
-    if (this.opened) this.deliver(data);
-    else this.pending.push(data);
+    this.pending.push(data);
+    if (this.opened && this.deliverTimer === undefined) {
+      // The first write after a quiet spell goes out at once; a burst waits for the next batch.
+      this.deliverPending();
+      this.armDeliverTimer();
+    }
   }
 
-  private deliver(data: string): void {
-    this.delivered += data;
-    if (this.delivered.length > RENDERED_CAP) this.delivered = this.delivered.slice(-RENDERED_CAP);
+  private armDeliverTimer(): void {
+    this.deliverTimer = setTimeout(() => {
+      this.deliverTimer = undefined;
+      if (this.pending.isEmpty) return;
+      this.deliverPending();
+      this.armDeliverTimer();
+    }, DELIVER_EVERY_MS);
+  }
+
+  private deliverPending(): void {
+    if (this.pending.isEmpty) return;
+    const data = this.pending.take();
+    this.delivered.append(data);
     this.writeEmitter.fire(data);
   }
 }

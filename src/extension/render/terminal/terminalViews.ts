@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../../util/lifecycle';
 import { OutputPseudoterminal } from './outputPseudoterminal';
 import type { CommandEnd } from '../../core/terminalText';
+import type { TerminalPanel, TerminalPanels } from '../../services/clientTerminals';
 
 /** One terminal panel showing a command: an agent's display terminal or a client terminal. */
 export interface TerminalView {
@@ -16,7 +17,7 @@ export interface TerminalView {
  * `_meta`) and client terminals (`terminal/create`), so a tool call's `{type:'terminal'}` content
  * finds its panel whichever way it was made.
  */
-export class TerminalViews extends Disposable {
+export class TerminalViews extends Disposable implements TerminalPanels {
   private readonly views = new Map<string, TerminalView>();
 
   constructor() {
@@ -25,6 +26,9 @@ export class TerminalViews extends Disposable {
       vscode.window.onDidCloseTerminal((closed) => {
         for (const [id, view] of this.views) {
           if (view.terminal === closed) {
+            // VS Code tells the pseudoterminal only if it had started it: a panel closed before
+            // that must still stop its command (close() runs once).
+            view.pty.close();
             this.views.delete(id);
             this._unregister(view.terminal);
             view.pty.dispose();
@@ -53,6 +57,11 @@ export class TerminalViews extends Disposable {
     this.views.set(options.terminalId, view);
     if (options.show !== false) terminal.show(true);
     return view;
+  }
+
+  /** The client terminals' port: a panel is its pseudoterminal. */
+  open(options: { terminalId: string; name: string; header?: string; onUserClose?: () => void }): TerminalPanel {
+    return this.create(options).pty;
   }
 
   write(terminalId: string, data: string | Uint8Array): void {
