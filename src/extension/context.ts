@@ -70,7 +70,7 @@ export class AcpNative extends Disposable {
       new ClientTerminals({
         panels: this.terminalViews,
         log,
-        resolveCwd: (cwd, sessionId) => (cwd ? guard.check(cwd, 'run commands in', sessionId) : Promise.resolve(this.workspaceRoots().cwd)),
+        resolveCwd: (cwd, sessionId, signal) => (cwd ? guard.check(cwd, 'run commands in', sessionId, signal) : Promise.resolve(this.workspaceRoots().cwd)),
       }),
     );
     this.mcpServers = this._register(
@@ -90,7 +90,7 @@ export class AcpNative extends Disposable {
       },
       readTextFile: (p, signal) => files.read(p, signal),
       writeTextFile: (p, signal) => files.write(p, signal),
-      createTerminal: (p) => this.clientTerminals.create(p),
+      createTerminal: (p, signal) => this.clientTerminals.create(p, signal),
       terminalOutput: async (p) => this.clientTerminals.output(p),
       waitForTerminalExit: (p, signal) => this.clientTerminals.waitForExit(p, signal),
       killTerminal: async (p) => this.clientTerminals.kill(p),

@@ -23,6 +23,8 @@
 //   crash-with-terminal         starts a long client terminal shown in a tool call, then exits
 //   fs-write-cancel PATH GATE   `fs/write_text_file` (rest of the prompt as content), cancelled with
 //                               `$/cancel_request` once GATE (a file path) exists; the result as rawOutput
+//   terminal-create-cancel CWD GATE  `terminal/create` (`echo started`) in CWD, cancelled once GATE
+//                               exists; the result as rawOutput
 //   fs-write-spellings P1 P2 …  concurrent writes of "write N\n" to each spelling; all results as rawOutput
 //   permission-no-options       `session/request_permission` with `options: []`; the result as rawOutput
 //   phantom-update              sends updates for a session id nobody created
@@ -210,7 +212,13 @@ async function crashWithTerminal(client: Client, sessionId: string, cwd: string)
     status: 'in_progress',
     content: [{ type: 'terminal', terminalId }],
   });
-  await new Promise((r) => setTimeout(r, 300));
+  // Die only once the command has really started (its first line reached the client), however
+  // slow the machine: the test checks that the client kills a running command.
+  for (;;) {
+    const { output } = await client.request(acp.methods.client.terminal.output, { sessionId, terminalId });
+    if (output.includes('long job started')) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
   process.exit(9);
 }
 
@@ -370,6 +378,19 @@ acp
           await waitForFile(arg2 ?? '');
           cancel.abort();
           return write;
+        });
+        break;
+      case 'terminal-create-cancel':
+        await report(client, sid, `Run in ${arg}, then cancel`, async () => {
+          const cancel = new AbortController();
+          const create = client.request(
+            acp.methods.client.terminal.create,
+            { sessionId: sid, command: process.execPath, args: ['-e', "console.log('started')"], env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }], cwd: arg },
+            { cancellationSignal: cancel.signal },
+          );
+          await waitForFile(arg2 ?? '');
+          cancel.abort();
+          return create;
         });
         break;
       case 'fs-write-spellings': {

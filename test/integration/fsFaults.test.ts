@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
@@ -144,6 +145,28 @@ describe('file requests under faults lose nothing', function () {
     assert.ok(doc.isDirty);
     assert.equal(fs.readFileSync(file, 'utf8'), 'saved\n');
     assert.equal(api.reviewChanges().find((c) => c.path === file), undefined);
+  });
+
+  it('closes the outside-the-workspace question when the agent cancels terminal/create; nothing runs', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-outside-'));
+    const gate = inWorkspace('cancel-terminal.gate');
+    const terminalsBefore = vscode.window.terminals.length;
+    await setSetting('acpNative.files.outsideWorkspace', 'ask');
+    let result: Reported;
+    let question: { id: number };
+    try {
+      const turn = run(api, `terminal-create-cancel ${outside} ${gate}`);
+      question = await waitFor('the outside-the-workspace question', () => api.pendingPermissions()[0]);
+      fs.writeFileSync(gate, '');
+      await waitFor('the question to close', () => api.pendingPermissions().length === 0);
+      result = await turn;
+    } finally {
+      fs.writeFileSync(gate, '');
+      await setSetting('acpNative.files.outsideWorkspace', 'refuse');
+    }
+    assert.ok(!result.ok && result.code === -32800, JSON.stringify(result));
+    assert.equal(api.answerPermission(question.id, 'allow_once'), false, 'a late answer does nothing');
+    assert.equal(vscode.window.terminals.length, terminalsBefore, 'no terminal was started');
   });
 
   it('refuses a permission request without options at once instead of hanging the turn', async () => {

@@ -9,7 +9,7 @@ export interface ClientRequestHandlers {
   requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
   readTextFile(params: acp.ReadTextFileRequest, signal: AbortSignal): Promise<acp.ReadTextFileResponse>;
   writeTextFile(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse>;
-  createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse>;
+  createTerminal(params: acp.CreateTerminalRequest, signal: AbortSignal): Promise<acp.CreateTerminalResponse>;
   terminalOutput(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
   waitForTerminalExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
   killTerminal(params: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse>;
@@ -59,7 +59,7 @@ export class AgentConnection {
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
       .onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => handlers.readTextFile(params, signal))
       .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => handlers.writeTextFile(params, signal))
-      .onRequest(acp.methods.client.terminal.create, ({ params }) => handlers.createTerminal(params))
+      .onRequest(acp.methods.client.terminal.create, ({ params, signal }) => handlers.createTerminal(params, signal))
       .onRequest(acp.methods.client.terminal.output, ({ params }) => handlers.terminalOutput(params))
       .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => handlers.waitForTerminalExit(params, signal))
       .onRequest(acp.methods.client.terminal.kill, ({ params }) => handlers.killTerminal(params))

@@ -51,14 +51,17 @@ export class ClientTerminals extends Disposable {
       panels: TerminalPanels;
       log: Logger;
       /** Resolves and checks the cwd (absolute, inside the workspace); throws a RequestError. */
-      resolveCwd: (cwd: string | null | undefined, sessionId: string) => Promise<string>;
+      /** May ask the user (a cwd outside the workspace); the agent cancelling the request closes the question. */
+      resolveCwd: (cwd: string | null | undefined, sessionId: string, signal?: AbortSignal) => Promise<string>;
     },
   ) {
     super();
   }
 
-  async create(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
-    const cwd = await this.deps.resolveCwd(params.cwd, params.sessionId);
+  async create(params: acp.CreateTerminalRequest, signal?: AbortSignal): Promise<acp.CreateTerminalResponse> {
+    const cwd = await this.deps.resolveCwd(params.cwd, params.sessionId, signal);
+    // The agent gave up on this terminal while we asked: starting it would leave a process nobody owns.
+    if (signal?.aborted) throw acp.RequestError.requestCancelled({ cwd: params.cwd });
     const id = `client-terminal-${this.nextId++}`;
     const env: NodeJS.ProcessEnv = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' };
     for (const v of params.env ?? []) env[v.name] = v.value;
