@@ -1,5 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { TERMINAL_OUTPUT_CAPABILITY } from '../../protocol/terminalMeta';
+import { isAuthRequired, parseAuthMethods, TERMINAL_AUTH_META, type AuthMethod } from '../core/signIn';
 import type { Logger } from '../log';
 import { version as packageVersion } from '../../../package.json';
 import { AgentProcess, type AgentExit, type AgentLaunch } from './agentProcess';
@@ -36,11 +37,21 @@ export class AgentExitedError extends Error {
  * client that speaks ACP; everything it receives goes to the handlers and the update sink.
  */
 export class AgentConnection {
+  /** The agent's sign-in methods, read from `initialize` as it came over the wire. */
+  readonly authMethods: readonly AuthMethod[];
+
   private constructor(
     readonly process: AgentProcess,
     private readonly connection: acp.ClientConnection,
     readonly initializeResponse: acp.InitializeResponse,
-  ) {}
+    rawInitializeResult: unknown,
+    log: Logger,
+  ) {
+    const raw = isObject(rawInitializeResult) ? rawInitializeResult.authMethods : undefined;
+    const { methods, skipped } = parseAuthMethods(raw ?? initializeResponse.authMethods);
+    this.authMethods = methods;
+    if (skipped.length) log.info(`[${this.name}] sign-in methods of unknown kinds left out: ${skipped.join(', ')}`);
+  }
 
   static async start(options: {
     launch: AgentLaunch;
@@ -64,13 +75,19 @@ export class AgentConnection {
       .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => handlers.waitForTerminalExit(params, signal))
       .onRequest(acp.methods.client.terminal.kill, ({ params }) => handlers.killTerminal(params))
       .onRequest(acp.methods.client.terminal.release, ({ params }) => handlers.releaseTerminal(params));
-    const connection = app.connect(agentProcess.stream());
+    // The SDK's parse drops what its schema does not know (Codex's `env_var` sign-in methods and
+    // their `vars`): keep the `initialize` result as it came over the wire.
+    let rawInitializeResult: unknown;
+    const connection = app.connect(tapFirstResponse(agentProcess.stream(), (result) => (rawInitializeResult = result)));
     const initialize = connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
       clientCapabilities: {
         fs: { readTextFile: true, writeTextFile: true },
         terminal: true,
-        _meta: { [TERMINAL_OUTPUT_CAPABILITY]: true },
+        // Sign-in by running the agent's own login program in a terminal (Claude's adapter reads
+        // the `_meta` flag and then names the exact program in `_meta["terminal-auth"]`).
+        auth: { terminal: true },
+        _meta: { [TERMINAL_OUTPUT_CAPABILITY]: true, [TERMINAL_AUTH_META]: true },
       },
       clientInfo: { name: 'acp-native', title: 'ACP Native', version: packageVersion },
     });
@@ -90,7 +107,7 @@ export class AgentConnection {
       );
     }
     void agentProcess.exited.then(() => connection.close());
-    const agentConnection = new AgentConnection(agentProcess, connection, response);
+    const agentConnection = new AgentConnection(agentProcess, connection, response, rawInitializeResult, log);
     void connection.closed.then(() => agentConnection.connectionClosed(connection.signal.reason, log));
     return agentConnection;
   }
@@ -126,6 +143,20 @@ export class AgentConnection {
 
   get canLoadSession(): boolean {
     return this.initializeResponse.agentCapabilities?.loadSession === true;
+  }
+
+  /** The agent supports `logout` (`agentCapabilities.auth.logout`). */
+  get canLogout(): boolean {
+    return this.initializeResponse.agentCapabilities?.auth?.logout != null;
+  }
+
+  /** `authenticate`; the `_meta` may carry a key (never logged). Never for a terminal method. */
+  async authenticate(methodId: string, meta?: Record<string, unknown>): Promise<void> {
+    await this.request(acp.methods.agent.authenticate, { methodId, ...(meta ? { _meta: meta } : {}) });
+  }
+
+  async logout(): Promise<void> {
+    await this.request(acp.methods.agent.logout, {});
   }
 
   newSession(params: acp.NewSessionRequest): Promise<acp.NewSessionResponse> {
@@ -177,6 +208,30 @@ function sessionNotificationShape(params: unknown): acp.SessionNotification {
   return params as acp.SessionNotification;
 }
 
+/**
+ * Passes every message through and hands the first response's `result` to `onResult`: the first
+ * request on a connection is `initialize`, so that is its answer, unparsed.
+ */
+function tapFirstResponse(stream: acp.Stream, onResult: (result: unknown) => void): acp.Stream {
+  let seen = false;
+  const readable = stream.readable.pipeThrough(
+    new TransformStream<acp.AnyMessage, acp.AnyMessage>({
+      transform(message, controller) {
+        if (!seen && 'id' in message && !('method' in message)) {
+          seen = true;
+          if ('result' in message) onResult(message.result);
+        }
+        controller.enqueue(message);
+      },
+    }),
+  );
+  return { writable: stream.writable, readable };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
 /** How long to wait for the exit status after the connection closed under a request. */
 const EXIT_STATUS_WAIT_MS = 2000;
 
@@ -188,6 +243,8 @@ async function raceExit<T>(request: Promise<T>, agentProcess: AgentProcess, name
   // When the agent dies, its stdout usually closes before the exit is reported, so the request
   // fails first with "connection closed". The exit status and stderr say more: wait for them.
   const settled = request.catch(async (error: unknown) => {
+    // "Sign in first" is an answer from a live agent: no exit status to wait for.
+    if (isAuthRequired(error)) throw error;
     const exit = await Promise.race([agentProcess.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), EXIT_STATUS_WAIT_MS))]);
     throw exit ? new AgentExitedError(name, exit) : error;
   });
