@@ -11,6 +11,10 @@ const KEY_PREFIX = 'acpNative.signIn/';
  */
 export class SignInCredentials extends Disposable {
   private readonly cache = new Map<string, StoredSignIn | undefined>();
+  /** Bumped by every write, so a read that started before it cannot bring back a stale value. */
+  private readonly writes = new Map<string, number>();
+  /** Writes not yet acknowledged by the storage: a read meanwhile may see the old value. */
+  private readonly writing = new Map<string, number>();
 
   constructor(private readonly secrets: vscode.SecretStorage) {
     super();
@@ -38,21 +42,32 @@ export class SignInCredentials extends Disposable {
   }
 
   async load(agentName: string): Promise<StoredSignIn | undefined> {
+    const before = this.writes.get(agentName) ?? 0;
     const stored = parseStoredSignIn(await this.secrets.get(KEY_PREFIX + agentName));
+    if ((this.writes.get(agentName) ?? 0) !== before || (this.writing.get(agentName) ?? 0) > 0) return this.cache.get(agentName);
     this.cache.set(agentName, stored);
     return stored;
   }
 
   async store(agentName: string, value: StoredSignIn): Promise<void> {
     // The cache first: a launch that follows at once must see the new environment.
-    this.cache.set(agentName, value);
-    await this.secrets.store(KEY_PREFIX + agentName, JSON.stringify(value));
+    await this.write(agentName, value, () => this.secrets.store(KEY_PREFIX + agentName, JSON.stringify(value)));
   }
 
   async forget(agentName: string): Promise<StoredSignIn | undefined> {
     const stored = this.cache.has(agentName) ? this.cache.get(agentName) : await this.load(agentName);
-    this.cache.set(agentName, undefined);
-    await this.secrets.delete(KEY_PREFIX + agentName);
+    await this.write(agentName, undefined, () => this.secrets.delete(KEY_PREFIX + agentName));
     return stored;
+  }
+
+  private async write(agentName: string, value: StoredSignIn | undefined, persist: () => Thenable<void>): Promise<void> {
+    this.writes.set(agentName, (this.writes.get(agentName) ?? 0) + 1);
+    this.writing.set(agentName, (this.writing.get(agentName) ?? 0) + 1);
+    this.cache.set(agentName, value);
+    try {
+      await persist();
+    } finally {
+      this.writing.set(agentName, (this.writing.get(agentName) ?? 1) - 1);
+    }
   }
 }
