@@ -85,7 +85,7 @@ export class AcpNative extends Disposable {
     );
     this.signIn = this._register(new SignInService({ secrets: extensionContext.secrets, sessions: () => this.sessions, log }));
     // Loaded before the first launch can need them (a launch reads them synchronously).
-    void this.signIn.credentials.preload(this.config.agents.map((a) => a.name));
+    void this.signIn.credentials.preload([this.config.defaultAgent, ...this.config.agents.map((a) => a.name)]);
     const handlers: ClientRequestHandlers = {
       requestPermission: async (p, signal) => {
         permissions.validate(p);
