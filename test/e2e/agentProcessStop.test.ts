@@ -44,11 +44,13 @@ describe('stopping an agent', function () {
     const agent = new AgentProcess({ name: 'wrapped', command: process.execPath, args: [path.join(dir, 'wrapper.js')], env: {}, cwd: dir }, silent);
     const pidFile = path.join(dir, 'native.pid');
     const deadline = Date.now() + 10_000;
-    while (!fs.existsSync(pidFile)) {
+    // The file may exist before its content is written: wait for a whole pid.
+    const readPid = () => (fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0);
+    while (!(readPid() > 0)) {
       if (Date.now() > deadline) throw new Error('the native agent never started');
       await new Promise((r) => setTimeout(r, 20));
     }
-    const nativePid = Number(fs.readFileSync(pidFile, 'utf8'));
+    const nativePid = readPid();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       agent.stop(),
