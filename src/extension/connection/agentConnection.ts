@@ -44,11 +44,13 @@ export class AgentConnection {
     readonly process: AgentProcess,
     private readonly connection: acp.ClientConnection,
     readonly initializeResponse: acp.InitializeResponse,
-    rawInitializeResult: unknown,
     log: Logger,
   ) {
-    const raw = isObject(rawInitializeResult) ? rawInitializeResult.authMethods : undefined;
-    const { methods, skipped } = parseAuthMethods(raw ?? initializeResponse.authMethods);
+    // Read as unknown, with our own parser: the SDK's types know only `agent` and `terminal`
+    // methods, while Codex sends `env_var` ones with their `vars`. The SDK hands `initialize`'s
+    // result over unparsed (a unit test pins this: a tap on the message stream cost 5-10x per
+    // message, so none is used).
+    const { methods, skipped } = parseAuthMethods((initializeResponse as { authMethods?: unknown }).authMethods);
     this.authMethods = methods;
     if (skipped.length) log.info(`[${this.name}] sign-in methods of unknown kinds left out: ${skipped.join(', ')}`);
   }
@@ -75,10 +77,7 @@ export class AgentConnection {
       .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => handlers.waitForTerminalExit(params, signal))
       .onRequest(acp.methods.client.terminal.kill, ({ params }) => handlers.killTerminal(params))
       .onRequest(acp.methods.client.terminal.release, ({ params }) => handlers.releaseTerminal(params));
-    // The SDK's parse drops what its schema does not know (Codex's `env_var` sign-in methods and
-    // their `vars`): keep the `initialize` result as it came over the wire.
-    let rawInitializeResult: unknown;
-    const connection = app.connect(tapFirstResponse(agentProcess.stream(), (result) => (rawInitializeResult = result)));
+    const connection = app.connect(agentProcess.stream());
     const initialize = connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
       clientCapabilities: {
@@ -107,7 +106,7 @@ export class AgentConnection {
       );
     }
     void agentProcess.exited.then(() => connection.close());
-    const agentConnection = new AgentConnection(agentProcess, connection, response, rawInitializeResult, log);
+    const agentConnection = new AgentConnection(agentProcess, connection, response, log);
     void connection.closed.then(() => agentConnection.connectionClosed(connection.signal.reason, log));
     return agentConnection;
   }
@@ -206,30 +205,6 @@ function sessionNotificationShape(params: unknown): acp.SessionNotification {
     throw acp.RequestError.invalidParams(params, 'session/update needs a sessionId and an update');
   }
   return params as acp.SessionNotification;
-}
-
-/**
- * Passes every message through and hands the first response's `result` to `onResult`: the first
- * request on a connection is `initialize`, so that is its answer, unparsed.
- */
-function tapFirstResponse(stream: acp.Stream, onResult: (result: unknown) => void): acp.Stream {
-  let seen = false;
-  const readable = stream.readable.pipeThrough(
-    new TransformStream<acp.AnyMessage, acp.AnyMessage>({
-      transform(message, controller) {
-        if (!seen && 'id' in message && !('method' in message)) {
-          seen = true;
-          if ('result' in message) onResult(message.result);
-        }
-        controller.enqueue(message);
-      },
-    }),
-  );
-  return { writable: stream.writable, readable };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }
 
 /** How long to wait for the exit status after the connection closed under a request. */

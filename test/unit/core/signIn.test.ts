@@ -82,6 +82,31 @@ describe('sign-in methods as agents send them', () => {
   });
 });
 
+describe('the SDK client and authMethods', () => {
+  it('hands initialize\'s result over as it came over the wire, env_var type and vars included', async () => {
+    // AgentConnection reads authMethods from the SDK's answer; should an SDK update start parsing
+    // it (its schema knows only agent and terminal methods), Codex's env_var methods would lose
+    // their type and vars: this test then fails, and a tap on the raw bytes is needed.
+    const encoder = new TextEncoder();
+    let reply: (text: string) => void = () => undefined;
+    const fromAgent = new ReadableStream<Uint8Array>({ start: (c) => void (reply = (text) => c.enqueue(encoder.encode(text + '\n'))) });
+    const toAgent = new WritableStream<Uint8Array>({
+      write(chunk) {
+        const request = JSON.parse(new TextDecoder().decode(chunk)) as { id: number; method: string };
+        if (request.method === 'initialize') reply(JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { protocolVersion: 1, authMethods: CODEX } }));
+      },
+    });
+    const connection = acp.client({ name: 'test' }).connect(acp.ndJsonStream(toAgent, fromAgent));
+    const response = await connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+    connection.close();
+    assert.deepEqual(shape(parseAuthMethods((response as { authMethods?: unknown }).authMethods).methods), [
+      ['chatgpt', 'agent', 'plain'],
+      ['codex-api-key', 'env_var', 'CODEX_API_KEY'],
+      ['openai-api-key', 'env_var', 'OPENAI_API_KEY'],
+    ]);
+  });
+});
+
 describe('the terminal login program', () => {
   const launch = { command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp'], env: { A: '1', B: 'launch' } };
 
