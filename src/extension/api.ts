@@ -55,6 +55,21 @@ export interface AcpNativeApi {
   addRegistryAgent(id: string): Promise<string>;
   /** Makes the named agent (bundled, from acpNative.agents or added from the registry) the default and starts a session with it. */
   useAgent(name: string): Promise<void>;
+  /** The running agent's sign-in methods, as it sent them (empty when no agent runs). */
+  authMethods(): AuthMethodInfo[];
+  /**
+   * Signs in to the default agent (started if needed) with one of its methods, as **ACP: Sign In**
+   * does, with the secrets given instead of asked for: `{VAR: value}` for an `env_var` method,
+   * `{"api-key": KEY}` for an API-key method, `{baseUrl, headers}` (headers a JSON object
+   * string) for a gateway. A terminal method still opens its terminal and waits for it.
+   */
+  signIn(methodId: string, secret?: Record<string, string>): Promise<void>;
+}
+
+export interface AuthMethodInfo {
+  id: string;
+  name: string;
+  type: 'terminal' | 'env_var' | 'agent';
 }
 
 export interface AcpNativeStats {

@@ -92,6 +92,10 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[]): A
     registryAgents: () => acp.registry.catalogue(),
     addRegistryAgent: (id) => acp.registry.add(id),
     useAgent: (name) => acp.registry.use(name),
+    authMethods: () => (acp.sessions.runningAgent?.authMethods ?? []).map((m) => ({ id: m.id, name: m.name, type: m.type })),
+    signIn: async (methodId, secret) => {
+      if (!(await acp.signIn.signIn(methodId, secret))) throw new Error('Sign-in was cancelled.');
+    },
   };
 }
 

@@ -5,6 +5,7 @@ import { AgentExitedError } from './connection/agentConnection';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import type { SkippedServer } from './core/mcpConfig';
 import { summarize } from './services/mcpServers';
+import { isAuthRequired, StillNotSignedInError } from './core/signIn';
 
 type CommandHandler = (acp: AcpNative, ...args: unknown[]) => unknown;
 
@@ -60,6 +61,17 @@ export const COMMANDS: Record<string, CommandHandler> = {
     // Names and reasons only (values may be secrets), for callers such as tests.
     return { agentName: report.agentName, servers: report.servers.map(summarize), skipped: report.skipped };
   },
+  'acpNative.signIn': async (acp, methodId?: unknown) => {
+    const signedIn = await acp.signIn.signIn(typeof methodId === 'string' ? methodId : undefined);
+    if (signedIn) void vscode.window.showInformationMessage(`ACP: Signed in with ${signedIn.methodName}.`);
+  },
+  'acpNative.signOut': async (acp) => {
+    const { agentName, loggedOut, forgot } = await acp.signIn.signOut();
+    const what = [loggedOut ? 'the agent logged out' : undefined, forgot ? 'its stored credentials were forgotten' : undefined].filter(Boolean);
+    void vscode.window.showInformationMessage(
+      what.length ? `ACP: Signed out of ${agentName}: ${what.join('; ')}.` : `ACP: ${agentName} cannot log out, and ACP Native stored no credentials for it.`,
+    );
+  },
   'acpNative.openToolCall': async (acp, sessionId: unknown, toolCallId: unknown) => {
     const session = acp.sessions.session(String(sessionId));
     const call = session?.state.toolCall(String(toolCallId));
@@ -99,10 +111,12 @@ export function registerCommands(acp: AcpNative): vscode.Disposable[] {
         return await handler(acp, ...args);
       } catch (error) {
         acp.log.error(`${id} failed: ${errorMessage(error)}`);
-        const actions = error instanceof AgentExitedError ? ['Restart Agent', 'Show Log'] : ['Show Log'];
+        const needsSignIn = error instanceof StillNotSignedInError || isAuthRequired(error);
+        const actions = error instanceof AgentExitedError ? ['Restart Agent', 'Show Log'] : needsSignIn ? ['Sign In', 'Show Log'] : ['Show Log'];
         void vscode.window.showErrorMessage(`ACP: ${errorMessage(error)}`, ...actions).then((pick) => {
           if (pick === 'Show Log') acp.log.show();
           if (pick === 'Restart Agent') void vscode.commands.executeCommand('acpNative.restartAgent');
+          if (pick === 'Sign In') void vscode.commands.executeCommand('acpNative.signIn');
         });
         return undefined;
       }

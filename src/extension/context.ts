@@ -21,6 +21,7 @@ import { WorkspaceGuard } from './services/workspacePaths';
 import { ReviewService } from './services/review';
 import { ScratchDocuments } from './services/scratchDocuments';
 import { AgentRegistry } from './services/registry/agentRegistry';
+import { SignInService } from './services/signIn';
 import { Disposable } from './util/lifecycle';
 
 /**
@@ -44,6 +45,7 @@ export class AcpNative extends Disposable {
   readonly mcpServers: McpServerService;
   /** The ACP Registry: the agent catalogue and the agents added from it. */
   readonly registry: AgentRegistry;
+  readonly signIn: SignInService;
 
   constructor(
     readonly extensionContext: vscode.ExtensionContext,
@@ -81,6 +83,9 @@ export class AcpNative extends Disposable {
         firstFolder: () => vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath,
       }),
     );
+    this.signIn = this._register(new SignInService({ secrets: extensionContext.secrets, sessions: () => this.sessions, log }));
+    // Loaded before the first launch can need them (a launch reads them synchronously).
+    void this.signIn.credentials.preload([this.config.defaultAgent, ...this.config.agents.map((a) => a.name)]);
     const handlers: ClientRequestHandlers = {
       requestPermission: async (p, signal) => {
         permissions.validate(p);
@@ -111,6 +116,7 @@ export class AcpNative extends Disposable {
             this.clientTerminals.killAll(id);
           }
         },
+        onAuthRequired: (connection, error) => this.signIn.onAuthRequired(connection, error),
       }),
     );
     // A session's "always" answers go with it.
@@ -144,10 +150,12 @@ export class AcpNative extends Disposable {
     const wanted = this.config.defaultAgent;
     if (wanted === BUNDLED_AGENT_NAME) return this.bundledLaunch(cwd);
     const agent = this.config.agents.find((a) => a.name === wanted);
-    if (agent) return { name: agent.name, command: agent.command, args: agent.args, env: agent.env, cwd };
+    // Variables the user gave to sign in (env_var methods) come from secret storage.
+    const signInEnv = this.signIn.credentials.launchEnv(wanted);
+    if (agent) return { name: agent.name, command: agent.command, args: agent.args, env: { ...agent.env, ...signInEnv }, cwd };
     // Agents added from the ACP Registry (an acpNative.agents entry of the same name wins above).
     const added = this.registry.launchOf(wanted);
-    if (added) return { name: wanted, ...added, cwd };
+    if (added) return { name: wanted, ...added, env: { ...added.env, ...signInEnv }, cwd };
     throw new Error(`No agent named "${wanted}" in the setting acpNative.agents or among the agents added from the ACP Registry.`);
   }
 

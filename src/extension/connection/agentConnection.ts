@@ -1,5 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { TERMINAL_OUTPUT_CAPABILITY } from '../../protocol/terminalMeta';
+import { isAuthRequired, parseAuthMethods, TERMINAL_AUTH_META, type AuthMethod } from '../core/signIn';
 import type { Logger } from '../log';
 import { version as packageVersion } from '../../../package.json';
 import { AgentProcess, type AgentExit, type AgentLaunch } from './agentProcess';
@@ -36,11 +37,23 @@ export class AgentExitedError extends Error {
  * client that speaks ACP; everything it receives goes to the handlers and the update sink.
  */
 export class AgentConnection {
+  /** The agent's sign-in methods, read from `initialize` as it came over the wire. */
+  readonly authMethods: readonly AuthMethod[];
+
   private constructor(
     readonly process: AgentProcess,
     private readonly connection: acp.ClientConnection,
     readonly initializeResponse: acp.InitializeResponse,
-  ) {}
+    log: Logger,
+  ) {
+    // Read as unknown, with our own parser: the SDK's types know only `agent` and `terminal`
+    // methods, while Codex sends `env_var` ones with their `vars`. The SDK hands `initialize`'s
+    // result over unparsed (a unit test pins this: a tap on the message stream cost 5-10x per
+    // message, so none is used).
+    const { methods, skipped } = parseAuthMethods((initializeResponse as { authMethods?: unknown }).authMethods);
+    this.authMethods = methods;
+    if (skipped.length) log.info(`[${this.name}] sign-in methods of unknown kinds left out: ${skipped.join(', ')}`);
+  }
 
   static async start(options: {
     launch: AgentLaunch;
@@ -70,7 +83,10 @@ export class AgentConnection {
       clientCapabilities: {
         fs: { readTextFile: true, writeTextFile: true },
         terminal: true,
-        _meta: { [TERMINAL_OUTPUT_CAPABILITY]: true },
+        // Sign-in by running the agent's own login program in a terminal (Claude's adapter reads
+        // the `_meta` flag and then names the exact program in `_meta["terminal-auth"]`).
+        auth: { terminal: true },
+        _meta: { [TERMINAL_OUTPUT_CAPABILITY]: true, [TERMINAL_AUTH_META]: true },
       },
       clientInfo: { name: 'acp-native', title: 'ACP Native', version: packageVersion },
     });
@@ -90,7 +106,7 @@ export class AgentConnection {
       );
     }
     void agentProcess.exited.then(() => connection.close());
-    const agentConnection = new AgentConnection(agentProcess, connection, response);
+    const agentConnection = new AgentConnection(agentProcess, connection, response, log);
     void connection.closed.then(() => agentConnection.connectionClosed(connection.signal.reason, log));
     return agentConnection;
   }
@@ -126,6 +142,20 @@ export class AgentConnection {
 
   get canLoadSession(): boolean {
     return this.initializeResponse.agentCapabilities?.loadSession === true;
+  }
+
+  /** The agent supports `logout` (`agentCapabilities.auth.logout`). */
+  get canLogout(): boolean {
+    return this.initializeResponse.agentCapabilities?.auth?.logout != null;
+  }
+
+  /** `authenticate`; the `_meta` may carry a key (never logged). Never for a terminal method. */
+  async authenticate(methodId: string, meta?: Record<string, unknown>): Promise<void> {
+    await this.request(acp.methods.agent.authenticate, { methodId, ...(meta ? { _meta: meta } : {}) });
+  }
+
+  async logout(): Promise<void> {
+    await this.request(acp.methods.agent.logout, {});
   }
 
   newSession(params: acp.NewSessionRequest): Promise<acp.NewSessionResponse> {
@@ -188,6 +218,8 @@ async function raceExit<T>(request: Promise<T>, agentProcess: AgentProcess, name
   // When the agent dies, its stdout usually closes before the exit is reported, so the request
   // fails first with "connection closed". The exit status and stderr say more: wait for them.
   const settled = request.catch(async (error: unknown) => {
+    // "Sign in first" is an answer from a live agent: no exit status to wait for.
+    if (isAuthRequired(error)) throw error;
     const exit = await Promise.race([agentProcess.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), EXIT_STATUS_WAIT_MS))]);
     throw exit ? new AgentExitedError(name, exit) : error;
   });

@@ -47,6 +47,10 @@ export class AgentProcess {
       env: { ...process.env, ...launch.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
+      // Its own process group, so stopping it reaches what it started: npm's codex-acp is a Node
+      // wrapper whose native child ignores stdin's end and would outlive a SIGTERM to the wrapper,
+      // holding stdout open (and the stop waiting) forever.
+      detached: process.platform !== 'win32',
     });
     this.exited = new Promise((resolve) => {
       let settled = false;
@@ -150,6 +154,20 @@ export class AgentProcess {
     return acp.ndJsonStream(writable, readable);
   }
 
+  /** Signals the agent's whole process group (POSIX), else the agent alone. */
+  private signal(signal: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (process.platform !== 'win32' && pid !== undefined) {
+      try {
+        process.kill(-pid, signal);
+        return;
+      } catch {
+        // The group is gone already: fall through to the child itself.
+      }
+    }
+    this.child.kill(signal);
+  }
+
   /**
    * Stops the agent: closes stdin, then SIGTERM, then SIGKILL if it lingers. A `reason` (something
    * went wrong) is reported in its exit.
@@ -159,9 +177,9 @@ export class AgentProcess {
     const graceMs = options.graceMs ?? 2000;
     this.stopReason ??= options.reason;
     this.child.stdin?.end();
-    this.child.kill('SIGTERM');
+    this.signal('SIGTERM');
     const timer = setTimeout(() => {
-      if (this.alive) this.child.kill('SIGKILL');
+      if (this.alive) this.signal('SIGKILL');
     }, graceMs);
     await this.exited;
     clearTimeout(timer);

@@ -4,6 +4,7 @@ import { SessionState, type SessionChanges } from '../core/session';
 import { KeyedSerialQueue } from '../core/serialQueue';
 import { RestartThrottle } from '../core/restartThrottle';
 import { EarlyUpdates } from '../core/earlyUpdates';
+import { retryAfterSignIn, type SignedIn } from '../core/signIn';
 import { Disposable } from '../util/lifecycle';
 import { errorMessage, type Logger } from '../log';
 import { AgentConnection, type ClientRequestHandlers } from './agentConnection';
@@ -85,6 +86,11 @@ export class AgentSessions extends Disposable {
       onAgentExit: (connection: AgentConnection, sessionIds: string[]) => void;
       /** The MCP servers for a session of this agent (what it can take), read at each session start. */
       mcpServers: (connection: AgentConnection) => Promise<{ servers: acp.McpServer[] }>;
+      /**
+       * The agent refused a request until the user signs in (`-32000`): sign in, resolving with
+       * the method used, or undefined when the user gave up. The request is then retried once.
+       */
+      onAuthRequired?: (connection: AgentConnection, error: unknown) => Promise<SignedIn | undefined>;
     },
   ) {
     super();
@@ -105,11 +111,23 @@ export class AgentSessions extends Disposable {
 
   /** Sends a prompt to the active session, starting the agent and a session when needed. */
   async prompt(prompt: string | acp.ContentBlock[]): Promise<acp.StopReason> {
-    const session = this.active ?? (await this.newSession());
+    const blocks: acp.ContentBlock[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
+    // A sign-in may restart the agent, so the retry asks again for the active session; the
+    // prompt is shown once per session it is sent to.
+    const recordedIn = new Set<SessionRecord>();
+    return this.withSignIn(async () => {
+      const session = this.active ?? (await this.newSession());
+      if (!recordedIn.has(session)) {
+        recordedIn.add(session);
+        session.state.recordPrompt(blocks);
+      }
+      return this.promptOnce(session, blocks);
+    });
+  }
+
+  private async promptOnce(session: SessionRecord, blocks: acp.ContentBlock[]): Promise<acp.StopReason> {
     // ACP runs one turn at a time per session.
     if (session.busy) throw new Error('The agent is still working on the last prompt; wait for it or cancel it first.');
-    const blocks: acp.ContentBlock[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
-    session.state.recordPrompt(blocks);
     this.deps.onTurnStart(session.state.sessionId);
     session.busy = true;
     this.sessionsEmitter.fire();
@@ -155,6 +173,10 @@ export class AgentSessions extends Disposable {
   }
 
   async newSession(): Promise<SessionRecord> {
+    return this.withSignIn(() => this.newSessionOnce());
+  }
+
+  private async newSessionOnce(): Promise<SessionRecord> {
     const connection = await this.ensureAgent();
     const { cwd, additional } = this.deps.workspaceRoots();
     const canAddDirs = connection.initializeResponse.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
@@ -185,6 +207,10 @@ export class AgentSessions extends Disposable {
    * updates, so its cards come back as they were. An already open session just becomes active.
    */
   async loadSession(sessionId: string): Promise<SessionRecord> {
+    return this.withSignIn(() => this.loadSessionOnce(sessionId));
+  }
+
+  private async loadSessionOnce(sessionId: string): Promise<SessionRecord> {
     const connection = await this.ensureAgent();
     const existing = this.sessions.get(sessionId);
     if (existing?.connection === connection) {
@@ -278,6 +304,26 @@ export class AgentSessions extends Disposable {
     void this.connection?.dispose();
     for (const record of this.sessions.values()) record.state.dispose();
     super.dispose();
+  }
+
+  /** The running agent, started if needed (no session). */
+  connectAgent(): Promise<AgentConnection> {
+    return this.ensureAgent();
+  }
+
+  /** The running agent, if one is up. */
+  get runningAgent(): AgentConnection | undefined {
+    return this.connection?.process.isAlive ? this.connection : undefined;
+  }
+
+  /** Runs a request that the agent may refuse until the user signs in: then signs in and retries once. */
+  private withSignIn<T>(attempt: () => Promise<T>): Promise<T> {
+    const onAuthRequired = this.deps.onAuthRequired;
+    if (!onAuthRequired) return attempt();
+    return retryAfterSignIn(attempt, async (error) => {
+      const connection = this.runningAgent;
+      return connection ? onAuthRequired(connection, error) : undefined;
+    });
   }
 
   private ensureAgent(): Promise<AgentConnection> {
