@@ -1,0 +1,190 @@
+/**
+ * The agent's change of one file as hunks, and undoing some of them against the file as it is now
+ * (pure). Texts are compared line by line with each line's own terminator, so undoing restores the
+ * exact characters (CRLF, a missing final newline) the agent replaced; bytes (BOM, encoding) are
+ * the caller's, through `decodeText`/`encodeText`.
+ *
+ * "The user's later edits win": undoing a hunk touches only lines that still stand as the agent
+ * left them. Where the user (or a later turn) changed those lines, the hunk is a conflict and is
+ * left alone.
+ */
+import { diffArrays } from 'diff';
+
+export interface LineHunk {
+  /** 0-based first line of the hunk in the text before the agent. */
+  readonly oldStart: number;
+  /** The lines before the agent (terminators included). */
+  readonly oldLines: readonly string[];
+  /** 0-based first line of the hunk in the text the agent produced. */
+  readonly newStart: number;
+  /** The lines the agent produced (terminators included). */
+  readonly newLines: readonly string[];
+}
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+export type DecodedText = { ok: true; text: string; bom: boolean } | { ok: false; reason: string };
+
+/** A file's bytes as text, or why they are not text we may rewrite (never a lossy decode). */
+export function decodeText(bytes: Uint8Array): DecodedText {
+  if (bytes.includes(0)) return { ok: false, reason: 'a binary file' };
+  const bom = bytes.length >= 3 && UTF8_BOM.every((b, i) => bytes[i] === b);
+  try {
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bom ? bytes.subarray(3) : bytes), bom };
+  } catch {
+    return { ok: false, reason: 'not UTF-8 text' };
+  }
+}
+
+export function encodeText(text: string, bom: boolean): Uint8Array {
+  const body = new TextEncoder().encode(text);
+  if (!bom) return body;
+  const out = new Uint8Array(body.length + 3);
+  out.set(UTF8_BOM, 0);
+  out.set(body, 3);
+  return out;
+}
+
+/** The text's lines, each with its own terminator (`\n` or `\r\n`); the last may have none. */
+export function splitLines(text: string): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', start)) {
+    lines.push(text.slice(start, i + 1));
+    start = i + 1;
+  }
+  if (start < text.length) lines.push(text.slice(start));
+  return lines;
+}
+
+/** The line ending a text mostly uses (LF when it has none). */
+export function eolOf(text: string): '\n' | '\r\n' {
+  const crlf = text.split('\r\n').length - 1;
+  const lf = text.split('\n').length - 1 - crlf;
+  return crlf > lf ? '\r\n' : '\n';
+}
+
+/** Line edits turning `from` into `to`: each replaces `count` lines at `start` of `from` by `lines`. */
+interface LineEdit {
+  readonly start: number;
+  readonly count: number;
+  readonly lines: readonly string[];
+  /** Where the replacement starts in `to`. */
+  readonly toStart: number;
+}
+
+function lineEdits(from: readonly string[], to: readonly string[]): LineEdit[] {
+  const edits: LineEdit[] = [];
+  let a = 0;
+  let b = 0;
+  let open: { start: number; count: number; lines: string[]; toStart: number } | undefined;
+  for (const part of diffArrays(from as string[], to as string[])) {
+    const n = part.value.length;
+    if (!part.added && !part.removed) {
+      if (open) edits.push(open);
+      open = undefined;
+      a += n;
+      b += n;
+      continue;
+    }
+    open ??= { start: a, count: 0, lines: [], toStart: b };
+    if (part.removed) {
+      open.count += n;
+      a += n;
+    } else {
+      open.lines.push(...part.value);
+      b += n;
+    }
+  }
+  if (open) edits.push(open);
+  return edits;
+}
+
+/** The agent's change as hunks of whole lines, without context, in file order. */
+export function computeHunks(before: string, after: string): LineHunk[] {
+  const beforeLines = splitLines(before);
+  return lineEdits(beforeLines, splitLines(after)).map((e) => ({
+    oldStart: e.start,
+    oldLines: beforeLines.slice(e.start, e.start + e.count),
+    newStart: e.toStart,
+    newLines: e.lines,
+  }));
+}
+
+export function countLines(hunks: readonly LineHunk[]): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const h of hunks) {
+    added += h.newLines.length;
+    removed += h.oldLines.length;
+  }
+  return { added, removed };
+}
+
+/** Where a hunk of the agent's text stands in the current text, or why it no longer does. */
+export type HunkPlace = { ok: true; start: number; count: number } | { ok: false; reason: 'conflict' };
+
+/**
+ * Finds each hunk's lines in `current`: the agent's lines that nobody changed since. A hunk whose
+ * lines were edited (or had lines inserted among them) is a conflict.
+ */
+export function placeHunks(after: string, current: string, hunks: readonly LineHunk[]): HunkPlace[] {
+  const since = lineEdits(splitLines(after), splitLines(current));
+  return hunks.map((hunk) => {
+    const start = hunk.newStart;
+    const end = hunk.newStart + hunk.newLines.length;
+    let shift = 0;
+    for (const edit of since) {
+      const editEnd = edit.start + edit.count;
+      const touches =
+        edit.count === 0
+          ? // An insertion conflicts only strictly inside the hunk, or into an emptied (pure deletion) spot.
+            (edit.start > start && edit.start < end) || (start === end && edit.start === start)
+          : edit.start < end && editEnd > start;
+      if (touches) return { ok: false, reason: 'conflict' };
+      if (editEnd <= start && !(edit.count === 0 && edit.start === start && start === end)) shift += edit.lines.length - edit.count;
+    }
+    return { ok: true, start: start + shift, count: end - start };
+  });
+}
+
+export interface UndoResult {
+  /** The current text with the undoable hunks put back as they were before the agent. */
+  readonly text: string;
+  /** Indexes of the hunks undone. */
+  readonly undone: readonly number[];
+  /** Indexes of the hunks left alone because their lines changed since the agent's edit. */
+  readonly conflicts: readonly number[];
+}
+
+/** Undoes the hunks at `indexes` in `current`, leaving conflicting ones (and the user's edits) alone. */
+export function undoHunks(after: string, current: string, hunks: readonly LineHunk[], indexes: readonly number[]): UndoResult {
+  const places = placeHunks(after, current, hunks);
+  const lines = splitLines(current);
+  const undone: number[] = [];
+  const conflicts: number[] = [];
+  // From the end, so earlier line numbers stay valid.
+  for (const index of [...new Set(indexes)].sort((x, y) => y - x)) {
+    const hunk = hunks[index];
+    const place = places[index];
+    if (!hunk || !place) continue;
+    if (!place.ok) {
+      conflicts.push(index);
+      continue;
+    }
+    lines.splice(place.start, place.count, ...fitLastLine(hunk.oldLines, place.start + place.count, lines.length));
+    undone.push(index);
+  }
+  return { text: lines.join(''), undone: undone.reverse(), conflicts: conflicts.reverse() };
+}
+
+/**
+ * The old lines to put back. Lines keep the terminators they had, except that a line which was the
+ * last of the old file (no terminator) now followed by more lines needs one to stay a line.
+ */
+function fitLastLine(oldLines: readonly string[], end: number, total: number): string[] {
+  const out = [...oldLines];
+  const last = out.at(-1);
+  if (last !== undefined && !last.endsWith('\n') && end < total) out[out.length - 1] = last + '\n';
+  return out;
+}
