@@ -217,6 +217,11 @@ export class ActionLog {
     });
   }
 
+  /** Drops a session from memory (its stored copy stays). */
+  forget(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
   sessionIds(): string[] {
     return [...this.sessions.keys()];
   }

@@ -1,0 +1,255 @@
+import * as vscode from 'vscode';
+import type * as acp from '@agentclientprotocol/sdk';
+import { decodeText, eolOf, encodeText } from '../core/actionHunks';
+import { ActionLog, sameSnapshot, viewOf, type FileChangeView, type Snapshot } from '../core/actionLog';
+import { editTargets, mayChangeFiles, reportedBefore, withEol } from '../core/editTargets';
+import type { AgentSessions } from '../connection/agentSessions';
+import { errorMessage, type Logger } from '../log';
+import { Disposable } from '../util/lifecycle';
+import { readSnapshotSync, realPath } from './actionLogFiles';
+import type { ActionLogStore } from './actionLogStore';
+
+/** What the log knows of a tool call: the fields that say which files it edits. */
+interface TrackedCall {
+  kind: acp.ToolKind | undefined;
+  status: acp.ToolCallStatus;
+  content: acp.ToolCallContent[];
+  locations: acp.ToolCallLocation[];
+  /** The last `_meta` that carried a tool response (Claude's `originalFile`). */
+  meta: unknown;
+  readonly paths: Set<string>;
+  finished: boolean;
+}
+
+const FINISHED: ReadonlySet<acp.ToolCallStatus> = new Set<acp.ToolCallStatus>(['completed', 'failed']);
+/** Our own writes show up in the file watcher; they are not the agent's. */
+const OWN_WRITE_MS = 3000;
+
+/**
+ * Records every file the agent changes, per session and turn, however it changed it: through
+ * `fs/write_text_file`, itself (reported as tool calls with diffs or edit/delete/move locations),
+ * or with a command (seen by a file watcher). A file is read the moment a call first names it,
+ * before the agent's own write lands; when the write won, the text before is rebuilt from the
+ * agent's report, or marked as unknown — never guessed. Undo and checkpoints live in
+ * `ActionLogActions`; this class only captures and stores.
+ */
+export class ActionLogCapture extends Disposable {
+  readonly log = new ActionLog();
+  private readonly calls = new Map<string, Map<string, TrackedCall>>();
+  /** Per running turn: texts of open, saved documents when a command-like call started (the watcher's "before"). */
+  private readonly docTexts = new Map<string, Map<string, string>>();
+  private readonly ownWrites = new Map<string, number>();
+  private readonly busy = new Set<string>();
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<string>());
+  /** Fires with the session whose log changed. */
+  readonly onDidChange = this.changeEmitter.event;
+
+  constructor(
+    private readonly deps: {
+      sessions: AgentSessions;
+      store: ActionLogStore | undefined;
+      log: Logger;
+    },
+  ) {
+    super();
+    this._register(
+      deps.sessions.onDidChangeSessions(() => {
+        for (const sessionId of [...this.busy]) {
+          const record = deps.sessions.session(sessionId);
+          if (!record?.busy) this.endTurn(sessionId);
+        }
+        for (const record of deps.sessions.all) if (!this.log.hasSession(record.state.sessionId)) this.loadStored(record.state.sessionId);
+        for (const sessionId of this.log.sessionIds()) {
+          // A session cleared from the view leaves memory; loading it again reads it back from storage.
+          if (!deps.sessions.session(sessionId) && !this.busy.has(sessionId)) this.log.forget(sessionId);
+        }
+      }),
+    );
+    const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/*'));
+    this._register(watcher.onDidChange((uri) => this.onDiskChange(uri, 'changed')));
+    this._register(watcher.onDidCreate((uri) => this.onDiskChange(uri, 'created')));
+    this._register(watcher.onDidDelete((uri) => this.onDiskChange(uri, 'deleted')));
+  }
+
+  /** A turn begins; `turn` is the index of its user message in the session. */
+  beginTurn(sessionId: string, turn: number): void {
+    if (!this.log.hasSession(sessionId)) this.loadStored(sessionId);
+    this.log.beginTurn(sessionId, turn);
+    this.busy.add(sessionId);
+    this.calls.set(sessionId, new Map());
+    this.docTexts.delete(sessionId);
+  }
+
+  /**
+   * A `session/update` (or what a permission request says of its call), synchronously on arrival:
+   * the agent may write the file right after sending it.
+   */
+  receive(notification: acp.SessionNotification): void {
+    const { sessionId, update } = notification;
+    if (!this.busy.has(sessionId)) return;
+    if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
+    try {
+      this.track(sessionId, update);
+    } catch (error) {
+      this.deps.log.error(`Action log: ${errorMessage(error)}`);
+    }
+  }
+
+  /** Before a `fs/write_text_file`: what the file holds now. */
+  beforeFsWrite(sessionId: string, path: string): void {
+    if (!this.busy.has(sessionId)) this.beginTurn(sessionId, this.log.currentTurn(sessionId));
+    const real = realPath(path);
+    this.markOwn(real);
+    if (!this.log.inTurn(sessionId, real)) this.log.record(sessionId, real, 'fs', readSnapshotSync(real));
+  }
+
+  /** After a `fs/write_text_file` (written or refused): what the agent left. */
+  afterFsWrite(sessionId: string, path: string): void {
+    const change = this.log.inTurn(sessionId, realPath(path));
+    if (!change) return;
+    this.log.setAfter(change, readSnapshotSync(change.path));
+    this.changed(sessionId);
+  }
+
+  views(sessionId: string): FileChangeView[] {
+    return this.log.changes(sessionId).map((c) => viewOf(c, c.after ? undefined : readSnapshotSync(c.path)));
+  }
+
+  /** Marks a path as written by us, so the watcher does not take it for the agent's. */
+  markOwn(path: string): void {
+    this.ownWrites.set(path, Date.now() + OWN_WRITE_MS);
+  }
+
+  changed(sessionId: string): void {
+    this.save(sessionId);
+    this.changeEmitter.fire(sessionId);
+  }
+
+  private track(sessionId: string, update: acp.ToolCall | acp.ToolCallUpdate): void {
+    const calls = this.calls.get(sessionId) ?? new Map<string, TrackedCall>();
+    this.calls.set(sessionId, calls);
+    let call = calls.get(update.toolCallId);
+    if (!call) {
+      call = { kind: undefined, status: 'pending', content: [], locations: [], meta: undefined, paths: new Set(), finished: false };
+      calls.set(update.toolCallId, call);
+    }
+    if (update.kind != null) call.kind = update.kind;
+    if (update.status != null) call.status = update.status;
+    if (Array.isArray(update.content)) call.content = update.content;
+    if (Array.isArray(update.locations)) call.locations = update.locations;
+    if ((update._meta as { claudeCode?: { toolResponse?: unknown } } | undefined)?.claudeCode?.toolResponse) call.meta = update._meta;
+    if (mayChangeFiles(call.kind) && !call.finished) this.rememberOpenDocuments(sessionId);
+
+    const finished = FINISHED.has(call.status);
+    for (const reported of editTargets(call)) {
+      const path = realPath(reported);
+      if (call.paths.has(path)) continue;
+      call.paths.add(path);
+      const existing = this.log.inTurn(sessionId, path);
+      if (existing) {
+        this.log.record(sessionId, path, existing.source, existing.before, update.toolCallId);
+      } else if (finished) {
+        // First named once done: the file holds the agent's result, the report tells what was before.
+        const after = readSnapshotSync(path);
+        const change = this.log.record(sessionId, path, 'tool', this.beforeFromReport(path, call, after), update.toolCallId);
+        change.beforeHow = 'reported after writing';
+      } else {
+        this.log.record(sessionId, path, 'tool', readSnapshotSync(path), update.toolCallId);
+      }
+      this.changeEmitter.fire(sessionId);
+    }
+    if (finished && !call.finished) {
+      call.finished = true;
+      for (const path of call.paths) this.settle(sessionId, path, call);
+      this.changed(sessionId);
+    }
+  }
+
+  /** The call is done with a file: what it left, and a check that our "before" was read in time. */
+  private settle(sessionId: string, path: string, call: TrackedCall): void {
+    const change = this.log.inTurn(sessionId, path);
+    if (!change) return;
+    const after = readSnapshotSync(path);
+    if (change.before.kind === 'bytes' && after.kind === 'bytes' && sameSnapshot(change.before, after) && change.beforeHow === undefined) {
+      // The file reads the same before and after, yet the agent reports a change: its write beat our read.
+      const rebuilt = this.beforeFromReport(path, call, after);
+      if (rebuilt.kind !== 'bytes' || !sameSnapshot(rebuilt, after)) {
+        change.before = rebuilt;
+        change.beforeHow = rebuilt.kind === 'unknown' ? undefined : "rebuilt from the agent's report";
+      }
+    }
+    this.log.setAfter(change, after);
+  }
+
+  private beforeFromReport(path: string, call: TrackedCall, after: Snapshot): Snapshot {
+    const afterText = after.kind === 'bytes' ? decodeText(after.bytes) : after.kind === 'absent' ? { ok: true as const, text: '', bom: false } : undefined;
+    const lf = afterText?.ok ? afterText.text.replace(/\r\n/g, '\n') : undefined;
+    const reported = reportedBefore(path, call.content, call.meta, lf);
+    switch (reported.kind) {
+      case 'absent':
+        return { kind: 'absent' };
+      case 'unknown':
+        return { kind: 'unknown', reason: `the agent wrote it before it could be read, and ${reported.reason}` };
+      case 'text': {
+        // In the file's own line endings and BOM, which an edit of some lines does not change.
+        const eol = afterText?.ok ? eolOf(afterText.text) : '\n';
+        return { kind: 'bytes', bytes: encodeText(withEol(reported.text, eol), afterText?.ok ? afterText.bom : false) };
+      }
+    }
+  }
+
+  private endTurn(sessionId: string): void {
+    this.busy.delete(sessionId);
+    this.docTexts.delete(sessionId);
+    // Whatever is still open (a watcher change, a call that never reported its end) ends with the turn.
+    for (const change of this.log.changes(sessionId)) if (!change.after) this.log.setAfter(change, readSnapshotSync(change.path));
+    this.changed(sessionId);
+  }
+
+  private rememberOpenDocuments(sessionId: string): void {
+    if (this.docTexts.has(sessionId)) return;
+    const texts = new Map<string, string>();
+    for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === 'file' && !doc.isDirty) texts.set(doc.uri.fsPath, doc.getText());
+    this.docTexts.set(sessionId, texts);
+  }
+
+  private onDiskChange(uri: vscode.Uri, what: 'changed' | 'created' | 'deleted'): void {
+    if (uri.scheme !== 'file' || /[\\/]\.git[\\/]/.test(uri.fsPath)) return;
+    const path = realPath(uri.fsPath);
+    const own = this.ownWrites.get(path);
+    if (own !== undefined && own > Date.now()) return;
+    for (const sessionId of this.busy) {
+      const calls = [...(this.calls.get(sessionId)?.values() ?? [])];
+      if (!calls.some((c) => !c.finished && mayChangeFiles(c.kind))) continue;
+      if (this.log.inTurn(sessionId, path) || calls.some((c) => c.paths.has(path))) return;
+      this.log.record(sessionId, path, 'watcher', this.watcherBefore(sessionId, path, what));
+      this.changeEmitter.fire(sessionId);
+      return;
+    }
+  }
+
+  /** A file changed by a command: known before only when it was created, or open and saved. */
+  private watcherBefore(sessionId: string, path: string, what: 'changed' | 'created' | 'deleted'): Snapshot {
+    if (what === 'created') return { kind: 'absent' };
+    const text = this.docTexts.get(sessionId)?.get(path);
+    if (text === undefined) return { kind: 'unknown', reason: 'changed by a command; its earlier text was not captured' };
+    const now = readSnapshotSync(path);
+    const bom = now.kind === 'bytes' && decodeText(now.bytes).ok ? (decodeText(now.bytes) as { bom: boolean }).bom : false;
+    return { kind: 'bytes', bytes: encodeText(text, bom) };
+  }
+
+  private loadStored(sessionId: string): void {
+    const stored = this.deps.store?.load(sessionId);
+    if (stored) this.log.replaceSession(sessionId, stored);
+  }
+
+  private save(sessionId: string): void {
+    const data = this.log.serialize(sessionId);
+    if (!data || !this.deps.store) return;
+    try {
+      this.deps.store.save(sessionId, data);
+    } catch (error) {
+      this.deps.log.warn(`Action log: could not save session ${sessionId}: ${errorMessage(error)}`);
+    }
+  }
+}
