@@ -217,6 +217,12 @@ export class ActionLog {
     });
   }
 
+  /** Removes a change that turned out to be none (a command's temporary file that came and went). */
+  remove(sessionId: string, change: FileChange): void {
+    const log = this.sessions.get(sessionId);
+    if (log) log.changes = log.changes.filter((c) => c !== change);
+  }
+
   /** Drops a session from memory (its stored copy stays). */
   forget(sessionId: string): void {
     this.sessions.delete(sessionId);

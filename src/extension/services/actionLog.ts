@@ -24,6 +24,11 @@ interface TrackedCall {
 const FINISHED: ReadonlySet<acp.ToolCallStatus> = new Set<acp.ToolCallStatus>(['completed', 'failed']);
 /** Our own writes show up in the file watcher; they are not the agent's. */
 const OWN_WRITE_MS = 3000;
+/**
+ * File events arrive a little after the change: a command's edits still count as its own for this
+ * long after it finished (even when the turn ended meanwhile).
+ */
+const COMMAND_GRACE_MS = 2500;
 
 /**
  * Records every file the agent changes, per session and turn, however it changed it: through
@@ -40,6 +45,8 @@ export class ActionLogCapture extends Disposable {
   private readonly docTexts = new Map<string, Map<string, string>>();
   private readonly ownWrites = new Map<string, number>();
   private readonly busy = new Set<string>();
+  /** Per session: until when a file changing on disk is taken for the agent's doing. */
+  private readonly commandUntil = new Map<string, number>();
   private readonly changeEmitter = this._register(new vscode.EventEmitter<string>());
   /** Fires with the session whose log changed. */
   readonly onDidChange = this.changeEmitter.event;
@@ -138,9 +145,12 @@ export class ActionLogCapture extends Disposable {
     if (Array.isArray(update.content)) call.content = update.content;
     if (Array.isArray(update.locations)) call.locations = update.locations;
     if ((update._meta as { claudeCode?: { toolResponse?: unknown } } | undefined)?.claudeCode?.toolResponse) call.meta = update._meta;
-    if (mayChangeFiles(call.kind) && !call.finished) this.rememberOpenDocuments(sessionId);
-
     const finished = FINISHED.has(call.status);
+    if (mayChangeFiles(call.kind)) {
+      if (!call.finished) this.rememberOpenDocuments(sessionId);
+      this.commandUntil.set(sessionId, finished ? Date.now() + COMMAND_GRACE_MS : Infinity);
+    }
+
     for (const reported of editTargets(call)) {
       const path = realPath(reported);
       if (call.paths.has(path)) continue;
@@ -170,7 +180,18 @@ export class ActionLogCapture extends Disposable {
     const change = this.log.inTurn(sessionId, path);
     if (!change) return;
     const after = readSnapshotSync(path);
-    if (change.before.kind === 'bytes' && after.kind === 'bytes' && sameSnapshot(change.before, after) && change.beforeHow === undefined) {
+    if (change.before.kind === 'absent' && after.kind === 'absent' && call.kind === 'delete') {
+      // Gone before we could read it: list it, without an undo we cannot back.
+      change.before = { kind: 'unknown', reason: 'the agent deleted it before it could be read' };
+    }
+    if (change.beforeHow === undefined && hasOriginalFile(call.meta, path)) {
+      // The agent's own copy of what it replaced beats our read, which a fast write may have torn.
+      const reported = this.beforeFromReport(path, call, after);
+      if (reported.kind !== 'unknown') {
+        change.before = reported;
+        change.beforeHow = "the agent's copy of the original";
+      }
+    } else if (change.before.kind === 'bytes' && after.kind === 'bytes' && sameSnapshot(change.before, after) && change.beforeHow === undefined) {
       // The file reads the same before and after, yet the agent reports a change: its write beat our read.
       const rebuilt = this.beforeFromReport(path, call, after);
       if (rebuilt.kind !== 'bytes' || !sameSnapshot(rebuilt, after)) {
@@ -200,7 +221,8 @@ export class ActionLogCapture extends Disposable {
 
   private endTurn(sessionId: string): void {
     this.busy.delete(sessionId);
-    this.docTexts.delete(sessionId);
+    // File events arrive late: the documents' earlier texts stay until the next turn begins.
+    if (this.commandUntil.get(sessionId) === Infinity) this.commandUntil.set(sessionId, Date.now() + COMMAND_GRACE_MS);
     // Whatever is still open (a watcher change, a call that never reported its end) ends with the turn.
     for (const change of this.log.changes(sessionId)) if (!change.after) this.log.setAfter(change, readSnapshotSync(change.path));
     this.changed(sessionId);
@@ -218,24 +240,39 @@ export class ActionLogCapture extends Disposable {
     const path = realPath(uri.fsPath);
     const own = this.ownWrites.get(path);
     if (own !== undefined && own > Date.now()) return;
-    for (const sessionId of this.busy) {
-      const calls = [...(this.calls.get(sessionId)?.values() ?? [])];
-      if (!calls.some((c) => !c.finished && mayChangeFiles(c.kind))) continue;
-      if (this.log.inTurn(sessionId, path) || calls.some((c) => c.paths.has(path))) return;
-      this.log.record(sessionId, path, 'watcher', this.watcherBefore(sessionId, path, what));
-      this.changeEmitter.fire(sessionId);
+    for (const [sessionId, calls] of this.calls) {
+      const running = [...calls.values()].some((c) => !c.finished && mayChangeFiles(c.kind));
+      if (!running && (this.commandUntil.get(sessionId) ?? 0) < Date.now()) continue;
+      if ([...calls.values()].some((c) => c.paths.has(path))) return;
+      const existing = this.log.inTurn(sessionId, path);
+      if (existing && existing.source !== 'watcher') return;
+      const now = readSnapshotSync(path);
+      if (now.kind === 'absent' && (existing ?? { before: this.watcherBefore(sessionId, path, what) }).before.kind !== 'bytes') {
+        // Gone again, and not known to have existed before: a temporary file (`sed -i` makes one).
+        if (existing) this.log.remove(sessionId, existing);
+        return;
+      }
+      const change = existing ?? this.log.record(sessionId, path, 'watcher', this.watcherBefore(sessionId, path, what));
+      // The command already ran: what is on disk now is what it left (a later event updates it).
+      this.log.setAfter(change, now);
+      this.changed(sessionId);
       return;
     }
   }
 
-  /** A file changed by a command: known before only when it was created, or open and saved. */
+  /**
+   * A file changed by a command: its text before is known only when it was open and saved when the
+   * command started. A "created" event is no proof the file was new (`sed -i` renames a temporary
+   * file over the original), so it is not taken as one.
+   */
   private watcherBefore(sessionId: string, path: string, what: 'changed' | 'created' | 'deleted'): Snapshot {
-    if (what === 'created') return { kind: 'absent' };
     const text = this.docTexts.get(sessionId)?.get(path);
-    if (text === undefined) return { kind: 'unknown', reason: 'changed by a command; its earlier text was not captured' };
+    if (text === undefined) {
+      return { kind: 'unknown', reason: `changed by a command${what === 'changed' ? '' : ` (${what})`}; its earlier text was not captured` };
+    }
     const now = readSnapshotSync(path);
-    const bom = now.kind === 'bytes' && decodeText(now.bytes).ok ? (decodeText(now.bytes) as { bom: boolean }).bom : false;
-    return { kind: 'bytes', bytes: encodeText(text, bom) };
+    const decoded = now.kind === 'bytes' ? decodeText(now.bytes) : undefined;
+    return { kind: 'bytes', bytes: encodeText(text, decoded?.ok ? decoded.bom : false) };
   }
 
   private loadStored(sessionId: string): void {
@@ -252,4 +289,9 @@ export class ActionLogCapture extends Disposable {
       this.deps.log.warn(`Action log: could not save session ${sessionId}: ${errorMessage(error)}`);
     }
   }
+}
+
+function hasOriginalFile(meta: unknown, path: string): boolean {
+  const response = (meta as { claudeCode?: { toolResponse?: { filePath?: unknown; originalFile?: unknown } } } | undefined)?.claudeCode?.toolResponse;
+  return response?.filePath === path && response.originalFile !== undefined;
 }
