@@ -39,7 +39,7 @@ export class ActionLogStore {
     // Written whole then renamed: a crash mid-write leaves the previous log, not half of one.
     fs.writeFileSync(`${file}.tmp`, JSON.stringify(stored));
     fs.renameSync(`${file}.tmp`, file);
-    this.prune();
+    this.prune(path.basename(file));
   }
 
   load(sessionId: string): SerializedSession | undefined {
@@ -79,12 +79,12 @@ export class ActionLogStore {
     }
   }
 
-  /** Keeps the most recent sessions and the large texts they still use. */
-  private prune(): void {
+  /** Keeps the most recent sessions (the one just saved first) and the large texts they still use. */
+  private prune(justSaved: string): void {
     const sessions = fs
       .readdirSync(this.dir)
       .filter((f) => f.endsWith('.json'))
-      .map((f) => ({ f, mtime: fs.statSync(path.join(this.dir, f)).mtimeMs }))
+      .map((f) => ({ f, mtime: f === justSaved ? Infinity : fs.statSync(path.join(this.dir, f)).mtimeMs }))
       .sort((a, b) => b.mtime - a.mtime);
     for (const old of sessions.slice(MAX_SESSIONS)) fs.rmSync(path.join(this.dir, old.f), { force: true });
     if (sessions.length <= MAX_SESSIONS) return;
