@@ -144,6 +144,25 @@ describe('action log: review every agent edit', function () {
     assert.ok(doc.isDirty, 'the user\'s text is still unsaved, not lost');
   });
 
+  it('undoes a write through the editor over unsaved text: exact bytes back, and the unsaved text, still unsaved', async () => {
+    const file = inWorkspace('src/log-overwrite.txt');
+    const original = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('line 1\r\nline 2\r\n')]);
+    fs.writeFileSync(file, original);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((e) => e.insert(doc.lineAt(1).range.end, ' and my unsaved words'));
+    const turn = prompt(`fs-write ${file}\nagent line`);
+    const question = await waitFor('the overwrite question', () => api.pendingPermissions()[0]);
+    assert.ok(api.answerPermission(question.id, 'allow_once'));
+    await turn;
+    const change = changeOf(file);
+    assert.equal(change?.source, 'fs');
+    await api.undoHunk(file, 0);
+    assert.deepEqual(fs.readFileSync(file), original, 'the exact previous bytes');
+    await waitFor('the unsaved text back', () => doc.getText().replace(/\r\n/g, '\n') === 'line 1\nline 2 and my unsaved words\n');
+    assert.ok(doc.isDirty, 'and still unsaved');
+  });
+
   it('lists files a command changed with `sed -i` as changed by a command', async () => {
     const open = inWorkspace('src/log-sed-open.txt');
     const closed = inWorkspace('src/log-sed-closed.txt');

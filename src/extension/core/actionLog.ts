@@ -24,6 +24,8 @@ export interface FileChange {
   before: Snapshot;
   /** How `before` was obtained when it was not read from the file (e.g. "the agent's hunks reverted"). */
   beforeHow?: string;
+  /** The editor's unsaved text when the agent wrote over it (with the user's leave): Undo puts it back. */
+  beforeUnsaved?: string;
   /** What the agent left; undefined while it may still be changing the file. */
   after: Snapshot | undefined;
   /** The tool calls that changed the file (none for `fs` and watcher changes). */
@@ -210,6 +212,7 @@ export class ActionLog {
         source: c.source,
         before: c.before,
         ...(c.beforeHow ? { beforeHow: c.beforeHow } : {}),
+        ...(c.beforeUnsaved !== undefined ? { beforeUnsaved: c.beforeUnsaved } : {}),
         after: c.after,
         toolCallIds: [...c.toolCallIds],
         hunkStates: [...c.hunkStates],

@@ -107,7 +107,10 @@ export class ActionLogCapture extends Disposable {
     if (!this.busy.has(sessionId)) this.beginTurn(sessionId, this.log.currentTurn(sessionId));
     const real = realPath(path);
     this.markOwn(real);
-    if (!this.log.inTurn(sessionId, real)) this.log.record(sessionId, real, 'fs', readSnapshotSync(real));
+    if (this.log.inTurn(sessionId, real)) return;
+    const change = this.log.record(sessionId, real, 'fs', readSnapshotSync(real));
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === real);
+    if (doc?.isDirty) change.beforeUnsaved = doc.getText();
   }
 
   /** After a `fs/write_text_file` (written or refused): what the agent left. */

@@ -177,6 +177,11 @@ export class ActionLogActions {
   private async carryOut(change: FileChange, indexes?: number[]): Promise<UndoOutcome> {
     const plan = planUndo(change, currentFile(change.path), indexes);
     await this.apply(change.path, plan);
+    if (plan.action.type === 'restore' && change.beforeUnsaved !== undefined) {
+      // The agent wrote over unsaved text with the user's leave: it comes back, unsaved.
+      await this.waitForDocument(change.path, plan.action.text);
+      await this.editDocument(change.path, change.beforeUnsaved, false);
+    }
     for (const i of plan.undone) change.hunkStates[i] = 'undone';
     if (plan.conflicts.length) this.deps.log.info(`Action log: left ${plan.conflicts.length} hunk(s) of ${change.path} alone: changed after the agent`);
     return { undone: [...plan.undone], conflicts: [...plan.conflicts], ...(plan.refused ? { refused: plan.refused } : {}) };
@@ -224,6 +229,13 @@ export class ActionLogActions {
       if (Date.now() > deadline) return false;
       await new Promise((r) => setTimeout(r, 25));
     }
+  }
+
+  /** Waits (a little) until the open document shows the restored text, so the unsaved text lands on it. */
+  private async waitForDocument(path: string, text: string): Promise<void> {
+    const doc = openDocument(path);
+    const deadline = Date.now() + RELOAD_WAIT_MS;
+    while (doc && doc.getText() !== text && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
   }
 
   /** One undoable edit of the document: the smallest range that differs. */
