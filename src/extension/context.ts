@@ -23,6 +23,7 @@ import { ScratchDocuments } from './services/scratchDocuments';
 import { AgentRegistry } from './services/registry/agentRegistry';
 import { SignInService } from './services/signIn';
 import { ActionLogCapture } from './services/actionLog';
+import { summaryText } from './core/actionLog';
 import { ActionLogActions } from './services/actionLogActions';
 import { ActionLogStore } from './services/actionLogStore';
 import { HunkLenses } from './render/review/hunkLenses';
@@ -155,7 +156,24 @@ export class AcpNative extends Disposable {
     this.tree = this._register(new ToolCallsTree(this.sessions, this.actionLog));
     this.cards = new CardRenderers({ diffEditors: this.diffEditors, terminalViews: this.terminalViews, tree: this.tree });
     this.chat = this._register(
-      new Chat({ extensionContext, sessions: this.sessions, permissions, tree: this.tree, config: this.config, log, registry: this.registry }),
+      new Chat({
+        extensionContext,
+        sessions: this.sessions,
+        permissions,
+        tree: this.tree,
+        config: this.config,
+        log,
+        registry: this.registry,
+        turns: {
+          changes: (sessionId, turn) => {
+            // Restorable when this turn or a later one changed files; the summary is this turn's own.
+            if (!this.actionLog.log.turns(sessionId).some((t) => t >= turn)) return undefined;
+            const summary = this.actionLog.log.summary(sessionId, turn);
+            return summary.files > 0 ? summaryText(summary) : '';
+          },
+          onDidChange: this.actionLog.onDidChange,
+        },
+      }),
     );
     permissions.questionsShownElsewhere = () => this.chat.view.isVisible;
   }
