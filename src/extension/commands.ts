@@ -175,7 +175,7 @@ async function pickTurn(acp: AcpNative, sessionId: string): Promise<number | und
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    turns.map((turn) => ({ label: `Before prompt ${turn + 1}`, description: summaryText(acp.actionLog.log.summary(sessionId, turn)), turn })),
+    turns.map((turn) => ({ label: `Before prompt ${turn + 1}`, description: summaryText(acp.actionLog.summary(sessionId, turn)), turn })),
     { title: 'ACP: Restore to Before a Prompt' },
   );
   return picked?.turn;

@@ -168,7 +168,7 @@ export class AcpNative extends Disposable {
           changes: (sessionId, turn) => {
             // Restorable when this turn or a later one changed files; the summary is this turn's own.
             if (!this.actionLog.log.turns(sessionId).some((t) => t >= turn)) return undefined;
-            const summary = this.actionLog.log.summary(sessionId, turn);
+            const summary = this.actionLog.summary(sessionId, turn);
             return summary.files > 0 ? summaryText(summary) : '';
           },
           onDidChange: this.actionLog.onDidChange,

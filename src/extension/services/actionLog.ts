@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import { decodeText, eolOf, encodeText } from '../core/actionHunks';
-import { ActionLog, sameSnapshot, viewOf, type FileChangeView, type Snapshot } from '../core/actionLog';
+import { ActionLog, sameSnapshot, viewOf, type FileChangeView, type Snapshot, type TurnSummary } from '../core/actionLog';
 import { editTargets, mayChangeFiles, reportedBefore, withEol } from '../core/editTargets';
 import type { AgentSessions } from '../connection/agentSessions';
 import { errorMessage, type Logger } from '../log';
@@ -125,6 +125,15 @@ export class ActionLogCapture extends Disposable {
     return this.log.changes(sessionId).map((c) => viewOf(c, c.after ? undefined : readSnapshotSync(c.path)));
   }
 
+  /** A turn's summary, counting a change still in progress from the file as it is now. */
+  summary(sessionId: string, turn: number): TurnSummary {
+    const views = this.log
+      .changes(sessionId)
+      .filter((c) => c.turn === turn)
+      .map((c) => viewOf(c, c.after ? undefined : readSnapshotSync(c.path)));
+    return { turn, files: views.length, added: views.reduce((n, v) => n + v.added, 0), removed: views.reduce((n, v) => n + v.removed, 0) };
+  }
+
   /** Marks a path as written by us, so the watcher does not take it for the agent's. */
   markOwn(path: string): void {
     this.ownWrites.set(path, Date.now() + OWN_WRITE_MS);
@@ -164,7 +173,10 @@ export class ActionLogCapture extends Disposable {
       } else if (finished) {
         // First named once done: the file holds the agent's result, the report tells what was before.
         const after = readSnapshotSync(path);
-        const change = this.log.record(sessionId, path, 'tool', this.beforeFromReport(path, call, after), update.toolCallId);
+        const before = this.beforeFromReport(path, call, after);
+        // Nothing to list when the report does not say the file changed (a failed call, say).
+        if (before.kind === 'unknown' && !(call.status === 'completed' && reportsChange(call, path))) continue;
+        const change = this.log.record(sessionId, path, 'tool', before, update.toolCallId);
         change.beforeHow = 'reported after writing';
       } else {
         this.log.record(sessionId, path, 'tool', readSnapshotSync(path), update.toolCallId);
@@ -195,9 +207,11 @@ export class ActionLogCapture extends Disposable {
         change.beforeHow = "the agent's copy of the original";
       }
     } else if (change.before.kind === 'bytes' && after.kind === 'bytes' && sameSnapshot(change.before, after) && change.beforeHow === undefined) {
-      // The file reads the same before and after, yet the agent reports a change: its write beat our read.
+      // The file reads the same before and after. If the agent reports a change, its write beat our
+      // read: take the text before from its report, or say it is not known. A failed call, or one
+      // that reports no change, changed nothing.
       const rebuilt = this.beforeFromReport(path, call, after);
-      if (rebuilt.kind !== 'bytes' || !sameSnapshot(rebuilt, after)) {
+      if (rebuilt.kind === 'unknown' ? call.status === 'completed' && reportsChange(call, path) : !sameSnapshot(rebuilt, after)) {
         change.before = rebuilt;
         change.beforeHow = rebuilt.kind === 'unknown' ? undefined : "rebuilt from the agent's report";
       }
@@ -297,4 +311,9 @@ export class ActionLogCapture extends Disposable {
 function hasOriginalFile(meta: unknown, path: string): boolean {
   const response = (meta as { claudeCode?: { toolResponse?: { filePath?: unknown; originalFile?: unknown } } } | undefined)?.claudeCode?.toolResponse;
   return response?.filePath === path && response.originalFile !== undefined;
+}
+
+/** Whether the call's diffs of the file say it changed something. */
+function reportsChange(call: TrackedCall, path: string): boolean {
+  return call.content.some((c) => c.type === 'diff' && realPath(c.path) === path && (c.oldText ?? null) !== c.newText);
 }

@@ -145,7 +145,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
         const pending = views.filter((v) => v.status === 'pending' || v.status === 'partial').length;
         const item = new vscode.TreeItem(`Changes of prompt ${node.turn + 1}`, vscode.TreeItemCollapsibleState.Expanded);
         item.id = node.id;
-        item.description = `${summaryText(this.actionLog.log.summary(node.sessionId, node.turn))}${pending ? ` · ${pending} to review` : ''}`;
+        item.description = `${summaryText(this.actionLog.summary(node.sessionId, node.turn))}${pending ? ` · ${pending} to review` : ''}`;
         item.iconPath = new vscode.ThemeIcon('git-compare');
         item.command = { command: 'acpNative.reviewChanges', title: 'Review Changes', arguments: [node] };
         item.contextValue = pending > 0 ? 'acpNative.review.pending' : 'acpNative.review';
