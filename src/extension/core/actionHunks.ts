@@ -9,6 +9,7 @@
  * left alone.
  */
 import { diffArrays } from 'diff';
+import { decodeFileBytes, dominantEol, encodeFileText } from './fileText';
 
 export interface LineHunk {
   /** 0-based first line of the hunk in the text before the agent. */
@@ -21,29 +22,23 @@ export interface LineHunk {
   readonly newLines: readonly string[];
 }
 
-const UTF8_BOM = [0xef, 0xbb, 0xbf];
-
 export type DecodedText = { ok: true; text: string; bom: boolean } | { ok: false; reason: string };
 
-/** A file's bytes as text, or why they are not text we may rewrite (never a lossy decode). */
+/** A file's bytes as text (exact: line endings kept), or in words why they are not text we may rewrite. */
 export function decodeText(bytes: Uint8Array): DecodedText {
-  if (bytes.includes(0)) return { ok: false, reason: 'a binary file' };
-  const bom = bytes.length >= 3 && UTF8_BOM.every((b, i) => bytes[i] === b);
-  try {
-    return { ok: true, text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bom ? bytes.subarray(3) : bytes), bom };
-  } catch {
-    return { ok: false, reason: 'not UTF-8 text' };
+  const decoded = decodeFileBytes(bytes);
+  if (decoded.ok) return decoded;
+  switch (decoded.reason) {
+    case 'binary':
+      return { ok: false, reason: 'a binary file' };
+    case 'utf16':
+      return { ok: false, reason: 'UTF-16 text, not UTF-8' };
+    case 'not-utf8':
+      return { ok: false, reason: 'not UTF-8 text' };
   }
 }
 
-export function encodeText(text: string, bom: boolean): Uint8Array {
-  const body = new TextEncoder().encode(text);
-  if (!bom) return body;
-  const out = new Uint8Array(body.length + 3);
-  out.set(UTF8_BOM, 0);
-  out.set(body, 3);
-  return out;
-}
+export { encodeFileText as encodeText, dominantEol as eolOf };
 
 /** The text's lines, each with its own terminator (`\n` or `\r\n`); the last may have none. */
 export function splitLines(text: string): string[] {
@@ -55,13 +50,6 @@ export function splitLines(text: string): string[] {
   }
   if (start < text.length) lines.push(text.slice(start));
   return lines;
-}
-
-/** The line ending a text mostly uses (LF when it has none). */
-export function eolOf(text: string): '\n' | '\r\n' {
-  const crlf = text.split('\r\n').length - 1;
-  const lf = text.split('\n').length - 1 - crlf;
-  return crlf > lf ? '\r\n' : '\n';
 }
 
 /** Line edits turning `from` into `to`: each replaces `count` lines at `start` of `from` by `lines`. */

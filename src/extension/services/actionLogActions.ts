@@ -7,7 +7,8 @@ import { planRestore, planUndo, restoreFiles, type UndoPlan } from '../core/undo
 import type { Logger } from '../log';
 import { fileDisplayPath } from '../titles';
 import type { ActionLogCapture } from './actionLog';
-import { currentFile, openDocument, readSnapshotSync } from './actionLogFiles';
+import { currentFile, readSnapshotSync } from './actionLogFiles';
+import { openDocumentOf } from './workspaceText';
 import type { ScratchDocuments } from './scratchDocuments';
 
 /** How long an open document may take to show what is on disk before we write the disk instead. */
@@ -104,10 +105,12 @@ export class ActionLogActions {
     this.lastRestore = {
       sessionId,
       turn,
-      files: files.map((path) => {
-        const doc = openDocument(path);
-        return { path, state: readSnapshotSync(path), ...(doc?.isDirty ? { unsaved: doc.getText() } : {}) };
-      }),
+      files: await Promise.all(
+        files.map(async (path) => {
+          const doc = await openDocumentOf(path);
+          return { path, state: readSnapshotSync(path), ...(doc?.isDirty ? { unsaved: doc.getText() } : {}) };
+        }),
+      ),
       states: plan.map((c) => ({ id: c.id, hunkStates: [...c.hunkStates] })),
     };
     const conflicts: { path: string; hunks: number[] }[] = [];
@@ -175,7 +178,7 @@ export class ActionLogActions {
   }
 
   private async carryOut(change: FileChange, indexes?: number[]): Promise<UndoOutcome> {
-    const plan = planUndo(change, currentFile(change.path), indexes);
+    const plan = planUndo(change, currentFile(change.path, await openDocumentOf(change.path)), indexes);
     await this.apply(change.path, plan);
     if (plan.action.type === 'restore' && change.beforeUnsaved !== undefined) {
       // The agent wrote over unsaved text with the user's leave: it comes back, unsaved.
@@ -203,7 +206,7 @@ export class ActionLogActions {
       }
       case 'edit':
       case 'restore': {
-        const doc = openDocument(path);
+        const doc = await openDocumentOf(path);
         if (doc?.isDirty) {
           // The user's unsaved text stays unsaved: undo edits the buffer, the user saves it.
           await this.editDocument(path, action.text, false);
@@ -233,14 +236,14 @@ export class ActionLogActions {
 
   /** Waits (a little) until the open document shows the restored text, so the unsaved text lands on it. */
   private async waitForDocument(path: string, text: string): Promise<void> {
-    const doc = openDocument(path);
+    const doc = await openDocumentOf(path);
     const deadline = Date.now() + RELOAD_WAIT_MS;
     while (doc && doc.getText() !== text && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
   }
 
   /** One undoable edit of the document: the smallest range that differs. */
   private async editDocument(path: string, text: string, save: boolean): Promise<void> {
-    const doc = openDocument(path) ?? (await vscode.workspace.openTextDocument(vscode.Uri.file(path)));
+    const doc = (await openDocumentOf(path)) ?? (await vscode.workspace.openTextDocument(vscode.Uri.file(path)));
     const old = doc.getText();
     let start = 0;
     while (start < old.length && start < text.length && old[start] === text[start]) start++;

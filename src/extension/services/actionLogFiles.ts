@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import { decodeText } from '../core/actionHunks';
+import { canonicalSpelling } from '../core/paths';
 import type { Snapshot } from '../core/actionLog';
 import type { CurrentFile } from '../core/undoPlan';
 
@@ -24,8 +25,17 @@ export function readSnapshotSync(path: string): Snapshot {
   }
 }
 
-/** The path with symlinks resolved (of its folder when the file does not exist yet). */
+/**
+ * The path with symlinks resolved (of its folder when the file does not exist yet), spelled under
+ * its workspace folder: the key the review keys files by (see `workspaceText.resolvePath`, which
+ * is the same, asynchronously; capture must not wait).
+ */
 export function realPath(path: string): string {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ path: f.uri.fsPath, real: realSync(f.uri.fsPath) }));
+  return canonicalSpelling(realSync(path), folders);
+}
+
+function realSync(path: string): string {
   try {
     return fs.realpathSync.native(path);
   } catch {
@@ -45,8 +55,7 @@ export function openDocument(path: string): vscode.TextDocument | undefined {
  * The file as the user sees it: a document's unsaved text, else the text on disk (a document
  * without unsaved changes may not have caught up with what the agent just wrote).
  */
-export function currentFile(path: string): CurrentFile {
-  const open = openDocument(path);
+export function currentFile(path: string, open = openDocument(path)): CurrentFile {
   if (open?.isDirty) return { kind: 'text', text: open.getText() };
   const snapshot = readSnapshotSync(path);
   switch (snapshot.kind) {
