@@ -61,12 +61,33 @@ interface LineEdit {
   readonly toStart: number;
 }
 
+/**
+ * Bounds the diff's work: past this many differing lines (a whole file rewritten), the differing
+ * middle is one edit. A finer diff of a rewrite is worth nothing, and the Myers diff would take
+ * seconds on the extension host's only thread.
+ */
+const MAX_EDIT_LENGTH = 1000;
+
 function lineEdits(from: readonly string[], to: readonly string[]): LineEdit[] {
+  // The common head and tail cost nothing to skip and are most of the file in most edits.
+  let head = 0;
+  while (head < from.length && head < to.length && from[head] === to[head]) head++;
+  let tail = 0;
+  while (tail < from.length - head && tail < to.length - head && from[from.length - 1 - tail] === to[to.length - 1 - tail]) tail++;
+  const a = from.slice(head, from.length - tail);
+  const b = to.slice(head, to.length - tail);
+  if (a.length === 0 && b.length === 0) return [];
+  const parts = a.length && b.length ? diffArrays(a, b, { maxEditLength: MAX_EDIT_LENGTH }) : undefined;
+  if (!parts) return [{ start: head, count: a.length, lines: b, toStart: head }];
+  return editsOf(parts, head);
+}
+
+function editsOf(parts: { value: string[]; added?: boolean; removed?: boolean }[], offset: number): LineEdit[] {
   const edits: LineEdit[] = [];
-  let a = 0;
-  let b = 0;
+  let a = offset;
+  let b = offset;
   let open: { start: number; count: number; lines: string[]; toStart: number } | undefined;
-  for (const part of diffArrays(from as string[], to as string[])) {
+  for (const part of parts) {
     const n = part.value.length;
     if (!part.added && !part.removed) {
       if (open) edits.push(open);

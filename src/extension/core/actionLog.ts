@@ -82,7 +82,8 @@ export function viewOf(change: FileChange, currentAfter?: Snapshot): FileChangeV
   return { change, status: statusOf(states), hunks, added, removed, created, deleted };
 }
 
-function statusOf(states: readonly HunkState[]): FileStatus {
+/** A file's status from its hunks' states. */
+export function statusOf(states: readonly HunkState[]): FileStatus {
   if (states.length === 0 || states.some((s) => s === 'pending')) return states.every((s) => s === 'pending') ? 'pending' : 'partial';
   if (states.every((s) => s === 'kept')) return 'kept';
   if (states.every((s) => s === 'undone')) return 'undone';

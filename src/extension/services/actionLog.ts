@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import { decodeText, eolOf, encodeText } from '../core/actionHunks';
-import { ActionLog, sameSnapshot, viewOf, type FileChangeView, type Snapshot, type TurnSummary } from '../core/actionLog';
+import { ActionLog, sameSnapshot, statusOf, viewOf, type FileChange, type FileChangeView, type Snapshot, type TurnSummary } from '../core/actionLog';
 import { editTargets, mayChangeFiles, reportedBefore, withEol } from '../core/editTargets';
 import type { AgentSessions } from '../connection/agentSessions';
 import { errorMessage, type Logger } from '../log';
@@ -45,6 +45,7 @@ export class ActionLogCapture extends Disposable {
   private readonly docTexts = new Map<string, Map<string, string>>();
   private readonly ownWrites = new Map<string, number>();
   private readonly busy = new Set<string>();
+  private readonly viewCache = new WeakMap<FileChange, { before: Snapshot; after: Snapshot; view: FileChangeView }>();
   /** Per session: until when a file changing on disk is taken for the agent's doing. */
   private readonly commandUntil = new Map<string, number>();
   private readonly changeEmitter = this._register(new vscode.EventEmitter<string>());
@@ -122,7 +123,22 @@ export class ActionLogCapture extends Disposable {
   }
 
   views(sessionId: string): FileChangeView[] {
-    return this.log.changes(sessionId).map((c) => viewOf(c, c.after ? undefined : readSnapshotSync(c.path)));
+    return this.log.changes(sessionId).map((c) => this.view(c));
+  }
+
+  /**
+   * A change's hunks and status. The tree, the chat and the lenses ask often; the hunks of a
+   * settled change are computed once (until its before or after is replaced), its status each time.
+   */
+  view(change: FileChange): FileChangeView {
+    if (!change.after) return viewOf(change, readSnapshotSync(change.path));
+    const cached = this.viewCache.get(change);
+    if (cached && cached.before === change.before && cached.after === change.after) {
+      return cached.view.status === 'no-undo' ? cached.view : { ...cached.view, status: statusOf(change.hunkStates) };
+    }
+    const view = viewOf(change);
+    this.viewCache.set(change, { before: change.before, after: change.after, view });
+    return view;
   }
 
   /** A turn's summary, counting a change still in progress from the file as it is now. */
@@ -130,7 +146,7 @@ export class ActionLogCapture extends Disposable {
     const views = this.log
       .changes(sessionId)
       .filter((c) => c.turn === turn)
-      .map((c) => viewOf(c, c.after ? undefined : readSnapshotSync(c.path)));
+      .map((c) => this.view(c));
     return { turn, files: views.length, added: views.reduce((n, v) => n + v.added, 0), removed: views.reduce((n, v) => n + v.removed, 0) };
   }
 

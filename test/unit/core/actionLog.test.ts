@@ -92,6 +92,17 @@ describe('action log: hunks of an agent change', () => {
     assert.equal(undoHunks('a\nb\nc\n', 'a\nb\nc\n', hunks, [0]).text, 'a\nb');
   });
 
+  it('takes a whole-file rewrite as one hunk, without a diff that would stall the editor', () => {
+    const before = lines(10_000, (i) => `a ${i}`);
+    const after = 'same head\n' + lines(10_000, (i) => `b ${i}`);
+    const started = Date.now();
+    const hunks = computeHunks('same head\n' + before, after);
+    assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+    assert.equal(hunks.length, 1);
+    assert.equal(hunks[0].oldStart, 1);
+    assert.equal(undoHunks(after, after, hunks, [0]).text, 'same head\n' + before);
+  });
+
   it('decodes a BOM and refuses binary or non-UTF-8 bytes instead of guessing', () => {
     const withBom = encodeText('x\r\n', true);
     assert.deepEqual([...withBom.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
