@@ -270,24 +270,28 @@ export class ActionLogCapture extends Disposable {
 
   private onDiskChange(uri: vscode.Uri, what: 'changed' | 'created' | 'deleted'): void {
     if (uri.scheme !== 'file' || /[\\/]\.git[\\/]/.test(uri.fsPath)) return;
+    const now = Date.now();
+    const listening = [...this.calls].filter(
+      ([sessionId, calls]) => (this.commandUntil.get(sessionId) ?? 0) >= now || [...calls.values()].some((c) => !c.finished && mayChangeFiles(c.kind)),
+    );
+    // Outside a command's run (a build, a checkout), file events cost nothing more than this.
+    if (listening.length === 0) return;
+    for (const [p, until] of this.ownWrites) if (until < now) this.ownWrites.delete(p);
     const path = realPath(uri.fsPath);
-    const own = this.ownWrites.get(path);
-    if (own !== undefined && own > Date.now()) return;
-    for (const [sessionId, calls] of this.calls) {
-      const running = [...calls.values()].some((c) => !c.finished && mayChangeFiles(c.kind));
-      if (!running && (this.commandUntil.get(sessionId) ?? 0) < Date.now()) continue;
+    if (this.ownWrites.has(path)) return;
+    for (const [sessionId, calls] of listening) {
       if ([...calls.values()].some((c) => c.paths.has(path))) return;
       const existing = this.log.inTurn(sessionId, path);
       if (existing && existing.source !== 'watcher') return;
-      const now = readSnapshotSync(path);
-      if (now.kind === 'absent' && (existing ?? { before: this.watcherBefore(sessionId, path, what) }).before.kind !== 'bytes') {
+      const onDisk = readSnapshotSync(path);
+      if (onDisk.kind === 'absent' && (existing ?? { before: this.watcherBefore(sessionId, path, what) }).before.kind !== 'bytes') {
         // Gone again, and not known to have existed before: a temporary file (`sed -i` makes one).
         if (existing) this.log.remove(sessionId, existing);
         return;
       }
       const change = existing ?? this.log.record(sessionId, path, 'watcher', this.watcherBefore(sessionId, path, what));
       // The command already ran: what is on disk now is what it left (a later event updates it).
-      this.log.setAfter(change, now);
+      this.log.setAfter(change, onDisk);
       this.changed(sessionId);
       return;
     }

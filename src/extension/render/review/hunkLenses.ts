@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { placeHunks } from '../../core/actionHunks';
-import { snapshotText, viewOf, type FileChange } from '../../core/actionLog';
+import { snapshotText, type FileChange } from '../../core/actionLog';
 import type { ActionLogCapture } from '../../services/actionLog';
 import { Disposable } from '../../util/lifecycle';
 
@@ -28,7 +28,7 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
     const found = this.changeOf(doc.uri.fsPath);
     if (!found) return [];
     const { sessionId, change } = found;
-    const view = viewOf(change);
+    const view = this.capture.view(change);
     const after = snapshotText(change.after ?? { kind: 'unknown', reason: '' });
     if (!after.ok || view.status === 'no-undo') return [];
     const places = placeHunks(after.text, doc.getText(), view.hunks);
