@@ -41,6 +41,8 @@
 //                               and one location per hunk
 //   edit-lines-late ABS_PATH N,.. the same edit written first and reported only afterwards: one
 //                               completed `tool_call` with the applied hunks
+//   edit-lines-fast ABS_PATH N,.. the same edit as in Claude's "accept edits" mode: no question,
+//                               written right after the snippet is sent (a race with the client's read)
 //   write-file ABS_PATH         Claude's Write (`oldText: null`), the rest of the prompt as content;
 //                               asks, writes, then sends `originalFile` in `_meta.claudeCode`
 //   delete-file ABS_PATH        a `delete` call with a location, asks, then removes the file
@@ -127,13 +129,13 @@ function editedLines(text: string, lineNumbers: number[]): string {
     .join(eol);
 }
 
-async function editLines(client: Client, sessionId: string, file: string, cwd: string, lines: number[], late: boolean): Promise<string> {
+async function editLines(client: Client, sessionId: string, file: string, cwd: string, lines: number[], mode: 'ask' | 'late' | 'fast'): Promise<string> {
   const toolCallId = `toolu_${nextId++}`;
   const rel = path.relative(cwd, file);
   const before = fs.readFileSync(file, 'utf8');
   const after = editedLines(before, lines);
   const first = before.split(/\r?\n/)[lines[0] - 1];
-  if (late) {
+  if (mode === 'late') {
     fs.writeFileSync(file, after);
     await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title: `Edit ${rel}`, kind: 'edit', status: 'completed', ...appliedHunks(file, before, after) });
     return 'written';
@@ -141,6 +143,11 @@ async function editLines(client: Client, sessionId: string, file: string, cwd: s
   await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title: 'Edit', kind: 'edit', status: 'pending', rawInput: {}, content: [], locations: [] });
   const snippet: acp.ToolCallContent[] = [{ type: 'diff', path: file, oldText: first, newText: `${first} (edited)` }];
   await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, title: `Edit ${rel}`, content: snippet, locations: [{ path: file }] });
+  if (mode === 'fast') {
+    fs.writeFileSync(file, after);
+    await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', ...appliedHunks(file, before, after) });
+    return 'written';
+  }
   const answer = await client.request(acp.methods.client.session.requestPermission, {
     sessionId,
     toolCall: { toolCallId, title: `Edit ${rel}`, kind: 'edit', status: 'pending', content: snippet, locations: [{ path: file }] },
@@ -450,7 +457,8 @@ acp
         break;
       case 'edit-lines':
       case 'edit-lines-late':
-        await editLines(client, sid, arg, cwd, (arg2 ?? '').split(',').map(Number), scenario === 'edit-lines-late');
+      case 'edit-lines-fast':
+        await editLines(client, sid, arg, cwd, (arg2 ?? '').split(',').map(Number), scenario === 'edit-lines' ? 'ask' : scenario === 'edit-lines-late' ? 'late' : 'fast');
         break;
       case 'write-file':
         await writeFile(client, sid, arg, cwd, restLines.join('\n'));

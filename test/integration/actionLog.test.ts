@@ -81,6 +81,22 @@ describe('action log: review every agent edit', function () {
     assert.equal(changeOf(file)?.status, 'undone');
   });
 
+  it('gets the text before right whether or not an agent that does not ask wins the race to the file', async () => {
+    // Claude in "accept edits" mode: the snippet, then the write at once. Several rounds, so both
+    // outcomes of the race (our read first, or the agent's write first) are likely to happen.
+    for (let round = 0; round < 5; round++) {
+      const file = inWorkspace(`src/log-fast-${round}.txt`);
+      const original = numbered(25);
+      fs.writeFileSync(file, original);
+      await prompt(`edit-lines-fast ${file} 3,20`);
+      const change = changeOf(file);
+      assert.equal(change?.hunks, 2, JSON.stringify(change));
+      await api.undoHunk(file, 0);
+      await api.undoHunk(file, 1);
+      assert.equal(fs.readFileSync(file, 'utf8'), original, `round ${round}`);
+    }
+  });
+
   it('restores CRLF and the BOM byte for byte, hunk by hunk', async () => {
     const file = inWorkspace('src/log-crlf.txt');
     const original = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(numbered(20, '\r\n'))]);

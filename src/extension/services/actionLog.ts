@@ -108,7 +108,7 @@ export class ActionLogCapture extends Disposable {
     if (!this.busy.has(sessionId)) this.beginTurn(sessionId, this.log.currentTurn(sessionId));
     const real = realPath(path);
     this.markOwn(real);
-    if (this.log.inTurn(sessionId, real)) return;
+    if (this.inTurnKnown(sessionId, real)) return;
     const change = this.log.record(sessionId, real, 'fs', readSnapshotSync(real));
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === real);
     if (doc?.isDirty) change.beforeUnsaved = doc.getText();
@@ -139,6 +139,18 @@ export class ActionLogCapture extends Disposable {
     const view = viewOf(change);
     this.viewCache.set(change, { before: change.before, after: change.after, view });
     return view;
+  }
+
+  /**
+   * The running turn's change of a file, unless it is only a file event with nothing known of its
+   * text before: the agent's own report of the file (a write, a tool call) then replaces it, since
+   * it can read the file before the agent changes it.
+   */
+  private inTurnKnown(sessionId: string, path: string): FileChange | undefined {
+    const existing = this.log.inTurn(sessionId, path);
+    if (existing?.source !== 'watcher' || existing.before.kind !== 'unknown') return existing;
+    this.log.remove(sessionId, existing);
+    return undefined;
   }
 
   /** A turn's summary, counting a change still in progress from the file as it is now. */
@@ -183,7 +195,7 @@ export class ActionLogCapture extends Disposable {
       const path = realPath(reported);
       if (call.paths.has(path)) continue;
       call.paths.add(path);
-      const existing = this.log.inTurn(sessionId, path);
+      const existing = this.inTurnKnown(sessionId, path);
       if (existing) {
         this.log.record(sessionId, path, existing.source, existing.before, update.toolCallId);
       } else if (finished) {
@@ -222,14 +234,21 @@ export class ActionLogCapture extends Disposable {
         change.before = reported;
         change.beforeHow = "the agent's copy of the original";
       }
-    } else if (change.before.kind === 'bytes' && after.kind === 'bytes' && sameSnapshot(change.before, after) && change.beforeHow === undefined) {
-      // The file reads the same before and after. If the agent reports a change, its write beat our
-      // read: take the text before from its report, or say it is not known. A failed call, or one
-      // that reports no change, changed nothing.
+    } else if (change.before.kind === 'bytes' && after.kind === 'bytes' && change.beforeHow === undefined) {
       const rebuilt = this.beforeFromReport(path, call, after);
-      if (rebuilt.kind === 'unknown' ? call.status === 'completed' && reportsChange(call, path) : !sameSnapshot(rebuilt, after)) {
+      if (sameSnapshot(change.before, after)) {
+        // The file reads the same before and after. If the agent reports a change, its write beat
+        // our read: take the text before from its report, or say it is not known. A failed call,
+        // or one that reports no change, changed nothing.
+        if (rebuilt.kind === 'unknown' ? call.status === 'completed' && reportsChange(call, path) : !sameSnapshot(rebuilt, after)) {
+          change.before = rebuilt;
+          change.beforeHow = rebuilt.kind === 'unknown' ? undefined : "rebuilt from the agent's report";
+        }
+      } else if (change.before.bytes.length === 0 && rebuilt.kind === 'bytes' && rebuilt.bytes.length > 0) {
+        // An empty read of a file the agent's hunks say was not empty: we read it mid-write (a
+        // write truncates first). The report is right.
         change.before = rebuilt;
-        change.beforeHow = rebuilt.kind === 'unknown' ? undefined : "rebuilt from the agent's report";
+        change.beforeHow = "rebuilt from the agent's report";
       }
     }
     this.log.setAfter(change, after);
