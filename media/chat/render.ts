@@ -20,18 +20,18 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: st
 export function renderItem(row: HTMLElement, item: ChatItem, post: Post, v: number): void {
   switch (item.kind) {
     case 'message':
-      return renderMessage(row, item);
+      return renderMessage(row, item, post, v);
     case 'toolCall':
       return renderTool(row, item, post, v);
   }
 }
 
-function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'message' }>): void {
+function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'message' }>, post: Post, v: number): void {
   const chips = item.attachments.map((a) => el('span', 'chip', a));
   switch (item.role) {
     case 'user': {
       const bubble = el('div', 'bubble user', item.text);
-      row.replaceChildren(bubble, ...chips);
+      row.replaceChildren(bubble, ...chips, ...checkpoint(item, post, v));
       return;
     }
     case 'agent': {
@@ -53,6 +53,24 @@ function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'messag
       return;
     }
   }
+}
+
+/** Under a prompt whose turn (or a later one) changed files: its summary, and the way back to before it. */
+function checkpoint(item: Extract<ChatItem, { kind: 'message' }>, post: Post, v: number): HTMLElement[] {
+  const turn = item.turn;
+  if (turn === undefined) return [];
+  const bar = el('div', 'checkpoint');
+  if (item.changes) {
+    const review = el('button', 'link-button checkpoint-changes', item.changes);
+    review.title = 'Review the changes of this prompt';
+    review.addEventListener('click', () => post({ v, type: 'reviewTurn', turn }));
+    bar.append(review);
+  }
+  const restore = el('button', 'link-button checkpoint-restore', 'Restore to before this prompt');
+  restore.title = 'Undo every change the agent made since this prompt (asks first)';
+  restore.addEventListener('click', () => post({ v, type: 'restoreCheckpoint', turn }));
+  bar.append(restore);
+  return [bar];
 }
 
 function renderTool(row: HTMLElement, item: ChatToolItem, post: Post, v: number): void {

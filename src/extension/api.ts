@@ -35,6 +35,19 @@ export interface AcpNativeApi {
   keepChange(path: string): boolean;
   /** Restores exactly what was there before the agent's change (unsaved text included). */
   undoChange(path: string): Promise<void>;
+  /**
+   * The action log of the active session: every file the agent changed, turn by turn, however it
+   * changed it (`fs` write, its own edit reported as a tool call, or a command seen by the watcher).
+   */
+  changes(): LoggedChange[];
+  /** Keeps one hunk of the latest change of a file. False when it is not pending. */
+  keepHunk(path: string, index: number): boolean;
+  /** Undoes one hunk of the latest change of a file, unless the user changed its lines since. */
+  undoHunk(path: string, index: number): Promise<HunkUndoResult>;
+  /** Undoes every agent change of that turn (index of its user message) and later ones, newest first. */
+  restoreCheckpoint(turn: number): Promise<CheckpointRestore>;
+  /** Takes back the last checkpoint restore. Returns the files it put back. */
+  undoRestore(): Promise<string[]>;
   /** The active session's id, if there is one. */
   readonly activeSessionId: string | undefined;
   /** The active session's tool calls as rendered, in order. */
@@ -104,6 +117,37 @@ export interface ReviewedFile {
   /** False when the agent created the file. */
   existed: boolean;
   status: 'pending' | 'kept' | 'undone';
+}
+
+export interface LoggedChange {
+  /** Index of the turn's user message in the session. */
+  turn: number;
+  path: string;
+  /** How many hunks the agent's change has. */
+  hunks: number;
+  status: 'pending' | 'kept' | 'undone' | 'partial' | 'no-undo';
+  source: 'fs' | 'tool' | 'watcher';
+  /** Why it cannot be undone ("no undo: …"). */
+  reason?: string;
+  /** Pending hunks whose lines were changed since the agent's edit. */
+  conflicts: number;
+  created: boolean;
+  deleted: boolean;
+  added: number;
+  removed: number;
+}
+
+export interface HunkUndoResult {
+  undone: number[];
+  /** Hunks left alone: their lines changed after the agent's edit. */
+  conflicts: number[];
+  refused?: string;
+}
+
+export interface CheckpointRestore {
+  files: string[];
+  conflicts: { path: string; hunks: number[] }[];
+  refused: { path: string; reason: string }[];
 }
 
 export type RenderedCard = 'diff' | 'terminal' | 'generic';

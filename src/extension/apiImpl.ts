@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
-import type { AcpNativeApi, RenderedToolCall, RenderedTreeItem } from './api';
+import type { AcpNativeApi, LoggedChange, RenderedToolCall, RenderedTreeItem } from './api';
+import { placeHunks } from './core/actionHunks';
+import { snapshotText, type FileChange, type FileChangeView } from './core/actionLog';
+import { currentFile } from './services/actionLogFiles';
 import type { AcpNative } from './context';
 import { callNode, type TreeNode } from './core/treeModel';
 import { cardOf } from './core/toolCalls';
@@ -56,6 +59,24 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[]): A
       if (!sessionId) throw new Error('There is no active session.');
       await acp.review.undo(sessionId, path);
     },
+    changes: () => {
+      const sessionId = acp.sessions.active?.state.sessionId;
+      return sessionId ? acp.actionLog.views(sessionId).map((view) => loggedChange(view)) : [];
+    },
+    keepHunk: (path, index) => {
+      const { sessionId, change } = latestChange(acp, path);
+      return acp.actionLogActions.keepHunk(sessionId, change.id, index);
+    },
+    undoHunk: async (path, index) => {
+      const { sessionId, change } = latestChange(acp, path);
+      return acp.actionLogActions.undo(sessionId, change.id, [index]);
+    },
+    restoreCheckpoint: async (turn) => {
+      const sessionId = acp.sessions.active?.state.sessionId;
+      if (!sessionId) throw new Error('There is no active session.');
+      return acp.actionLogActions.restoreCheckpoint(sessionId, turn);
+    },
+    undoRestore: () => acp.actionLogActions.undoRestore(),
     get activeSessionId() {
       return acp.sessions.active?.state.sessionId;
     },
@@ -96,6 +117,38 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[]): A
     signIn: async (methodId, secret) => {
       if (!(await acp.signIn.signIn(methodId, secret))) throw new Error('Sign-in was cancelled.');
     },
+  };
+}
+
+function latestChange(acp: AcpNative, path: string): { sessionId: string; change: FileChange } {
+  const sessionId = acp.sessions.active?.state.sessionId;
+  if (!sessionId) throw new Error('There is no active session.');
+  const change = acp.actionLog.log.latestOf(sessionId, path);
+  if (!change) throw new Error(`The agent has not changed ${path} in this session.`);
+  return { sessionId, change };
+}
+
+function loggedChange(view: FileChangeView): LoggedChange {
+  const { change } = view;
+  let conflicts = 0;
+  const after = change.after ? snapshotText(change.after) : undefined;
+  const now = currentFile(change.path);
+  if (after?.ok && now.kind === 'text' && view.status !== 'no-undo' && !view.created && !view.deleted) {
+    const places = placeHunks(after.text, now.text, view.hunks);
+    conflicts = places.filter((p, i) => !p.ok && change.hunkStates[i] === 'pending').length;
+  }
+  return {
+    turn: change.turn,
+    path: change.path,
+    hunks: view.hunks.length,
+    status: view.status,
+    source: change.source,
+    ...(view.reason ? { reason: view.reason } : {}),
+    conflicts,
+    created: view.created,
+    deleted: view.deleted,
+    added: view.added,
+    removed: view.removed,
   };
 }
 

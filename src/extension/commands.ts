@@ -6,6 +6,9 @@ import type { McpServer } from '@agentclientprotocol/sdk';
 import type { SkippedServer } from './core/mcpConfig';
 import { summarize } from './services/mcpServers';
 import { isAuthRequired, StillNotSignedInError } from './core/signIn';
+import { summaryText } from './core/actionLog';
+import { fileDisplayPath } from './titles';
+import type { UndoOutcome } from './services/actionLogActions';
 
 type CommandHandler = (acp: AcpNative, ...args: unknown[]) => unknown;
 
@@ -33,20 +36,58 @@ export const COMMANDS: Record<string, CommandHandler> = {
   'acpNative.restartAgent': async (acp) => (await acp.sessions.restart()).state.sessionId,
   'acpNative.showLog': (acp) => acp.log.show(),
   'acpNative.clearToolCalls': (acp) => acp.sessions.clear(),
-  'acpNative.reviewChanges': (acp, first) => acp.review.open(reviewTarget(acp, first, undefined).sessionId),
+  'acpNative.reviewChanges': (acp, first) => {
+    const target = reviewTarget(acp, first, undefined);
+    const turn = target.turn ?? acp.actionLog.log.turns(target.sessionId).at(-1);
+    return turn === undefined ? acp.review.open(target.sessionId) : acp.actionLogActions.openTurn(target.sessionId, turn);
+  },
   'acpNative.review.openFile': (acp, first, second) => {
     const target = reviewTarget(acp, first, second);
+    if (target.changeId !== undefined) return acp.actionLogActions.openFile(target.sessionId, target.changeId);
     if (!target.path) return acp.review.open(target.sessionId);
     return acp.review.openFile(target.sessionId, target.path);
   },
   'acpNative.review.keep': (acp, first, second) => {
     const target = reviewTarget(acp, first, second);
+    if (target.changeId !== undefined) return acp.actionLogActions.keepFile(target.sessionId, target.changeId);
+    if (target.turn !== undefined) return acp.actionLogActions.keepTurn(target.sessionId, target.turn);
     for (const path of reviewFiles(acp, target)) acp.review.keep(target.sessionId, path);
   },
   'acpNative.review.undo': async (acp, first, second) => {
     const target = reviewTarget(acp, first, second);
+    if (target.changeId !== undefined) return reportUndo([await acp.actionLogActions.undo(target.sessionId, target.changeId)]);
+    if (target.turn !== undefined) return reportUndo(await acp.actionLogActions.undoTurn(target.sessionId, target.turn));
     for (const path of reviewFiles(acp, target)) await acp.review.undo(target.sessionId, path);
   },
+  'acpNative.actionLog.keepHunk': (acp, sessionId, changeId, index) => acp.actionLogActions.keepHunk(String(sessionId), Number(changeId), Number(index)),
+  'acpNative.actionLog.undoHunk': async (acp, sessionId, changeId, index) =>
+    reportUndo([await acp.actionLogActions.undo(String(sessionId), Number(changeId), [Number(index)])]),
+  'acpNative.restoreCheckpoint': async (acp, first) => {
+    const target = reviewTarget(acp, first, undefined);
+    const turn = target.turn ?? (await pickTurn(acp, target.sessionId));
+    if (turn === undefined) return undefined;
+    const files = acp.actionLogActions.restoreFiles(target.sessionId, turn);
+    if (files.length === 0) {
+      void vscode.window.showInformationMessage(`The agent changed no file since prompt ${turn + 1}.`);
+      return undefined;
+    }
+    const list = files.map((f) => `• ${fileDisplayPath(f)}`).join('\n');
+    const answer = await vscode.window.showWarningMessage(
+      `Restore to before prompt ${turn + 1}?`,
+      { modal: true, detail: `This undoes every change the agent made since, newest first, in ${files.length} ${files.length === 1 ? 'file' : 'files'}:\n${list}\n\nYour own later edits stay. "Undo Restore" takes it back.` },
+      'Restore',
+    );
+    if (answer !== 'Restore') return undefined;
+    const result = await acp.actionLogActions.restoreCheckpoint(target.sessionId, turn);
+    const left = result.conflicts.length + result.refused.length;
+    const pick = await vscode.window.showInformationMessage(
+      `Restored ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'} to before prompt ${turn + 1}${left ? `; left ${left} alone (changed since, or no undo)` : ''}.`,
+      'Undo Restore',
+    );
+    if (pick === 'Undo Restore') await acp.actionLogActions.undoRestore();
+    return result;
+  },
+  'acpNative.undoRestore': (acp) => acp.actionLogActions.undoRestore(),
   'acpNative.focusChat': (acp) => acp.chat.view.focus(),
   'acpNative.showHistory': (acp) => acp.chat.showHistory(),
   'acpNative.chooseAgent': (acp) => acp.chat.chooseAgent(),
@@ -88,11 +129,25 @@ async function previewMcpServers(acp: AcpNative): Promise<{ servers: McpServer[]
   return { servers: configured.resolved.map((r) => r.server), skipped: configured.skipped };
 }
 
-/** Review commands take a tree node (menus) or a session id and a path (API, clicks). */
-function reviewTarget(acp: AcpNative, first: unknown, second: unknown): { sessionId: string; path?: string } {
+interface ReviewTarget {
+  sessionId: string;
+  path?: string;
+  /** A turn of the action log (its tree node, a lens). */
+  turn?: number;
+  /** One file's change in the action log. */
+  changeId?: number;
+}
+
+/** Review commands take a tree node or lens argument (menus) or a session id and a path (API, clicks). */
+function reviewTarget(acp: AcpNative, first: unknown, second: unknown): ReviewTarget {
   if (typeof first === 'object' && first !== null && 'sessionId' in first) {
-    const node = first as { sessionId: string; path?: string };
-    return { sessionId: node.sessionId, ...(node.path ? { path: node.path } : {}) };
+    const node = first as ReviewTarget;
+    return {
+      sessionId: node.sessionId,
+      ...(node.path ? { path: node.path } : {}),
+      ...(typeof node.turn === 'number' ? { turn: node.turn } : {}),
+      ...(typeof node.changeId === 'number' ? { changeId: node.changeId } : {}),
+    };
   }
   const sessionId = typeof first === 'string' ? first : acp.sessions.active?.state.sessionId;
   if (!sessionId) throw new Error('There is no active session.');
@@ -102,6 +157,28 @@ function reviewTarget(acp: AcpNative, first: unknown, second: unknown): { sessio
 function reviewFiles(acp: AcpNative, target: { sessionId: string; path?: string }): string[] {
   if (target.path) return [target.path];
   return (acp.review.latest(target.sessionId)?.files ?? []).filter((f) => f.status === 'pending').map((f) => f.path);
+}
+
+/** Says which hunks were left alone, and why nothing was undone when nothing was. */
+function reportUndo(outcomes: UndoOutcome[]): UndoOutcome[] {
+  const conflicts = outcomes.reduce((n, o) => n + o.conflicts.length, 0);
+  const refused = outcomes.find((o) => o.refused)?.refused;
+  if (conflicts) void vscode.window.showWarningMessage(`Left ${conflicts} ${conflicts === 1 ? 'hunk' : 'hunks'} alone: changed after the agent's edit.`);
+  else if (refused) void vscode.window.showWarningMessage(`Nothing undone: ${refused}.`);
+  return outcomes;
+}
+
+async function pickTurn(acp: AcpNative, sessionId: string): Promise<number | undefined> {
+  const turns = acp.actionLog.log.turns(sessionId).reverse();
+  if (turns.length === 0) {
+    void vscode.window.showInformationMessage('The agent has not changed any file in this session.');
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    turns.map((turn) => ({ label: `Before prompt ${turn + 1}`, description: summaryText(acp.actionLog.summary(sessionId, turn)), turn })),
+    { title: 'ACP: Restore to Before a Prompt' },
+  );
+  return picked?.turn;
 }
 
 export function registerCommands(acp: AcpNative): vscode.Disposable[] {

@@ -22,6 +22,11 @@ import { ReviewService } from './services/review';
 import { ScratchDocuments } from './services/scratchDocuments';
 import { AgentRegistry } from './services/registry/agentRegistry';
 import { SignInService } from './services/signIn';
+import { ActionLogCapture } from './services/actionLog';
+import { summaryText } from './core/actionLog';
+import { ActionLogActions } from './services/actionLogActions';
+import { ActionLogStore } from './services/actionLogStore';
+import { HunkLenses } from './render/review/hunkLenses';
 import { Disposable } from './util/lifecycle';
 
 /**
@@ -41,6 +46,8 @@ export class AcpNative extends Disposable {
   readonly clientTerminals: ClientTerminals;
   readonly permissions: PermissionService;
   readonly review: ReviewService;
+  readonly actionLog: ActionLogCapture;
+  readonly actionLogActions: ActionLogActions;
   readonly chat: Chat;
   readonly mcpServers: McpServerService;
   /** The ACP Registry: the agent catalogue and the agents added from it. */
@@ -94,7 +101,14 @@ export class AcpNative extends Disposable {
         return permissions.request(p, signal);
       },
       readTextFile: (p, signal) => files.read(p, signal),
-      writeTextFile: (p, signal) => files.write(p, signal),
+      writeTextFile: async (p, signal) => {
+        this.actionLog.beforeFsWrite(p.sessionId, p.path);
+        try {
+          return await files.write(p, signal);
+        } finally {
+          this.actionLog.afterFsWrite(p.sessionId, p.path);
+        }
+      },
       createTerminal: (p, signal) => this.clientTerminals.create(p, signal),
       terminalOutput: async (p) => this.clientTerminals.output(p),
       waitForTerminalExit: (p, signal) => this.clientTerminals.waitForExit(p, signal),
@@ -108,7 +122,14 @@ export class AcpNative extends Disposable {
         resolveLaunch: () => this.resolveLaunch(),
         workspaceRoots: () => this.workspaceRoots(),
         onCancel: (sessionId) => permissions.cancelSession(sessionId),
-        onTurnStart: (sessionId) => this.review.beginTurn(sessionId),
+        onTurnStart: (sessionId) => {
+          this.review.beginTurn(sessionId);
+          // The turn is known by its user message's index in the session (checkpoints name it so).
+          const transcript = this.sessions.session(sessionId)?.state.transcript ?? [];
+          const turn = transcript.filter((e) => e.type === 'message' && e.role === 'user').length - 1;
+          this.actionLog.beginTurn(sessionId, Math.max(0, turn));
+        },
+        onUpdateArrived: (notification) => this.actionLog.receive(notification),
         mcpServers: (connection) => this.mcpServers.serversFor(connection),
         onAgentExit: (_connection, sessionIds) => {
           for (const id of sessionIds) {
@@ -121,15 +142,38 @@ export class AcpNative extends Disposable {
     );
     // A session's "always" answers go with it.
     this._register(this.sessions.onDidRemoveSession((session) => permissions.requests.forgetSession(session.state.sessionId)));
+    const storage = extensionContext.storageUri ?? extensionContext.globalStorageUri;
+    this.actionLog = this._register(
+      new ActionLogCapture({ sessions: this.sessions, store: new ActionLogStore(path.join(storage.fsPath, 'action-log')), log }),
+    );
+    this.actionLogActions = new ActionLogActions({ capture: this.actionLog, scratch, log });
+    this._register(new HunkLenses(this.actionLog, () => this.sessions.active?.state.sessionId));
     const diffDocuments = this._register(new DiffDocumentProvider(this.sessions));
     this.registry = this._register(new AgentRegistry({ extensionContext, config: this.config, sessions: this.sessions, log }));
     this._register(new ToolTextDocumentProvider(this.sessions));
     this.diffEditors = this._register(new DiffEditors({ sessions: this.sessions, config: this.config, log, documents: diffDocuments }));
     this.displayTerminals = this._register(new DisplayTerminals({ sessions: this.sessions, views: this.terminalViews }));
-    this.tree = this._register(new ToolCallsTree(this.sessions, this.review));
+    this.tree = this._register(new ToolCallsTree(this.sessions, this.actionLog));
     this.cards = new CardRenderers({ diffEditors: this.diffEditors, terminalViews: this.terminalViews, tree: this.tree });
     this.chat = this._register(
-      new Chat({ extensionContext, sessions: this.sessions, permissions, tree: this.tree, config: this.config, log, registry: this.registry }),
+      new Chat({
+        extensionContext,
+        sessions: this.sessions,
+        permissions,
+        tree: this.tree,
+        config: this.config,
+        log,
+        registry: this.registry,
+        turns: {
+          changes: (sessionId, turn) => {
+            // Restorable when this turn or a later one changed files; the summary is this turn's own.
+            if (!this.actionLog.log.turns(sessionId).some((t) => t >= turn)) return undefined;
+            const summary = this.actionLog.summary(sessionId, turn);
+            return summary.files > 0 ? summaryText(summary) : '';
+          },
+          onDidChange: this.actionLog.onDidChange,
+        },
+      }),
     );
     permissions.questionsShownElsewhere = () => this.chat.view.isVisible;
   }

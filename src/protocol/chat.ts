@@ -29,6 +29,10 @@ export interface ChatMessageItem {
   readonly text: string;
   /** Labels of non-text blocks (attached files, images, resources). */
   readonly attachments: readonly string[];
+  /** A user message whose turn (or a later one) changed files: the turn's index, for its checkpoint. */
+  readonly turn?: number;
+  /** What the agent changed in this turn: "3 files, +12 −4" (empty when it changed none). */
+  readonly changes?: string;
 }
 
 export interface ChatToolItem {
@@ -110,7 +114,11 @@ export type WebviewToHost =
   | { readonly v: number; readonly type: 'detach'; readonly id: string }
   | { readonly v: number; readonly type: 'newSession' }
   | { readonly v: number; readonly type: 'history' }
-  | { readonly v: number; readonly type: 'pickAgent' };
+  | { readonly v: number; readonly type: 'pickAgent' }
+  /** "Restore to before this prompt" on a user message. */
+  | { readonly v: number; readonly type: 'restoreCheckpoint'; readonly turn: number }
+  /** The turn's changes in the multi-diff editor. */
+  | { readonly v: number; readonly type: 'reviewTurn'; readonly turn: number };
 
 export type ParseResult<T> = { readonly ok: true; readonly message: T } | { readonly ok: false; readonly error: string };
 
@@ -172,6 +180,9 @@ export function parseWebviewMessage(value: unknown): ParseResult<WebviewToHost> 
       return f.what === 'file' || f.what === 'selection' ? ok({ v, type, what: f.what }) : fail('attach: what must be file or selection');
     case 'detach':
       return isId(f.id) ? ok({ v, type, id: f.id }) : fail('detach: bad id');
+    case 'restoreCheckpoint':
+    case 'reviewTurn':
+      return Number.isSafeInteger(f.turn) && (f.turn as number) >= 0 ? ok({ v, type, turn: f.turn as number }) : fail(`${type}: bad turn`);
     default:
       return fail(`unknown message type "${type}"`);
   }

@@ -34,9 +34,24 @@
 //                               limit); reports the output size and truncation as rawOutput
 // session/new sends `available_commands_update` (a `/early` command) BEFORE its response, as real
 // agents do.
-// Started with `--protocol-version N`, it answers `initialize` with that version.
+// Agents that change files themselves, reported as Claude's adapter does (action log tests):
+//   edit-lines ABS_PATH N,N,..  Claude's Edit of those lines (1-based; " (edited)" appended):
+//                               empty call, call-time snippet, a permission request with it, the
+//                               write after the answer, then the applied hunks (±3 context lines)
+//                               and one location per hunk
+//   edit-lines-late ABS_PATH N,.. the same edit written first and reported only afterwards: one
+//                               completed `tool_call` with the applied hunks
+//   edit-lines-fast ABS_PATH N,.. the same edit as in Claude's "accept edits" mode: no question,
+//                               written right after the snippet is sent (a race with the client's read)
+//   write-file ABS_PATH         Claude's Write (`oldText: null`), the rest of the prompt as content;
+//                               asks, writes, then sends `originalFile` in `_meta.claudeCode`
+//   delete-file ABS_PATH        a `delete` call with a location, asks, then removes the file
+//   shell COMMAND…              runs `sh -c COMMAND` itself as an execute call (display terminal)
+// Started with `--protocol-version N`, it answers `initialize` with that version; with
+// `--load-session` it offers `session/load` (replaying nothing).
 // With `--mcp-http` it advertises `mcpCapabilities.http`; with `--record-mcp FILE` it writes the
 // `mcpServers` of each `session/new` to FILE (a JSON array, one entry per session).
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -89,6 +104,145 @@ async function claudeEdit(client: Client, sessionId: string, file: string, cwd: 
     status: 'completed',
     content,
     locations: patch.hunks.map((h) => ({ path: file, line: h.newStart })),
+  });
+}
+
+/** The Claude-style hunks of a change: whole lines without the final newline, ±3 context. */
+function appliedHunks(file: string, before: string, after: string): { content: acp.ToolCallContent[]; locations: acp.ToolCallLocation[] } {
+  const patch = structuredPatch(file, file, before, after, '', '', { context: 3 });
+  return {
+    content: patch.hunks.map((h) => ({
+      type: 'diff',
+      path: file,
+      oldText: h.lines.filter((l) => !l.startsWith('+') && !l.startsWith('\\')).map((l) => l.slice(1)).join('\n'),
+      newText: h.lines.filter((l) => !l.startsWith('-') && !l.startsWith('\\')).map((l) => l.slice(1)).join('\n'),
+    })),
+    locations: patch.hunks.map((h) => ({ path: file, line: h.newStart })),
+  };
+}
+
+function editedLines(text: string, lineNumbers: number[]): string {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  return text
+    .split(eol)
+    .map((line, i) => (lineNumbers.includes(i + 1) ? `${line} (edited)` : line))
+    .join(eol);
+}
+
+async function editLines(client: Client, sessionId: string, file: string, cwd: string, lines: number[], mode: 'ask' | 'late' | 'fast'): Promise<string> {
+  const toolCallId = `toolu_${nextId++}`;
+  const rel = path.relative(cwd, file);
+  const before = fs.readFileSync(file, 'utf8');
+  const after = editedLines(before, lines);
+  const first = before.split(/\r?\n/)[lines[0] - 1];
+  if (mode === 'late') {
+    fs.writeFileSync(file, after);
+    await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title: `Edit ${rel}`, kind: 'edit', status: 'completed', ...appliedHunks(file, before, after) });
+    return 'written';
+  }
+  await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title: 'Edit', kind: 'edit', status: 'pending', rawInput: {}, content: [], locations: [] });
+  const snippet: acp.ToolCallContent[] = [{ type: 'diff', path: file, oldText: first, newText: `${first} (edited)` }];
+  await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, title: `Edit ${rel}`, content: snippet, locations: [{ path: file }] });
+  if (mode === 'fast') {
+    fs.writeFileSync(file, after);
+    await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', ...appliedHunks(file, before, after) });
+    return 'written';
+  }
+  const answer = await client.request(acp.methods.client.session.requestPermission, {
+    sessionId,
+    toolCall: { toolCallId, title: `Edit ${rel}`, kind: 'edit', status: 'pending', content: snippet, locations: [{ path: file }] },
+    options: [
+      { optionId: 'allow-once', name: 'Yes', kind: 'allow_once' },
+      { optionId: 'reject', name: 'No', kind: 'reject_once' },
+    ],
+  });
+  if (answer.outcome.outcome !== 'selected' || answer.outcome.optionId !== 'allow-once') {
+    await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+    return 'refused';
+  }
+  fs.writeFileSync(file, after);
+  await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, ...appliedHunks(file, before, after) });
+  await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed' });
+  return 'written';
+}
+
+async function writeFile(client: Client, sessionId: string, file: string, cwd: string, text: string): Promise<void> {
+  const toolCallId = `toolu_${nextId++}`;
+  const existed = fs.existsSync(file);
+  const original = existed ? fs.readFileSync(file, 'utf8') : null;
+  await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title: 'Preparing file…', kind: 'edit', status: 'pending', rawInput: {}, content: [], locations: [] });
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call_update',
+    toolCallId,
+    title: `Write ${path.relative(cwd, file)}`,
+    content: [{ type: 'diff', path: file, oldText: null, newText: text }],
+    locations: [{ path: file }],
+  });
+  const toolCall: acp.ToolCallUpdate = { toolCallId, title: `Write ${path.relative(cwd, file)}`, kind: 'edit', status: 'pending', content: [{ type: 'diff', path: file, oldText: null, newText: text }], locations: [{ path: file }] };
+  const answer = await client.request(acp.methods.client.session.requestPermission, {
+    sessionId,
+    toolCall,
+    options: [
+      { optionId: 'allow-once', name: 'Yes', kind: 'allow_once' },
+      { optionId: 'reject', name: 'No', kind: 'reject_once' },
+    ],
+  });
+  if (answer.outcome.outcome !== 'selected' || answer.outcome.optionId !== 'allow-once') {
+    await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+    return;
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call_update',
+    toolCallId,
+    _meta: { claudeCode: { toolName: 'Write', toolResponse: { type: existed ? 'update' : 'create', filePath: file, content: text, originalFile: original } } },
+  });
+  await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed' });
+}
+
+async function deleteFile(client: Client, sessionId: string, file: string, cwd: string): Promise<void> {
+  const toolCallId = `toolu_${nextId++}`;
+  const title = `Delete ${path.relative(cwd, file)}`;
+  await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title, kind: 'delete', status: 'pending', locations: [{ path: file }] });
+  const answer = await client.request(acp.methods.client.session.requestPermission, {
+    sessionId,
+    toolCall: { toolCallId, title, kind: 'delete', status: 'pending', locations: [{ path: file }] },
+    options: [
+      { optionId: 'allow-once', name: 'Yes', kind: 'allow_once' },
+      { optionId: 'reject', name: 'No', kind: 'reject_once' },
+    ],
+  });
+  if (answer.outcome.outcome !== 'selected' || answer.outcome.optionId !== 'allow-once') {
+    await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+    return;
+  }
+  fs.rmSync(file);
+  await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed' });
+}
+
+async function shell(client: Client, sessionId: string, cwd: string, command: string): Promise<void> {
+  const toolCallId = `toolu_${nextId++}`;
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: command,
+    kind: 'execute',
+    status: 'in_progress',
+    content: [{ type: 'terminal', terminalId: toolCallId }],
+    _meta: { terminal_info: { terminal_id: toolCallId, cwd } },
+  });
+  const result = spawnSync('sh', ['-c', command], { cwd, encoding: 'utf8' });
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call_update',
+    toolCallId,
+    _meta: { terminal_output: { terminal_id: toolCallId, data: `${result.stdout}${result.stderr}` } },
+  });
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call_update',
+    toolCallId,
+    status: result.status === 0 ? 'completed' : 'failed',
+    _meta: { terminal_exit: { terminal_id: toolCallId, exit_code: result.status, signal: result.signal } },
   });
 }
 
@@ -268,7 +422,10 @@ acp
   .agent({ name: 'third-party-test-agent' })
   .onRequest(acp.methods.agent.initialize, () => ({
     protocolVersion: protocolVersionArg() ?? acp.PROTOCOL_VERSION,
-    agentCapabilities: { loadSession: false, ...(process.argv.includes('--mcp-http') ? { mcpCapabilities: { http: true } } : {}) },
+    agentCapabilities: {
+      loadSession: process.argv.includes('--load-session'),
+      ...(process.argv.includes('--mcp-http') ? { mcpCapabilities: { http: true } } : {}),
+    },
     agentInfo: { name: 'third-party-test-agent', version: '0.0.0' },
   }))
   .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
@@ -284,6 +441,10 @@ acp
     });
     return { sessionId };
   })
+  .onRequest(acp.methods.agent.session.load, ({ params }) => {
+    sessions.set(params.sessionId, params.cwd);
+    return {};
+  })
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
     const text = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
     const [firstLine, ...restLines] = text.split('\n');
@@ -293,6 +454,20 @@ acp
     switch (scenario) {
       case 'claude-edit':
         await claudeEdit(client, params.sessionId, arg, cwd, arg2);
+        break;
+      case 'edit-lines':
+      case 'edit-lines-late':
+      case 'edit-lines-fast':
+        await editLines(client, sid, arg, cwd, (arg2 ?? '').split(',').map(Number), scenario === 'edit-lines' ? 'ask' : scenario === 'edit-lines-late' ? 'late' : 'fast');
+        break;
+      case 'write-file':
+        await writeFile(client, sid, arg, cwd, restLines.join('\n'));
+        break;
+      case 'delete-file':
+        await deleteFile(client, sid, arg, cwd);
+        break;
+      case 'shell':
+        await shell(client, sid, cwd, firstLine.trim().slice('shell'.length).trim());
         break;
       case 'early-output':
         await earlyOutput(client, params.sessionId, cwd);

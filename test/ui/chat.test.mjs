@@ -2,6 +2,8 @@
 // The Chat view in a real browser: Chromium drives the VS Code workbench (code-server) with the
 // extension under development and the bundled (scripted) agent. See test/host/run-ui.mjs.
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { WAIT, chat, chatFrame, runCommand, screenshot, sendPrompt, ui, workbenchPage } from './workbench.mjs';
 
 const fence = (/** @type {string} */ text) => '```\n' + text + '\n```';
@@ -45,6 +47,27 @@ describe('Chat view (real browser)', function () {
     await workbenchPage().locator('.tabs-container .tab', { hasText: 'greet.ts' }).first().waitFor({ timeout: WAIT });
     await workbenchPage().locator('.monaco-diff-editor .view-line', { hasText: 'Hi from the chat' }).first().waitFor({ timeout: WAIT });
     await screenshot('chat-diff');
+  });
+
+  it('offers "Restore to before this prompt" on the prompt, asks with the file list, and restores', async () => {
+    const file = join(ui.workspace ?? '', 'src/greet.ts');
+    const before = readFileSync(file, 'utf8');
+    await sendPrompt(`/edit src/greet.ts\n${fence('Goodbye, ${name}.')}\n${fence('Farewell (restored?), ${name}.')}`);
+    const prompt = chat().locator('.row-user', { hasText: 'restored?' }).last();
+    const changes = prompt.locator('.checkpoint-changes');
+    await changes.waitFor({ timeout: WAIT });
+    await changes.filter({ hasText: /^1 file, \+1 −1$/ }).waitFor({ timeout: WAIT });
+    assert.notEqual(readFileSync(file, 'utf8'), before);
+    await prompt.locator('.checkpoint-restore').click();
+    const dialog = workbenchPage().locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: WAIT });
+    assert.match(await dialog.innerText(), /src\/greet\.ts/);
+    await dialog.locator('a.monaco-button, button', { hasText: 'Restore' }).first().click();
+    const deadline = Date.now() + WAIT;
+    while (readFileSync(file, 'utf8') !== before) {
+      assert.ok(Date.now() < deadline, 'the file is restored');
+      await workbenchPage().waitForTimeout(50);
+    }
   });
 
   it('asks for permission inline and goes on when answered there', async () => {

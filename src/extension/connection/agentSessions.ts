@@ -80,6 +80,11 @@ export class AgentSessions extends Disposable {
       workspaceRoots: () => { cwd: string; additional: string[] };
       /** A turn begins: what the agent changes from now on belongs to it. */
       onTurnStart: (sessionId: string) => void;
+      /**
+       * Every update as it arrives, before it is queued: the action log reads a file the moment a
+       * call names it, ahead of the agent's own write.
+       */
+      onUpdateArrived?: (notification: acp.SessionNotification) => void;
       /** A turn is being cancelled: answer its open questions `cancelled`. */
       onCancel: (sessionId: string) => void;
       /** The agent process ended (crash or stop): clean up what it left (terminals, questions). */
@@ -370,6 +375,11 @@ export class AgentSessions extends Disposable {
    */
   receiveUpdate(notification: acp.SessionNotification, from: AgentConnection | undefined = this.connection): void {
     const { sessionId, update } = notification;
+    try {
+      this.deps.onUpdateArrived?.(notification);
+    } catch (error) {
+      this.deps.log.error(`Update hook for session ${sessionId} failed: ${errorMessage(error)}`);
+    }
     void this.updateQueue
       .run(sessionId, () => {
         const record = this.sessions.get(sessionId);

@@ -13,11 +13,16 @@ import type { MessageEntry, TranscriptEntry } from './transcript';
 export interface ChatViewDeps {
   /** The call's title with paths relative to the workspace. */
   callTitle(call: ToolCallState): string;
+  /**
+   * What the action log says of a turn (by its user message's index): a summary of its changes,
+   * or undefined when neither it nor a later turn changed files (nothing to restore).
+   */
+  turnChanges?(turn: number): string | undefined;
 }
 
-export function messageItem(entry: MessageEntry): ChatItem {
+export function messageItem(entry: MessageEntry, turn?: { turn: number; changes: string }): ChatItem {
   const attachments = entry.parts.flatMap((part) => (part.type === 'block' ? [blockLabel(part.block)] : []));
-  return { kind: 'message', role: entry.role, text: entry.text, attachments };
+  return { kind: 'message', role: entry.role, text: entry.text, attachments, ...(turn ?? {}) };
 }
 
 export function toolItem(call: ToolCallState, title: string): ChatItem {
@@ -70,6 +75,8 @@ export class ChatTranscript {
   /** JSON of each item as last sent, by index. */
   private sent: string[] = [];
   private readonly toolIndex = new Map<string, number>();
+  /** Transcript index → turn, for user messages (their order among user messages). */
+  private readonly turnIndex = new Map<number, number>();
 
   constructor(
     readonly state: SessionState,
@@ -81,7 +88,22 @@ export class ChatTranscript {
     const entries = this.state.transcript;
     this.sent = [];
     this.toolIndex.clear();
+    this.turnIndex.clear();
     return entries.map((entry, index) => this.build(entry, index));
+  }
+
+  /** The user messages whose turn summary changed (the action log changed). */
+  refreshTurns(): ChatPatch {
+    const entries = this.state.transcript;
+    const changed: { index: number; item: ChatItem }[] = [];
+    for (const index of this.turnIndex.keys()) {
+      const entry = entries[index];
+      if (!entry) continue;
+      const before = this.sent[index];
+      const item = this.build(entry, index);
+      if (this.sent[index] !== before) changed.push({ index, item });
+    }
+    return { length: entries.length, changed: changed.sort((a, b) => a.index - b.index) };
   }
 
   /** The items changed since the last `all` or `patch`; `toolCalls`: ids the session says changed. */
@@ -107,7 +129,7 @@ export class ChatTranscript {
   private build(entry: TranscriptEntry, index: number): ChatItem {
     let item: ChatItem;
     if (entry.type === 'message') {
-      item = messageItem(entry);
+      item = messageItem(entry, entry.role === 'user' ? this.turnOf(index) : undefined);
     } else {
       this.toolIndex.set(entry.id, index);
       const call = this.state.toolCall(entry.id);
@@ -117,6 +139,17 @@ export class ChatTranscript {
     }
     this.sent[index] = JSON.stringify(item);
     return item;
+  }
+
+  /** The turn of the user message at `index` (entries before it were built first), with its changes. */
+  private turnOf(index: number): { turn: number; changes: string } | undefined {
+    let turn = this.turnIndex.get(index);
+    if (turn === undefined) {
+      turn = [...this.turnIndex.keys()].filter((i) => i < index).length;
+      this.turnIndex.set(index, turn);
+    }
+    const changes = this.deps.turnChanges?.(turn);
+    return changes === undefined ? undefined : { turn, changes };
   }
 }
 

@@ -11,8 +11,9 @@ export type TreeNode =
   | { type: 'text'; id: string; sessionId: string; toolCallId: string; index: number; text: string }
   | { type: 'location'; id: string; sessionId: string; toolCallId: string; path: string; line?: number }
   | { type: 'rawInput'; id: string; sessionId: string; toolCallId: string; json: string }
-  | { type: 'review'; id: string; sessionId: string }
-  | { type: 'reviewFile'; id: string; sessionId: string; path: string };
+  /** The files the agent changed in one turn (`turn`: its user message's index). */
+  | { type: 'review'; id: string; sessionId: string; turn: number }
+  | { type: 'reviewFile'; id: string; sessionId: string; turn: number; changeId: number; path: string };
 
 export const MAX_LABEL_CHARS = 80;
 
@@ -20,12 +21,12 @@ export function sessionNode(sessionId: string): TreeNode {
   return { type: 'session', id: `s:${sessionId}`, sessionId };
 }
 
-export function reviewNode(sessionId: string): TreeNode {
-  return { type: 'review', id: `r:${sessionId}`, sessionId };
+export function reviewNode(sessionId: string, turn: number): TreeNode {
+  return { type: 'review', id: `r:${sessionId}:${turn}`, sessionId, turn };
 }
 
-export function reviewFileNode(sessionId: string, path: string): TreeNode {
-  return { type: 'reviewFile', id: `r:${sessionId}:${path}`, sessionId, path };
+export function reviewFileNode(sessionId: string, turn: number, changeId: number, path: string): TreeNode {
+  return { type: 'reviewFile', id: `r:${sessionId}:${turn}:${changeId}`, sessionId, turn, changeId, path };
 }
 
 export function callNode(sessionId: string, toolCallId: string): TreeNode {

@@ -32,14 +32,16 @@ export class Chat extends Disposable {
       config: Config;
       log: Logger;
       registry?: AddedAgentList;
+      /** The action log's per-turn summaries, for "Restore to before this prompt" on user messages. */
+      turns?: { changes(sessionId: string, turn: number): string | undefined; onDidChange: vscode.Event<string> };
     },
   ) {
     super();
-    const { extensionContext, sessions, permissions, tree, config, log } = deps;
+    const { extensionContext, sessions, permissions, tree, config, log, turns } = deps;
     this.apiKey = this._register(new LlmApiKey(extensionContext.secrets));
     this.history = this._register(new SessionHistory(extensionContext.workspaceState, sessions));
     this.actions = this._register(new ChatActions({ sessions, permissions, tree, history: this.history, config, apiKey: this.apiKey, registry: deps.registry }));
-    this.view = this._register(new ChatView({ extensionUri: extensionContext.extensionUri, sessions, permissions, actions: this.actions, log }));
+    this.view = this._register(new ChatView({ extensionUri: extensionContext.extensionUri, sessions, permissions, actions: this.actions, log, ...(turns ? { turns } : {}) }));
     this._register(new ChatStatusBar(sessions, permissions.requests));
     this.followAlong = this._register(new FollowAlong({ sessions, config }));
   }

@@ -79,6 +79,13 @@ export class ChatActions extends Disposable {
         return;
       case 'pickAgent':
         return pickAgent({ config: this.deps.config, sessions, apiKey: this.deps.apiKey, registry: this.deps.registry });
+      case 'restoreCheckpoint':
+        // The command asks first, listing the files.
+        if (session) await vscode.commands.executeCommand('acpNative.restoreCheckpoint', { sessionId: session.state.sessionId, turn: message.turn });
+        return;
+      case 'reviewTurn':
+        if (session) await vscode.commands.executeCommand('acpNative.reviewChanges', { sessionId: session.state.sessionId, turn: message.turn });
+        return;
       default:
         assertNever(message, 'chat message');
     }

@@ -28,6 +28,7 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
   private readonly pendingToolCalls = new Set<string>();
   private pendingStatus = false;
   private pendingTranscript = false;
+  private pendingTurns = false;
   /** Messages posted, by type: tests and the benchmark read them. */
   readonly posted = { reset: 0, patch: 0, status: 0 };
 
@@ -38,6 +39,8 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
       permissions: PermissionService;
       actions: ChatActions;
       log: Logger;
+      /** The action log's summary of a session's turn (see `ChatViewDeps.turnChanges`), and when it changes. */
+      turns?: { changes(sessionId: string, turn: number): string | undefined; onDidChange: vscode.Event<string> };
     },
   ) {
     super();
@@ -51,6 +54,13 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
     );
     this._register(deps.permissions.requests.onDidChange(() => this.schedule({ status: true })));
     this._register(deps.actions.onDidChangeAttachments(() => this.schedule({ status: true })));
+    if (deps.turns) {
+      this._register(
+        deps.turns.onDidChange((sessionId) => {
+          if (sessionId === this.shown?.state.sessionId) this.schedule({ turns: true });
+        }),
+      );
+    }
     this._register({ dispose: () => clearTimeout(this.timer) });
   }
 
@@ -109,8 +119,9 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
     });
   }
 
-  private schedule(what: { toolCalls?: ReadonlySet<string>; transcript?: boolean; status?: boolean }): void {
+  private schedule(what: { toolCalls?: ReadonlySet<string>; transcript?: boolean; status?: boolean; turns?: boolean }): void {
     for (const id of what.toolCalls ?? []) this.pendingToolCalls.add(id);
+    this.pendingTurns ||= !!what.turns;
     this.pendingTranscript ||= !!what.transcript;
     this.pendingStatus ||= !!what.status;
     if (this.timer) return;
@@ -122,15 +133,21 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
     const toolCalls = [...this.pendingToolCalls];
     const transcript = this.pendingTranscript || toolCalls.length > 0;
     const status = this.pendingStatus;
+    const turns = this.pendingTurns;
     this.pendingToolCalls.clear();
-    this.pendingTranscript = this.pendingStatus = false;
+    this.pendingTranscript = this.pendingStatus = this.pendingTurns = false;
     if (!this.ready) return; // the next `ready` sends everything
     if (this.currentSession() !== this.shown) {
       this.sendReset();
       return;
     }
-    if (transcript && this.transcript) {
-      const patch = this.transcript.patch(toolCalls);
+    if ((transcript || turns) && this.transcript) {
+      const patch = transcript ? this.transcript.patch(toolCalls) : { length: this.shown?.state.transcript.length ?? 0, changed: [] };
+      if (turns) {
+        const done = new Set(patch.changed.map((c) => c.index));
+        patch.changed.push(...this.transcript.refreshTurns().changed.filter((c) => !done.has(c.index)));
+        patch.changed.sort((a, b) => a.index - b.index);
+      }
       if (patch.changed.length > 0) {
         this.posted.patch++;
         this.post({ v: CHAT_PROTOCOL_VERSION, type: 'patch', length: patch.length, changed: patch.changed });
@@ -144,7 +161,14 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
 
   private sendReset(): void {
     this.shown = this.currentSession();
-    this.transcript = this.shown ? new ChatTranscript(this.shown.state, { callTitle: (call) => callDisplayTitle(call) }) : undefined;
+    const shown = this.shown;
+    const turns = this.deps.turns;
+    this.transcript = shown
+      ? new ChatTranscript(shown.state, {
+          callTitle: (call) => callDisplayTitle(call),
+          ...(turns ? { turnChanges: (turn: number) => turns.changes(shown.state.sessionId, turn) } : {}),
+        })
+      : undefined;
     this.posted.reset++;
     this.post({ v: CHAT_PROTOCOL_VERSION, type: 'reset', status: this.status(), items: this.transcript?.all() ?? [] });
   }

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { callChildren, callNode, hasCallChildren, kindIcon, labelOf, reviewFileNode, reviewNode, sessionNode, statusLabel, type TreeNode } from '../../core/treeModel';
-import type { ReviewService } from '../../services/review';
+import type { ActionLogCapture } from '../../services/actionLog';
+import { summaryText, type FileChangeView } from '../../core/actionLog';
 import { cardOf, cardOpens, type CardKind, type ToolCallState } from '../../core/toolCalls';
 import type { AgentSessions } from '../../connection/agentSessions';
 import { Disposable } from '../../util/lifecycle';
@@ -32,10 +33,10 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
 
   constructor(
     private readonly sessions: AgentSessions,
-    private readonly review: ReviewService,
+    private readonly actionLog: ActionLogCapture,
   ) {
     super();
-    this._register(review.onDidChange(() => this.scheduleRefresh()));
+    this._register(actionLog.onDidChange(() => this.scheduleRefresh()));
     this.view = this._register(vscode.window.createTreeView(TOOL_CALLS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }));
     this._register(
       sessions.onDidChangeSessions(() => {
@@ -60,10 +61,12 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
       const state = this.sessions.session(node.sessionId)?.state;
       if (!state) return [];
       const calls = state.toolCalls().map((call) => this.callNodeOf(node.sessionId, call.id));
-      return this.review.latest(node.sessionId) ? [reviewNode(node.sessionId), ...calls] : calls;
+      // The turns that changed files, newest first, above the calls.
+      const turns = this.actionLog.log.turns(node.sessionId).reverse();
+      return [...turns.map((turn) => reviewNode(node.sessionId, turn)), ...calls];
     }
     if (node.type === 'review') {
-      return (this.review.latest(node.sessionId)?.files ?? []).map((f) => reviewFileNode(node.sessionId, f.path));
+      return this.turnViews(node.sessionId, node.turn).map((v) => reviewFileNode(node.sessionId, node.turn, v.change.id, v.change.path));
     }
     if (node.type === 'call') {
       const call = this.call(node);
@@ -85,7 +88,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
       case 'review':
         return this.sessionNodeOf(node.sessionId);
       case 'reviewFile':
-        return reviewNode(node.sessionId);
+        return reviewNode(node.sessionId, node.turn);
     }
   }
 
@@ -138,24 +141,26 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
         return item;
       }
       case 'review': {
-        const files = this.review.latest(node.sessionId)?.files ?? [];
-        const pending = files.filter((f) => f.status === 'pending').length;
-        const item = new vscode.TreeItem('Changes to review', vscode.TreeItemCollapsibleState.Expanded);
+        const views = this.turnViews(node.sessionId, node.turn);
+        const pending = views.filter((v) => v.status === 'pending' || v.status === 'partial').length;
+        const item = new vscode.TreeItem(`Changes of prompt ${node.turn + 1}`, vscode.TreeItemCollapsibleState.Expanded);
         item.id = node.id;
-        item.description = `${pending} of ${files.length} ${files.length === 1 ? 'file' : 'files'} pending`;
+        item.description = `${summaryText(this.actionLog.summary(node.sessionId, node.turn))}${pending ? ` · ${pending} to review` : ''}`;
         item.iconPath = new vscode.ThemeIcon('git-compare');
-        item.command = { command: 'acpNative.reviewChanges', title: 'Review Changes', arguments: [node.sessionId] };
+        item.command = { command: 'acpNative.reviewChanges', title: 'Review Changes', arguments: [node] };
         item.contextValue = pending > 0 ? 'acpNative.review.pending' : 'acpNative.review';
         return item;
       }
       case 'reviewFile': {
-        const change = this.review.latest(node.sessionId)?.files.find((f) => f.path === node.path);
+        const view = this.turnViews(node.sessionId, node.turn).find((v) => v.change.id === node.changeId);
         const item = new vscode.TreeItem(fileDisplayPath(node.path), vscode.TreeItemCollapsibleState.None);
         item.id = node.id;
         item.resourceUri = vscode.Uri.file(node.path);
-        item.description = change?.status === 'pending' ? (change.before.existed ? 'modified' : 'created') : change?.status;
-        item.command = { command: 'acpNative.review.openFile', title: 'Compare', arguments: [node.sessionId, node.path] };
-        item.contextValue = `acpNative.reviewFile.${change?.status ?? 'gone'}`;
+        item.description = view ? fileDescription(view) : 'gone';
+        if (view?.reason) item.tooltip = view.reason;
+        item.command = { command: 'acpNative.review.openFile', title: 'Compare', arguments: [node] };
+        const reviewable = view?.status === 'pending' || view?.status === 'partial';
+        item.contextValue = `acpNative.reviewFile.${reviewable ? 'pending' : (view?.status ?? 'gone')}`;
         return item;
       }
       case 'rawInput': {
@@ -179,6 +184,10 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     if (!this.call({ sessionId, toolCallId })) return;
     // The view finds nodes by identity: reveal this tree's own node object.
     await this.view.reveal(this.callNodeOf(sessionId, toolCallId), { select: true, focus: true, expand: true });
+  }
+
+  private turnViews(sessionId: string, turn: number): FileChangeView[] {
+    return this.actionLog.views(sessionId).filter((v) => v.change.turn === turn);
   }
 
   private sessionItem(node: Extract<TreeNode, { type: 'session' }>): vscode.TreeItem {
@@ -267,6 +276,15 @@ function statusIcon(call: ToolCallState, card: CardKind): vscode.ThemeIcon {
     case 'completed':
       return new vscode.ThemeIcon(kindIcon(call.kind, card), new vscode.ThemeColor('testing.iconPassed'));
   }
+}
+
+/** "+3 −1 · modified", "created · changed by a command", "no undo: …". */
+function fileDescription(view: FileChangeView): string {
+  if (view.status === 'no-undo') return `${view.change.source === 'watcher' ? 'changed by a command · ' : ''}${view.reason ?? 'no undo'}`;
+  const what = view.created ? 'created' : view.deleted ? 'deleted' : `+${view.added} −${view.removed}`;
+  const by = view.change.source === 'watcher' ? ' · changed by a command' : '';
+  const status = view.status === 'pending' ? '' : ` · ${view.status}`;
+  return `${what}${by}${status}`;
 }
 
 function escapeMd(text: string): string {

@@ -1,0 +1,199 @@
+/**
+ * The agent's change of one file as hunks, and undoing some of them against the file as it is now
+ * (pure). Texts are compared line by line with each line's own terminator, so undoing restores the
+ * exact characters (CRLF, a missing final newline) the agent replaced; bytes (BOM, encoding) are
+ * the caller's, through `decodeText`/`encodeText`.
+ *
+ * "The user's later edits win": undoing a hunk touches only lines that still stand as the agent
+ * left them. Where the user (or a later turn) changed those lines, the hunk is a conflict and is
+ * left alone.
+ */
+import { diffArrays } from 'diff';
+import { decodeFileBytes, dominantEol, encodeFileText } from './fileText';
+
+export interface LineHunk {
+  /** 0-based first line of the hunk in the text before the agent. */
+  readonly oldStart: number;
+  /** The lines before the agent (terminators included). */
+  readonly oldLines: readonly string[];
+  /** 0-based first line of the hunk in the text the agent produced. */
+  readonly newStart: number;
+  /** The lines the agent produced (terminators included). */
+  readonly newLines: readonly string[];
+}
+
+export type DecodedText = { ok: true; text: string; bom: boolean } | { ok: false; reason: string };
+
+/** A file's bytes as text (exact: line endings kept), or in words why they are not text we may rewrite. */
+export function decodeText(bytes: Uint8Array): DecodedText {
+  const decoded = decodeFileBytes(bytes);
+  if (decoded.ok) return decoded;
+  switch (decoded.reason) {
+    case 'binary':
+      return { ok: false, reason: 'a binary file' };
+    case 'utf16':
+      return { ok: false, reason: 'UTF-16 text, not UTF-8' };
+    case 'not-utf8':
+      return { ok: false, reason: 'not UTF-8 text' };
+  }
+}
+
+export { encodeFileText as encodeText, dominantEol as eolOf };
+
+/** The text's lines, each with its own terminator (`\n` or `\r\n`); the last may have none. */
+export function splitLines(text: string): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', start)) {
+    lines.push(text.slice(start, i + 1));
+    start = i + 1;
+  }
+  if (start < text.length) lines.push(text.slice(start));
+  return lines;
+}
+
+/** Line edits turning `from` into `to`: each replaces `count` lines at `start` of `from` by `lines`. */
+interface LineEdit {
+  readonly start: number;
+  readonly count: number;
+  readonly lines: readonly string[];
+  /** Where the replacement starts in `to`. */
+  readonly toStart: number;
+}
+
+/**
+ * Bounds the diff's work: past this many differing lines (a whole file rewritten), the differing
+ * middle is one edit. A finer diff of a rewrite is worth nothing, and the Myers diff would take
+ * seconds on the extension host's only thread.
+ */
+const MAX_EDIT_LENGTH = 1000;
+
+function lineEdits(from: readonly string[], to: readonly string[]): LineEdit[] {
+  // The common head and tail cost nothing to skip and are most of the file in most edits.
+  let head = 0;
+  while (head < from.length && head < to.length && from[head] === to[head]) head++;
+  let tail = 0;
+  while (tail < from.length - head && tail < to.length - head && from[from.length - 1 - tail] === to[to.length - 1 - tail]) tail++;
+  const a = from.slice(head, from.length - tail);
+  const b = to.slice(head, to.length - tail);
+  if (a.length === 0 && b.length === 0) return [];
+  const parts = a.length && b.length ? diffArrays(a, b, { maxEditLength: MAX_EDIT_LENGTH }) : undefined;
+  if (!parts) return [{ start: head, count: a.length, lines: b, toStart: head }];
+  return editsOf(parts, head);
+}
+
+function editsOf(parts: { value: string[]; added?: boolean; removed?: boolean }[], offset: number): LineEdit[] {
+  const edits: LineEdit[] = [];
+  let a = offset;
+  let b = offset;
+  let open: { start: number; count: number; lines: string[]; toStart: number } | undefined;
+  for (const part of parts) {
+    const n = part.value.length;
+    if (!part.added && !part.removed) {
+      if (open) edits.push(open);
+      open = undefined;
+      a += n;
+      b += n;
+      continue;
+    }
+    open ??= { start: a, count: 0, lines: [], toStart: b };
+    if (part.removed) {
+      open.count += n;
+      a += n;
+    } else {
+      open.lines.push(...part.value);
+      b += n;
+    }
+  }
+  if (open) edits.push(open);
+  return edits;
+}
+
+/** The agent's change as hunks of whole lines, without context, in file order. */
+export function computeHunks(before: string, after: string): LineHunk[] {
+  const beforeLines = splitLines(before);
+  return lineEdits(beforeLines, splitLines(after)).map((e) => ({
+    oldStart: e.start,
+    oldLines: beforeLines.slice(e.start, e.start + e.count),
+    newStart: e.toStart,
+    newLines: e.lines,
+  }));
+}
+
+export function countLines(hunks: readonly LineHunk[]): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const h of hunks) {
+    added += h.newLines.length;
+    removed += h.oldLines.length;
+  }
+  return { added, removed };
+}
+
+/** Where a hunk of the agent's text stands in the current text, or why it no longer does. */
+export type HunkPlace = { ok: true; start: number; count: number } | { ok: false; reason: 'conflict' };
+
+/**
+ * Finds each hunk's lines in `current`: the agent's lines that nobody changed since. A hunk whose
+ * lines were edited (or had lines inserted among them) is a conflict.
+ */
+export function placeHunks(after: string, current: string, hunks: readonly LineHunk[]): HunkPlace[] {
+  const since = lineEdits(splitLines(after), splitLines(current));
+  return hunks.map((hunk) => {
+    const start = hunk.newStart;
+    const end = hunk.newStart + hunk.newLines.length;
+    let shift = 0;
+    for (const edit of since) {
+      const editEnd = edit.start + edit.count;
+      const touches =
+        edit.count === 0
+          ? // An insertion conflicts only strictly inside the hunk, or into an emptied (pure deletion) spot.
+            (edit.start > start && edit.start < end) || (start === end && edit.start === start)
+          : edit.start < end && editEnd > start;
+      if (touches) return { ok: false, reason: 'conflict' };
+      if (editEnd <= start && !(edit.count === 0 && edit.start === start && start === end)) shift += edit.lines.length - edit.count;
+    }
+    return { ok: true, start: start + shift, count: end - start };
+  });
+}
+
+export interface UndoResult {
+  /** The current text with the undoable hunks put back as they were before the agent. */
+  readonly text: string;
+  /** Indexes of the hunks undone. */
+  readonly undone: readonly number[];
+  /** Indexes of the hunks left alone because their lines changed since the agent's edit. */
+  readonly conflicts: readonly number[];
+}
+
+/** Undoes the hunks at `indexes` in `current`, leaving conflicting ones (and the user's edits) alone. */
+export function undoHunks(after: string, current: string, hunks: readonly LineHunk[], indexes: readonly number[]): UndoResult {
+  const places = placeHunks(after, current, hunks);
+  const lines = splitLines(current);
+  const undone: number[] = [];
+  const conflicts: number[] = [];
+  // From the end, so earlier line numbers stay valid.
+  for (const index of [...new Set(indexes)].sort((x, y) => y - x)) {
+    const hunk = hunks[index];
+    const place = places[index];
+    if (!hunk || !place) continue;
+    if (!place.ok) {
+      conflicts.push(index);
+      continue;
+    }
+    lines.splice(place.start, place.count, ...fitLastLine(hunk.oldLines, place.start + place.count, lines.length));
+    undone.push(index);
+  }
+  return { text: lines.join(''), undone: undone.reverse(), conflicts: conflicts.reverse() };
+}
+
+/**
+ * The old lines to put back. Lines keep the terminators they had, except that a line which was the
+ * last of the old file (no terminator) now followed by more lines needs one to stay a line.
+ */
+function fitLastLine(oldLines: readonly string[], end: number, total: number): string[] {
+  const out = [...oldLines];
+  const last = out.at(-1);
+  if (last !== undefined && !last.endsWith('\n') && end < total) out[out.length - 1] = last + '\n';
+  return out;
+}

@@ -1,0 +1,250 @@
+/**
+ * The action log of each session (pure): for every file an agent changed in a turn, what it held
+ * before the agent's first change of the turn and what the agent left, whatever way the change
+ * came (a `fs/write_text_file`, an edit the agent made itself and reported as a tool call, or a file
+ * that changed on disk while a command ran). Review, per-hunk Keep/Undo and checkpoints read it.
+ */
+import { computeHunks, countLines, decodeText, type LineHunk } from './actionHunks';
+
+export type ChangeSource = 'fs' | 'tool' | 'watcher';
+
+/** A file's state at one moment: its exact bytes, absent, or not known (and why). */
+export type Snapshot = { kind: 'absent' } | { kind: 'bytes'; bytes: Uint8Array } | { kind: 'unknown'; reason: string };
+
+export type HunkState = 'pending' | 'kept' | 'undone';
+
+export interface FileChange {
+  /** Unique in its session, increasing in the order changes were first seen. */
+  readonly id: number;
+  /** Index of the turn's user message in the session. */
+  readonly turn: number;
+  readonly path: string;
+  readonly source: ChangeSource;
+  /** Before the agent's first change of this file in the turn. */
+  before: Snapshot;
+  /** How `before` was obtained when it was not read from the file (e.g. "the agent's hunks reverted"). */
+  beforeHow?: string;
+  /** The editor's unsaved text when the agent wrote over it (with the user's leave): Undo puts it back. */
+  beforeUnsaved?: string;
+  /** What the agent left; undefined while it may still be changing the file. */
+  after: Snapshot | undefined;
+  /** The tool calls that changed the file (none for `fs` and watcher changes). */
+  readonly toolCallIds: string[];
+  /** One per hunk of `before` → `after`, once `after` is known. */
+  hunkStates: HunkState[];
+}
+
+export type FileStatus = 'pending' | 'kept' | 'undone' | 'partial' | 'no-undo';
+
+export interface FileChangeView {
+  readonly change: FileChange;
+  readonly status: FileStatus;
+  /** Why the change cannot be undone (status `no-undo`). */
+  readonly reason?: string;
+  readonly hunks: readonly LineHunk[];
+  readonly added: number;
+  readonly removed: number;
+  readonly created: boolean;
+  readonly deleted: boolean;
+}
+
+/** A snapshot's text; absent is empty. Undefined (with why) when it is not text we may rewrite. */
+export function snapshotText(snapshot: Snapshot): { ok: true; text: string; bom: boolean } | { ok: false; reason: string } {
+  switch (snapshot.kind) {
+    case 'absent':
+      return { ok: true, text: '', bom: false };
+    case 'bytes':
+      return decodeText(snapshot.bytes);
+    case 'unknown':
+      return { ok: false, reason: snapshot.reason };
+  }
+}
+
+export function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
+  if (a.kind === 'bytes' && b.kind === 'bytes') return a.bytes.length === b.bytes.length && a.bytes.every((x, i) => x === b.bytes[i]);
+  return a.kind === b.kind && a.kind !== 'unknown';
+}
+
+/** Hunks, status and line counts of a change, the file's after state given when `after` is still open. */
+export function viewOf(change: FileChange, currentAfter?: Snapshot): FileChangeView {
+  const after = change.after ?? currentAfter ?? { kind: 'unknown', reason: 'not read yet' };
+  const created = change.before.kind === 'absent' && after.kind === 'bytes';
+  const deleted = change.before.kind === 'bytes' && after.kind === 'absent';
+  const before = snapshotText(change.before);
+  const now = snapshotText(after);
+  if (!before.ok || !now.ok) {
+    const reason = !before.ok ? `no undo: ${before.reason}` : `no undo: ${now.ok ? '' : now.reason}`;
+    return { change, status: 'no-undo', reason, hunks: [], added: 0, removed: 0, created, deleted };
+  }
+  const hunks = computeHunks(before.text, now.text);
+  const { added, removed } = countLines(hunks);
+  const states = change.after ? change.hunkStates : hunks.map((): HunkState => 'pending');
+  return { change, status: statusOf(states), hunks, added, removed, created, deleted };
+}
+
+/** A file's status from its hunks' states. */
+export function statusOf(states: readonly HunkState[]): FileStatus {
+  if (states.length === 0 || states.some((s) => s === 'pending')) return states.every((s) => s === 'pending') ? 'pending' : 'partial';
+  if (states.every((s) => s === 'kept')) return 'kept';
+  if (states.every((s) => s === 'undone')) return 'undone';
+  return 'partial';
+}
+
+/** Whether a change changed anything (a refused write, an edit that changed nothing, do not count). */
+export function isEffective(change: FileChange): boolean {
+  if (!change.after) return true;
+  if (change.before.kind === 'unknown' || change.after.kind === 'unknown') return true;
+  return !sameSnapshot(change.before, change.after);
+}
+
+export interface TurnSummary {
+  readonly turn: number;
+  readonly files: number;
+  readonly added: number;
+  readonly removed: number;
+}
+
+/** "3 files, +12 −4" */
+export function summaryText(summary: TurnSummary): string {
+  return `${summary.files} ${summary.files === 1 ? 'file' : 'files'}, +${summary.added} −${summary.removed}`;
+}
+
+interface SessionLog {
+  currentTurn: number;
+  nextId: number;
+  changes: FileChange[];
+}
+
+export class ActionLog {
+  private readonly sessions = new Map<string, SessionLog>();
+
+  private session(sessionId: string): SessionLog {
+    let log = this.sessions.get(sessionId);
+    if (!log) {
+      log = { currentTurn: 0, nextId: 1, changes: [] };
+      this.sessions.set(sessionId, log);
+    }
+    return log;
+  }
+
+  hasSession(sessionId: string): boolean {
+    return this.sessions.has(sessionId);
+  }
+
+  /** A turn begins: changes from now on belong to it. `turn` is its user message's index. */
+  beginTurn(sessionId: string, turn: number): void {
+    this.session(sessionId).currentTurn = turn;
+  }
+
+  currentTurn(sessionId: string): number {
+    return this.session(sessionId).currentTurn;
+  }
+
+  /** The running turn's change of a file, if it has one. */
+  inTurn(sessionId: string, path: string): FileChange | undefined {
+    const log = this.session(sessionId);
+    return log.changes.find((c) => c.turn === log.currentTurn && c.path === path);
+  }
+
+  /**
+   * Records that the agent is changing a file in the running turn. Only the first record of a file
+   * in a turn keeps its `before`: later ones add their tool call and reopen `after`.
+   */
+  record(sessionId: string, path: string, source: ChangeSource, before: Snapshot, toolCallId?: string): FileChange {
+    const log = this.session(sessionId);
+    let change = this.inTurn(sessionId, path);
+    if (!change) {
+      change = { id: log.nextId++, turn: log.currentTurn, path, source, before, after: undefined, toolCallIds: [], hunkStates: [] };
+      log.changes.push(change);
+    } else {
+      change.after = undefined;
+    }
+    if (toolCallId && !change.toolCallIds.includes(toolCallId)) change.toolCallIds.push(toolCallId);
+    return change;
+  }
+
+  /** What the agent left: hunks are counted from here, all pending again. */
+  setAfter(change: FileChange, after: Snapshot): void {
+    change.after = after;
+    const view = viewOf(change);
+    change.hunkStates = view.hunks.map(() => 'pending');
+  }
+
+  /** The session's effective changes, oldest first. */
+  changes(sessionId: string): FileChange[] {
+    return (this.sessions.get(sessionId)?.changes ?? []).filter(isEffective);
+  }
+
+  /** The latest change of a file (the one its editor's Keep/Undo act on). */
+  latestOf(sessionId: string, path: string): FileChange | undefined {
+    return this.changes(sessionId).filter((c) => c.path === path).at(-1);
+  }
+
+  byId(sessionId: string, id: number): FileChange | undefined {
+    return this.sessions.get(sessionId)?.changes.find((c) => c.id === id);
+  }
+
+  /** Turns that changed files, in order. */
+  turns(sessionId: string): number[] {
+    return [...new Set(this.changes(sessionId).map((c) => c.turn))].sort((a, b) => a - b);
+  }
+
+  summary(sessionId: string, turn: number): TurnSummary {
+    let added = 0;
+    let removed = 0;
+    const files = this.changes(sessionId).filter((c) => c.turn === turn);
+    for (const change of files) {
+      const view = viewOf(change);
+      added += view.added;
+      removed += view.removed;
+    }
+    return { turn, files: files.length, added, removed };
+  }
+
+  /** Drops what a session recorded (e.g. loaded again from storage). */
+  replaceSession(sessionId: string, data: SerializedSession): void {
+    this.sessions.set(sessionId, {
+      currentTurn: data.currentTurn,
+      nextId: Math.max(0, ...data.changes.map((c) => c.id)) + 1,
+      changes: data.changes.map((c) => ({
+        id: c.id,
+        turn: c.turn,
+        path: c.path,
+        source: c.source,
+        before: c.before,
+        ...(c.beforeHow ? { beforeHow: c.beforeHow } : {}),
+        ...(c.beforeUnsaved !== undefined ? { beforeUnsaved: c.beforeUnsaved } : {}),
+        after: c.after,
+        toolCallIds: [...c.toolCallIds],
+        hunkStates: [...c.hunkStates],
+      })),
+    });
+  }
+
+  /** Removes a change that turned out to be none (a command's temporary file that came and went). */
+  remove(sessionId: string, change: FileChange): void {
+    const log = this.sessions.get(sessionId);
+    if (log) log.changes = log.changes.filter((c) => c !== change);
+  }
+
+  /** Drops a session from memory (its stored copy stays). */
+  forget(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
+  sessionIds(): string[] {
+    return [...this.sessions.keys()];
+  }
+
+  /** A session's log as plain data (snapshots still as bytes: the storage adapter decides how to keep them). */
+  serialize(sessionId: string): SerializedSession | undefined {
+    const log = this.sessions.get(sessionId);
+    if (!log) return undefined;
+    return { currentTurn: log.currentTurn, changes: log.changes.filter(isEffective).map((c) => ({ ...c, toolCallIds: [...c.toolCallIds], hunkStates: [...c.hunkStates] })) };
+  }
+}
+
+export interface SerializedSession {
+  currentTurn: number;
+  changes: FileChange[];
+}

@@ -1,0 +1,358 @@
+import * as vscode from 'vscode';
+import type * as acp from '@agentclientprotocol/sdk';
+import { decodeText, eolOf, encodeText } from '../core/actionHunks';
+import { ActionLog, sameSnapshot, statusOf, viewOf, type FileChange, type FileChangeView, type Snapshot, type TurnSummary } from '../core/actionLog';
+import { editTargets, mayChangeFiles, reportedBefore, withEol } from '../core/editTargets';
+import type { AgentSessions } from '../connection/agentSessions';
+import { errorMessage, type Logger } from '../log';
+import { Disposable } from '../util/lifecycle';
+import { readSnapshotSync, realPath } from './actionLogFiles';
+import type { ActionLogStore } from './actionLogStore';
+
+/** What the log knows of a tool call: the fields that say which files it edits. */
+interface TrackedCall {
+  kind: acp.ToolKind | undefined;
+  status: acp.ToolCallStatus;
+  content: acp.ToolCallContent[];
+  locations: acp.ToolCallLocation[];
+  /** The last `_meta` that carried a tool response (Claude's `originalFile`). */
+  meta: unknown;
+  readonly paths: Set<string>;
+  finished: boolean;
+}
+
+const FINISHED: ReadonlySet<acp.ToolCallStatus> = new Set<acp.ToolCallStatus>(['completed', 'failed']);
+/** Our own writes show up in the file watcher; they are not the agent's. */
+const OWN_WRITE_MS = 3000;
+/**
+ * File events arrive a little after the change: a command's edits still count as its own for this
+ * long after it finished (even when the turn ended meanwhile).
+ */
+const COMMAND_GRACE_MS = 2500;
+
+/**
+ * Records every file the agent changes, per session and turn, however it changed it: through
+ * `fs/write_text_file`, itself (reported as tool calls with diffs or edit/delete/move locations),
+ * or with a command (seen by a file watcher). A file is read the moment a call first names it,
+ * before the agent's own write lands; when the write won, the text before is rebuilt from the
+ * agent's report, or marked as unknown — never guessed. Undo and checkpoints live in
+ * `ActionLogActions`; this class only captures and stores.
+ */
+export class ActionLogCapture extends Disposable {
+  readonly log = new ActionLog();
+  private readonly calls = new Map<string, Map<string, TrackedCall>>();
+  /** Per running turn: texts of open, saved documents when a command-like call started (the watcher's "before"). */
+  private readonly docTexts = new Map<string, Map<string, string>>();
+  private readonly ownWrites = new Map<string, number>();
+  private readonly busy = new Set<string>();
+  private readonly viewCache = new WeakMap<FileChange, { before: Snapshot; after: Snapshot; view: FileChangeView }>();
+  /** Per session: until when a file changing on disk is taken for the agent's doing. */
+  private readonly commandUntil = new Map<string, number>();
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<string>());
+  /** Fires with the session whose log changed. */
+  readonly onDidChange = this.changeEmitter.event;
+
+  constructor(
+    private readonly deps: {
+      sessions: AgentSessions;
+      store: ActionLogStore | undefined;
+      log: Logger;
+    },
+  ) {
+    super();
+    this._register(
+      deps.sessions.onDidChangeSessions(() => {
+        for (const sessionId of [...this.busy]) {
+          const record = deps.sessions.session(sessionId);
+          if (!record?.busy) this.endTurn(sessionId);
+        }
+        for (const record of deps.sessions.all) if (!this.log.hasSession(record.state.sessionId)) this.loadStored(record.state.sessionId);
+        for (const sessionId of this.log.sessionIds()) {
+          // A session cleared from the view leaves memory; loading it again reads it back from storage.
+          if (!deps.sessions.session(sessionId) && !this.busy.has(sessionId)) this.log.forget(sessionId);
+        }
+      }),
+    );
+    const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/*'));
+    this._register(watcher.onDidChange((uri) => this.onDiskChange(uri, 'changed')));
+    this._register(watcher.onDidCreate((uri) => this.onDiskChange(uri, 'created')));
+    this._register(watcher.onDidDelete((uri) => this.onDiskChange(uri, 'deleted')));
+  }
+
+  /** A turn begins; `turn` is the index of its user message in the session. */
+  beginTurn(sessionId: string, turn: number): void {
+    if (!this.log.hasSession(sessionId)) this.loadStored(sessionId);
+    this.log.beginTurn(sessionId, turn);
+    this.busy.add(sessionId);
+    this.calls.set(sessionId, new Map());
+    this.docTexts.delete(sessionId);
+  }
+
+  /**
+   * A `session/update` (or what a permission request says of its call), synchronously on arrival:
+   * the agent may write the file right after sending it.
+   */
+  receive(notification: acp.SessionNotification): void {
+    const { sessionId, update } = notification;
+    if (!this.busy.has(sessionId)) return;
+    if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
+    try {
+      this.track(sessionId, update);
+    } catch (error) {
+      this.deps.log.error(`Action log: ${errorMessage(error)}`);
+    }
+  }
+
+  /** Before a `fs/write_text_file`: what the file holds now. */
+  beforeFsWrite(sessionId: string, path: string): void {
+    if (!this.busy.has(sessionId)) this.beginTurn(sessionId, this.log.currentTurn(sessionId));
+    const real = realPath(path);
+    this.markOwn(real);
+    if (this.inTurnKnown(sessionId, real)) return;
+    const change = this.log.record(sessionId, real, 'fs', readSnapshotSync(real));
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === real);
+    if (doc?.isDirty) change.beforeUnsaved = doc.getText();
+  }
+
+  /** After a `fs/write_text_file` (written or refused): what the agent left. */
+  afterFsWrite(sessionId: string, path: string): void {
+    const change = this.log.inTurn(sessionId, realPath(path));
+    if (!change) return;
+    this.log.setAfter(change, readSnapshotSync(change.path));
+    this.changed(sessionId);
+  }
+
+  views(sessionId: string): FileChangeView[] {
+    return this.log.changes(sessionId).map((c) => this.view(c));
+  }
+
+  /**
+   * A change's hunks and status. The tree, the chat and the lenses ask often; the hunks of a
+   * settled change are computed once (until its before or after is replaced), its status each time.
+   */
+  view(change: FileChange): FileChangeView {
+    if (!change.after) return viewOf(change, readSnapshotSync(change.path));
+    const cached = this.viewCache.get(change);
+    if (cached && cached.before === change.before && cached.after === change.after) {
+      return cached.view.status === 'no-undo' ? cached.view : { ...cached.view, status: statusOf(change.hunkStates) };
+    }
+    const view = viewOf(change);
+    this.viewCache.set(change, { before: change.before, after: change.after, view });
+    return view;
+  }
+
+  /**
+   * The running turn's change of a file, unless it is only a file event with nothing known of its
+   * text before: the agent's own report of the file (a write, a tool call) then replaces it, since
+   * it can read the file before the agent changes it.
+   */
+  private inTurnKnown(sessionId: string, path: string): FileChange | undefined {
+    const existing = this.log.inTurn(sessionId, path);
+    if (existing?.source !== 'watcher' || existing.before.kind !== 'unknown') return existing;
+    this.log.remove(sessionId, existing);
+    return undefined;
+  }
+
+  /** A turn's summary, counting a change still in progress from the file as it is now. */
+  summary(sessionId: string, turn: number): TurnSummary {
+    const views = this.log
+      .changes(sessionId)
+      .filter((c) => c.turn === turn)
+      .map((c) => this.view(c));
+    return { turn, files: views.length, added: views.reduce((n, v) => n + v.added, 0), removed: views.reduce((n, v) => n + v.removed, 0) };
+  }
+
+  /** Marks a path as written by us, so the watcher does not take it for the agent's. */
+  markOwn(path: string): void {
+    this.ownWrites.set(path, Date.now() + OWN_WRITE_MS);
+  }
+
+  changed(sessionId: string): void {
+    this.save(sessionId);
+    this.changeEmitter.fire(sessionId);
+  }
+
+  private track(sessionId: string, update: acp.ToolCall | acp.ToolCallUpdate): void {
+    const calls = this.calls.get(sessionId) ?? new Map<string, TrackedCall>();
+    this.calls.set(sessionId, calls);
+    let call = calls.get(update.toolCallId);
+    if (!call) {
+      call = { kind: undefined, status: 'pending', content: [], locations: [], meta: undefined, paths: new Set(), finished: false };
+      calls.set(update.toolCallId, call);
+    }
+    if (update.kind != null) call.kind = update.kind;
+    if (update.status != null) call.status = update.status;
+    if (Array.isArray(update.content)) call.content = update.content;
+    if (Array.isArray(update.locations)) call.locations = update.locations;
+    if ((update._meta as { claudeCode?: { toolResponse?: unknown } } | undefined)?.claudeCode?.toolResponse) call.meta = update._meta;
+    const finished = FINISHED.has(call.status);
+    if (mayChangeFiles(call.kind)) {
+      if (!call.finished) this.rememberOpenDocuments(sessionId);
+      this.commandUntil.set(sessionId, finished ? Date.now() + COMMAND_GRACE_MS : Infinity);
+    }
+
+    for (const reported of editTargets(call)) {
+      const path = realPath(reported);
+      if (call.paths.has(path)) continue;
+      call.paths.add(path);
+      const existing = this.inTurnKnown(sessionId, path);
+      if (existing) {
+        this.log.record(sessionId, path, existing.source, existing.before, update.toolCallId);
+      } else if (finished) {
+        // First named once done: the file holds the agent's result, the report tells what was before.
+        const after = readSnapshotSync(path);
+        const before = this.beforeFromReport(path, call, after);
+        // Nothing to list when the report does not say the file changed (a failed call, say).
+        if (before.kind === 'unknown' && !(call.status === 'completed' && reportsChange(call, path))) continue;
+        const change = this.log.record(sessionId, path, 'tool', before, update.toolCallId);
+        change.beforeHow = 'reported after writing';
+      } else {
+        this.log.record(sessionId, path, 'tool', readSnapshotSync(path), update.toolCallId);
+      }
+      this.changeEmitter.fire(sessionId);
+    }
+    if (finished && !call.finished) {
+      call.finished = true;
+      for (const path of call.paths) this.settle(sessionId, path, call);
+      this.changed(sessionId);
+    }
+  }
+
+  /** The call is done with a file: what it left, and a check that our "before" was read in time. */
+  private settle(sessionId: string, path: string, call: TrackedCall): void {
+    const change = this.log.inTurn(sessionId, path);
+    if (!change) return;
+    const after = readSnapshotSync(path);
+    if (change.before.kind === 'absent' && after.kind === 'absent' && call.kind === 'delete') {
+      // Gone before we could read it: list it, without an undo we cannot back.
+      change.before = { kind: 'unknown', reason: 'the agent deleted it before it could be read' };
+    }
+    if (change.beforeHow === undefined && hasOriginalFile(call.meta, path)) {
+      // The agent's own copy of what it replaced beats our read, which a fast write may have torn.
+      const reported = this.beforeFromReport(path, call, after);
+      if (reported.kind !== 'unknown') {
+        change.before = reported;
+        change.beforeHow = "the agent's copy of the original";
+      }
+    } else if (change.before.kind === 'bytes' && after.kind === 'bytes' && change.beforeHow === undefined) {
+      const rebuilt = this.beforeFromReport(path, call, after);
+      if (sameSnapshot(change.before, after)) {
+        // The file reads the same before and after. If the agent reports a change, its write beat
+        // our read: take the text before from its report, or say it is not known. A failed call,
+        // or one that reports no change, changed nothing.
+        if (rebuilt.kind === 'unknown' ? call.status === 'completed' && reportsChange(call, path) : !sameSnapshot(rebuilt, after)) {
+          change.before = rebuilt;
+          change.beforeHow = rebuilt.kind === 'unknown' ? undefined : "rebuilt from the agent's report";
+        }
+      } else if (change.before.bytes.length === 0 && rebuilt.kind === 'bytes' && rebuilt.bytes.length > 0) {
+        // An empty read of a file the agent's hunks say was not empty: we read it mid-write (a
+        // write truncates first). The report is right.
+        change.before = rebuilt;
+        change.beforeHow = "rebuilt from the agent's report";
+      }
+    }
+    this.log.setAfter(change, after);
+  }
+
+  private beforeFromReport(path: string, call: TrackedCall, after: Snapshot): Snapshot {
+    const afterText = after.kind === 'bytes' ? decodeText(after.bytes) : after.kind === 'absent' ? { ok: true as const, text: '', bom: false } : undefined;
+    const lf = afterText?.ok ? afterText.text.replace(/\r\n/g, '\n') : undefined;
+    const reported = reportedBefore(path, call.content, call.meta, lf);
+    switch (reported.kind) {
+      case 'absent':
+        return { kind: 'absent' };
+      case 'unknown':
+        return { kind: 'unknown', reason: `the agent wrote it before it could be read, and ${reported.reason}` };
+      case 'text': {
+        // In the file's own line endings and BOM, which an edit of some lines does not change.
+        const eol = afterText?.ok ? eolOf(afterText.text) : '\n';
+        return { kind: 'bytes', bytes: encodeText(withEol(reported.text, eol), afterText?.ok ? afterText.bom : false) };
+      }
+    }
+  }
+
+  private endTurn(sessionId: string): void {
+    this.busy.delete(sessionId);
+    // File events arrive late: the documents' earlier texts stay until the next turn begins.
+    if (this.commandUntil.get(sessionId) === Infinity) this.commandUntil.set(sessionId, Date.now() + COMMAND_GRACE_MS);
+    // Whatever is still open (a watcher change, a call that never reported its end) ends with the turn.
+    for (const change of this.log.changes(sessionId)) if (!change.after) this.log.setAfter(change, readSnapshotSync(change.path));
+    this.changed(sessionId);
+  }
+
+  private rememberOpenDocuments(sessionId: string): void {
+    if (this.docTexts.has(sessionId)) return;
+    const texts = new Map<string, string>();
+    for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === 'file' && !doc.isDirty) texts.set(doc.uri.fsPath, doc.getText());
+    this.docTexts.set(sessionId, texts);
+  }
+
+  private onDiskChange(uri: vscode.Uri, what: 'changed' | 'created' | 'deleted'): void {
+    if (uri.scheme !== 'file' || /[\\/]\.git[\\/]/.test(uri.fsPath)) return;
+    const now = Date.now();
+    const listening = [...this.calls].filter(
+      ([sessionId, calls]) => (this.commandUntil.get(sessionId) ?? 0) >= now || [...calls.values()].some((c) => !c.finished && mayChangeFiles(c.kind)),
+    );
+    // Outside a command's run (a build, a checkout), file events cost nothing more than this.
+    if (listening.length === 0) return;
+    for (const [p, until] of this.ownWrites) if (until < now) this.ownWrites.delete(p);
+    const path = realPath(uri.fsPath);
+    if (this.ownWrites.has(path)) return;
+    for (const [sessionId, calls] of listening) {
+      if ([...calls.values()].some((c) => c.paths.has(path))) return;
+      const existing = this.log.inTurn(sessionId, path);
+      if (existing && existing.source !== 'watcher') return;
+      const onDisk = readSnapshotSync(path);
+      if (onDisk.kind === 'absent' && (existing ?? { before: this.watcherBefore(sessionId, path, what) }).before.kind !== 'bytes') {
+        // Gone again, and not known to have existed before: a temporary file (`sed -i` makes one).
+        if (existing) this.log.remove(sessionId, existing);
+        return;
+      }
+      const change = existing ?? this.log.record(sessionId, path, 'watcher', this.watcherBefore(sessionId, path, what));
+      // The command already ran: what is on disk now is what it left (a later event updates it).
+      this.log.setAfter(change, onDisk);
+      this.changed(sessionId);
+      return;
+    }
+  }
+
+  /**
+   * A file changed by a command: its text before is known only when it was open and saved when the
+   * command started. A "created" event is no proof the file was new (`sed -i` renames a temporary
+   * file over the original), so it is not taken as one.
+   */
+  private watcherBefore(sessionId: string, path: string, what: 'changed' | 'created' | 'deleted'): Snapshot {
+    const text = this.docTexts.get(sessionId)?.get(path);
+    if (text === undefined) {
+      return { kind: 'unknown', reason: `changed by a command${what === 'changed' ? '' : ` (${what})`}; its earlier text was not captured` };
+    }
+    const now = readSnapshotSync(path);
+    const decoded = now.kind === 'bytes' ? decodeText(now.bytes) : undefined;
+    return { kind: 'bytes', bytes: encodeText(text, decoded?.ok ? decoded.bom : false) };
+  }
+
+  private loadStored(sessionId: string): void {
+    const stored = this.deps.store?.load(sessionId);
+    if (stored) this.log.replaceSession(sessionId, stored);
+  }
+
+  private save(sessionId: string): void {
+    const data = this.log.serialize(sessionId);
+    if (!data || !this.deps.store) return;
+    try {
+      this.deps.store.save(sessionId, data);
+    } catch (error) {
+      this.deps.log.warn(`Action log: could not save session ${sessionId}: ${errorMessage(error)}`);
+    }
+  }
+}
+
+function hasOriginalFile(meta: unknown, path: string): boolean {
+  const response = (meta as { claudeCode?: { toolResponse?: { filePath?: unknown; originalFile?: unknown } } } | undefined)?.claudeCode?.toolResponse;
+  return response?.filePath === path && response.originalFile !== undefined;
+}
+
+/** Whether the call's diffs of the file say it changed something. */
+function reportsChange(call: TrackedCall, path: string): boolean {
+  return call.content.some((c) => c.type === 'diff' && realPath(c.path) === path && (c.oldText ?? null) !== c.newText);
+}

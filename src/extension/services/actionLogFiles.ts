@@ -1,0 +1,71 @@
+import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
+import * as vscode from 'vscode';
+import { decodeText } from '../core/actionHunks';
+import { canonicalSpelling } from '../core/paths';
+import type { Snapshot } from '../core/actionLog';
+import type { CurrentFile } from '../core/undoPlan';
+
+/** Files larger than this are listed, but without undo: their texts would bloat the log. */
+export const MAX_SNAPSHOT_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Reads a file's bytes now, synchronously: the action log must read a file the moment a tool call
+ * names it, before the agent (a separate process) writes it; an `await` would let the agent win.
+ */
+export function readSnapshotSync(path: string): Snapshot {
+  try {
+    const stat = fs.statSync(path);
+    if (!stat.isFile()) return { kind: 'unknown', reason: 'not a regular file' };
+    if (stat.size > MAX_SNAPSHOT_BYTES) return { kind: 'unknown', reason: `larger than ${MAX_SNAPSHOT_BYTES / 1024 / 1024} MB` };
+    return { kind: 'bytes', bytes: new Uint8Array(fs.readFileSync(path)) };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' };
+    return { kind: 'unknown', reason: `unreadable (${(error as Error).message})` };
+  }
+}
+
+/**
+ * The path with symlinks resolved (of its folder when the file does not exist yet), spelled under
+ * its workspace folder: the key the review keys files by (see `workspaceText.resolvePath`, which
+ * is the same, asynchronously; capture must not wait).
+ */
+export function realPath(path: string): string {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ path: f.uri.fsPath, real: realSync(f.uri.fsPath) }));
+  return canonicalSpelling(realSync(path), folders);
+}
+
+function realSync(path: string): string {
+  try {
+    return fs.realpathSync.native(path);
+  } catch {
+    try {
+      return nodePath.join(fs.realpathSync.native(nodePath.dirname(path)), nodePath.basename(path));
+    } catch {
+      return path;
+    }
+  }
+}
+
+export function openDocument(path: string): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === path);
+}
+
+/**
+ * The file as the user sees it: a document's unsaved text, else the text on disk (a document
+ * without unsaved changes may not have caught up with what the agent just wrote).
+ */
+export function currentFile(path: string, open = openDocument(path)): CurrentFile {
+  if (open?.isDirty) return { kind: 'text', text: open.getText() };
+  const snapshot = readSnapshotSync(path);
+  switch (snapshot.kind) {
+    case 'absent':
+      return { kind: 'absent' };
+    case 'unknown':
+      return { kind: 'unreadable', reason: snapshot.reason };
+    case 'bytes': {
+      const decoded = decodeText(snapshot.bytes);
+      return decoded.ok ? { kind: 'text', text: decoded.text } : { kind: 'unreadable', reason: decoded.reason };
+    }
+  }
+}

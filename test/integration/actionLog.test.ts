@@ -1,0 +1,248 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { AcpNativeApi, LoggedChange } from '../../src/extension/api';
+import { closeAllEditors, getApi, inWorkspace, isMultiRoot, setSetting, startTestAgent, waitFor, within } from './support/helpers';
+
+const numbered = (n: number, eol = '\n'): string => Array.from({ length: n }, (_, i) => `line ${i + 1}${eol}`).join('');
+const edited = (text: string, lines: number[], eol = '\n'): string =>
+  text
+    .split(eol)
+    .map((l, i) => (lines.includes(i + 1) ? `${l} (edited)` : l))
+    .join(eol);
+
+describe('action log: review every agent edit', function () {
+  let api: AcpNativeApi;
+
+  const changeOf = (path: string): LoggedChange | undefined => api.changes().filter((c) => c.path === path).at(-1);
+  const prompt = (text: string) => within(`the turn "${text.split('\n')[0]}"`, api.prompt(text));
+
+  before(async function () {
+    if (isMultiRoot()) this.skip();
+    api = await getApi();
+    await startTestAgent(api, 'third-party-log', ['--load-session']);
+    await setSetting('acpNative.permissions.autoApprove', 'edits');
+    await setSetting('acpNative.diff.autoOpen', 'onClick');
+    await within('new session', api.newSession());
+  });
+
+  after(async () => {
+    await api?.stopAgent();
+    await setSetting('acpNative.defaultAgent', undefined);
+    await setSetting('acpNative.permissions.autoApprove', undefined);
+    await setSetting('acpNative.diff.autoOpen', undefined);
+  });
+
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await closeAllEditors();
+  });
+
+  it('undoes one hunk of a three-hunk edit the agent wrote itself, offering Keep/Undo on each hunk', async () => {
+    const file = inWorkspace('src/log-three.txt');
+    const original = numbered(40);
+    fs.writeFileSync(file, original);
+    await prompt(`edit-lines ${file} 5,20,35`);
+    const change = changeOf(file);
+    assert.ok(change, JSON.stringify(api.changes()));
+    assert.deepEqual([change.source, change.hunks, change.status, change.added, change.removed], ['tool', 3, 'pending', 3, 3]);
+
+    // Keep and Undo over each hunk, in the real file.
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    let undoLenses: vscode.CodeLens[] = [];
+    for (let tries = 0; tries < 100 && undoLenses.length !== 3; tries++) {
+      const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+      undoLenses = found.filter((l) => l.command?.title === 'Undo');
+      if (undoLenses.length !== 3) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.deepEqual(
+      undoLenses.map((l) => l.range.start.line),
+      [4, 19, 34],
+    );
+
+    const result = await api.undoHunk(file, 1);
+    assert.deepEqual(result.undone, [1]);
+    assert.equal(fs.readFileSync(file, 'utf8'), edited(original, [5, 35]));
+    assert.equal(api.keepHunk(file, 0), true);
+    await api.undoHunk(file, 2);
+    assert.equal(fs.readFileSync(file, 'utf8'), edited(original, [5]));
+    assert.equal(changeOf(file)?.status, 'partial');
+  });
+
+  it('rebuilds the text before from the applied hunks when the agent reports only after writing', async () => {
+    const file = inWorkspace('src/log-late.txt');
+    const original = numbered(30);
+    fs.writeFileSync(file, original);
+    await prompt(`edit-lines-late ${file} 2,15,28`);
+    assert.equal(changeOf(file)?.hunks, 3);
+    for (const i of [0, 1, 2]) await api.undoHunk(file, i);
+    assert.equal(fs.readFileSync(file, 'utf8'), original);
+    assert.equal(changeOf(file)?.status, 'undone');
+  });
+
+  it('gets the text before right whether or not an agent that does not ask wins the race to the file', async () => {
+    // Claude in "accept edits" mode: the snippet, then the write at once. Several rounds, so both
+    // outcomes of the race (our read first, or the agent's write first) are likely to happen.
+    for (let round = 0; round < 5; round++) {
+      const file = inWorkspace(`src/log-fast-${round}.txt`);
+      const original = numbered(25);
+      fs.writeFileSync(file, original);
+      await prompt(`edit-lines-fast ${file} 3,20`);
+      const change = changeOf(file);
+      assert.equal(change?.hunks, 2, JSON.stringify(change));
+      await api.undoHunk(file, 0);
+      await api.undoHunk(file, 1);
+      assert.equal(fs.readFileSync(file, 'utf8'), original, `round ${round}`);
+    }
+  });
+
+  it('restores CRLF and the BOM byte for byte, hunk by hunk', async () => {
+    const file = inWorkspace('src/log-crlf.txt');
+    const original = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(numbered(20, '\r\n'))]);
+    fs.writeFileSync(file, original);
+    await prompt(`edit-lines ${file} 3,12`);
+    assert.equal(changeOf(file)?.hunks, 2);
+    await api.undoHunk(file, 0);
+    assert.deepEqual(fs.readFileSync(file).subarray(0, 3), Buffer.from([0xef, 0xbb, 0xbf]));
+    assert.equal(fs.readFileSync(file).subarray(3).toString('utf8'), edited(numbered(20, '\r\n'), [12], '\r\n'));
+    await api.undoHunk(file, 1);
+    assert.deepEqual(fs.readFileSync(file), original);
+  });
+
+  it('refuses to rewrite a file that is not UTF-8 text', async () => {
+    const file = inWorkspace('src/log-latin1.txt');
+    fs.writeFileSync(file, Buffer.from('caf\xe9\nline 2\n', 'latin1'));
+    await prompt(`edit-lines ${file} 2`);
+    const change = changeOf(file);
+    assert.equal(change?.status, 'no-undo');
+    assert.match(change?.reason ?? '', /not UTF-8 text/);
+    const agentBytes = fs.readFileSync(file);
+    const result = await api.undoHunk(file, 0);
+    assert.match(result.refused ?? '', /not UTF-8 text/);
+    assert.deepEqual(fs.readFileSync(file), agentBytes, 'left as it is');
+  });
+
+  it('deletes a file the agent created and recreates one it deleted', async () => {
+    const created = inWorkspace('notes/log-created.txt');
+    fs.rmSync(created, { force: true });
+    await prompt(`write-file ${created}\nfirst line\nsecond line\n`);
+    assert.equal(changeOf(created)?.created, true);
+    await api.undoHunk(created, 0);
+    assert.ok(!fs.existsSync(created), 'the created file is gone');
+
+    const doomed = inWorkspace('src/log-doomed.txt');
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('keep me\r\n')]);
+    fs.writeFileSync(doomed, bytes);
+    await prompt(`delete-file ${doomed}`);
+    assert.ok(!fs.existsSync(doomed));
+    assert.equal(changeOf(doomed)?.deleted, true);
+    await api.undoHunk(doomed, 0);
+    assert.deepEqual(fs.readFileSync(doomed), bytes, 'recreated byte for byte');
+  });
+
+  it('leaves a hunk the user rewrote afterwards alone, reports it, and keeps the unsaved text', async () => {
+    const file = inWorkspace('src/log-conflict.txt');
+    const original = numbered(30);
+    fs.writeFileSync(file, original);
+    await prompt(`edit-lines ${file} 5,20`);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    await waitFor('the document to show the agent edit', () => doc.getText().includes('line 20 (edited)'));
+    await editor.edit((e) => e.replace(doc.lineAt(19).range, 'my own line 20'));
+    assert.ok(doc.isDirty);
+    assert.equal(changeOf(file)?.conflicts, 1);
+    const conflict = await api.undoHunk(file, 1);
+    assert.deepEqual([conflict.undone, conflict.conflicts], [[], [1]]);
+    const ok = await api.undoHunk(file, 0);
+    assert.deepEqual(ok.undone, [0]);
+    assert.equal(doc.getText(), original.replace('line 20\n', 'my own line 20\n'));
+    assert.ok(doc.isDirty, 'the user\'s text is still unsaved, not lost');
+  });
+
+  it('undoes a write through the editor over unsaved text: exact bytes back, and the unsaved text, still unsaved', async () => {
+    const file = inWorkspace('src/log-overwrite.txt');
+    const original = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('line 1\r\nline 2\r\n')]);
+    fs.writeFileSync(file, original);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((e) => e.insert(doc.lineAt(1).range.end, ' and my unsaved words'));
+    const turn = prompt(`fs-write ${file}\nagent line`);
+    const question = await waitFor('the overwrite question', () => api.pendingPermissions()[0]);
+    assert.ok(api.answerPermission(question.id, 'allow_once'));
+    await turn;
+    const change = changeOf(file);
+    assert.equal(change?.source, 'fs');
+    await api.undoHunk(file, 0);
+    assert.deepEqual(fs.readFileSync(file), original, 'the exact previous bytes');
+    await waitFor('the unsaved text back', () => doc.getText().replace(/\r\n/g, '\n') === 'line 1\nline 2 and my unsaved words\n');
+    assert.ok(doc.isDirty, 'and still unsaved');
+  });
+
+  it('lists files a command changed with `sed -i` as changed by a command', async () => {
+    const open = inWorkspace('src/log-sed-open.txt');
+    const closed = inWorkspace('src/log-sed-closed.txt');
+    fs.writeFileSync(open, 'alpha\nsecond\n');
+    fs.writeFileSync(closed, 'alpha\nsecond\n');
+    // An open, saved document: its text before the command is known.
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(open));
+    await prompt(`shell sed -i 's/alpha/beta/' src/log-sed-open.txt src/log-sed-closed.txt`);
+    const [o, c] = await waitFor('both files in the log', () => {
+      const both = [changeOf(open), changeOf(closed)];
+      return both.every(Boolean) ? both : undefined;
+    });
+    assert.equal(o?.source, 'watcher');
+    assert.equal(c?.source, 'watcher');
+    assert.equal(o?.status, 'pending');
+    assert.equal(c?.status, 'no-undo');
+    assert.match(c?.reason ?? '', /^no undo: changed by a command/);
+    await api.undoHunk(open, 0);
+    assert.equal(fs.readFileSync(open, 'utf8'), 'alpha\nsecond\n');
+  });
+
+  it('restores to before a prompt across two turns, as one step that can be undone', async () => {
+    const a = inWorkspace('src/log-checkpoint.txt');
+    const b = inWorkspace('src/log-checkpoint-new.txt');
+    const original = numbered(20);
+    fs.writeFileSync(a, original);
+    fs.rmSync(b, { force: true });
+    await prompt(`edit-lines ${a} 2`);
+    const firstTurn = changeOf(a)?.turn;
+    await prompt(`edit-lines ${a} 15`);
+    const secondTurn = changeOf(a)?.turn;
+    await prompt(`write-file ${b}\nnew file\n`);
+    assert.ok(firstTurn !== undefined && secondTurn !== undefined && secondTurn > firstTurn);
+
+    const restored = await api.restoreCheckpoint(secondTurn);
+    assert.deepEqual(restored.files.sort(), [a, b].sort());
+    assert.equal(fs.readFileSync(a, 'utf8'), edited(original, [2]));
+    assert.ok(!fs.existsSync(b));
+
+    await api.undoRestore();
+    assert.equal(fs.readFileSync(a, 'utf8'), edited(original, [2, 15]));
+    assert.equal(fs.readFileSync(b, 'utf8'), 'new file\n');
+
+    await api.restoreCheckpoint(firstTurn);
+    assert.equal(fs.readFileSync(a, 'utf8'), original);
+    assert.ok(!fs.existsSync(b));
+  });
+
+  it('keeps the log in workspace storage: a session loaded again can still be restored', async () => {
+    const file = inWorkspace('src/log-reload.txt');
+    const original = numbered(12);
+    fs.writeFileSync(file, original);
+    await prompt(`edit-lines ${file} 4`);
+    await prompt(`edit-lines ${file} 9`);
+    const sessionId = api.activeSessionId;
+    assert.ok(sessionId);
+    const turns = api.changes().filter((c) => c.path === file).map((c) => c.turn);
+    // Clearing drops the session and its log from memory; loading it reads the log back from storage.
+    await api.stopAgent();
+    await vscode.commands.executeCommand('acpNative.clearToolCalls');
+    assert.deepEqual(api.changes(), []);
+    await within('load', api.loadSession(sessionId));
+    assert.deepEqual(api.changes().filter((c) => c.path === file).map((c) => c.turn), turns);
+    await api.restoreCheckpoint(turns[0]);
+    assert.equal(fs.readFileSync(file, 'utf8'), original);
+  });
+});

@@ -1,0 +1,36 @@
+import * as assert from 'node:assert/strict';
+import { SessionState } from '../../../src/extension/core/session';
+import { ChatTranscript } from '../../../src/extension/core/chatViewModel';
+import { CHAT_PROTOCOL_VERSION, parseWebviewMessage } from '../../../src/protocol/chat';
+
+const text = (t: string) => ({ type: 'text' as const, text: t });
+
+describe('chat: checkpoints on user messages', () => {
+  it('marks each prompt with its turn and the summary of what the agent changed in it', () => {
+    const state = new SessionState({ sessionId: 's1', cwd: '/p', schedule: () => undefined });
+    const summaries = new Map<number, string>([[1, '2 files, +3 −1']]);
+    const chat = new ChatTranscript(state, { callTitle: (c) => c.title, turnChanges: (turn) => (turn <= 1 ? (summaries.get(turn) ?? '') : undefined) });
+    state.recordPrompt([text('first')]);
+    state.apply({ sessionUpdate: 'agent_message_chunk', content: text('ok') });
+    state.recordPrompt([text('second')]);
+    state.recordPrompt([text('third')]);
+    const items = chat.all();
+    assert.deepEqual(items[0], { kind: 'message', role: 'user', text: 'first', attachments: [], turn: 0, changes: '' });
+    assert.deepEqual(items[2], { kind: 'message', role: 'user', text: 'second', attachments: [], turn: 1, changes: '2 files, +3 −1' });
+    assert.deepEqual(items[3], { kind: 'message', role: 'user', text: 'third', attachments: [] }, 'nothing to restore after the last change');
+
+    // An undo changes the first turn's summary: only its prompt is sent again.
+    summaries.set(0, '1 file, +9 −9');
+    const refreshed = chat.refreshTurns();
+    assert.deepEqual(refreshed.changed.map((c) => c.index), [0]);
+    assert.equal(refreshed.changed[0]?.item.kind === 'message' && refreshed.changed[0].item.changes, '1 file, +9 −9');
+  });
+
+  it('accepts a restore or review of a turn from the webview, and nothing else', () => {
+    const v = CHAT_PROTOCOL_VERSION;
+    assert.deepEqual(parseWebviewMessage({ v, type: 'restoreCheckpoint', turn: 2 }), { ok: true, message: { v, type: 'restoreCheckpoint', turn: 2 } });
+    assert.deepEqual(parseWebviewMessage({ v, type: 'reviewTurn', turn: 0 }), { ok: true, message: { v, type: 'reviewTurn', turn: 0 } });
+    assert.equal(parseWebviewMessage({ v, type: 'restoreCheckpoint', turn: -1 }).ok, false);
+    assert.equal(parseWebviewMessage({ v, type: 'restoreCheckpoint', turn: '1' }).ok, false);
+  });
+});

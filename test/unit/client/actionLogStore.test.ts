@@ -1,0 +1,69 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { encodeText } from '../../../src/extension/core/actionHunks';
+import { ActionLog, viewOf } from '../../../src/extension/core/actionLog';
+import { ActionLogStore } from '../../../src/extension/services/actionLogStore';
+
+describe('action log storage', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-action-log-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('brings back a session\'s log byte for byte, large texts kept as files of their own', () => {
+    const log = new ActionLog();
+    log.beginTurn('s/1', 2);
+    const big = 'x'.repeat(40_000) + '\r\n';
+    const small = log.record('s/1', '/w/a.txt', 'tool', { kind: 'bytes', bytes: encodeText('a\r\nb\r\n', true) }, 'call1');
+    log.setAfter(small, { kind: 'bytes', bytes: encodeText('a\r\nB\r\n', true) });
+    small.hunkStates[0] = 'kept';
+    const large = log.record('s/1', '/w/big.txt', 'watcher', { kind: 'bytes', bytes: encodeText(big, false) });
+    log.setAfter(large, { kind: 'absent' });
+    const unknown = log.record('s/1', '/w/c.txt', 'watcher', { kind: 'unknown', reason: 'changed by a command' });
+    log.setAfter(unknown, { kind: 'bytes', bytes: encodeText('c\n', false) });
+
+    const store = new ActionLogStore(dir);
+    store.save('s/1', log.serialize('s/1')!);
+    assert.equal(fs.readdirSync(path.join(dir, 'blobs')).length, 1, 'the large text is a file of its own');
+
+    const again = new ActionLog();
+    again.replaceSession('s/1', new ActionLogStore(dir).load('s/1')!);
+    const changes = again.changes('s/1');
+    assert.deepEqual(changes.map((c) => [c.turn, c.path, c.source]), [[2, '/w/a.txt', 'tool'], [2, '/w/big.txt', 'watcher'], [2, '/w/c.txt', 'watcher']]);
+    assert.deepEqual(changes[0].before, small.before);
+    assert.deepEqual(changes[0].hunkStates, ['kept']);
+    assert.deepEqual(changes[0].toolCallIds, ['call1']);
+    assert.deepEqual(changes[1].before, large.before);
+    assert.equal(viewOf(changes[1]).deleted, true);
+    assert.equal(viewOf(changes[2]).status, 'no-undo');
+    // New changes after a reload get ids of their own.
+    again.beginTurn('s/1', 3);
+    assert.ok(again.record('s/1', '/w/a.txt', 'fs', { kind: 'absent' }).id > large.id);
+  });
+
+  it('keeps only the most recent sessions', () => {
+    const store = new ActionLogStore(dir);
+    for (let i = 0; i < 23; i++) {
+      const log = new ActionLog();
+      log.beginTurn(`s${i}`, 0);
+      log.setAfter(log.record(`s${i}`, '/w/a', 'tool', { kind: 'absent' }), { kind: 'bytes', bytes: encodeText(`${i}\n`, false) });
+      store.save(`s${i}`, log.serialize(`s${i}`)!);
+      const file = path.join(dir, `s${i}.json`);
+      fs.utimesSync(file, new Date(), new Date(Date.now() + i * 1000));
+    }
+    const kept = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
+    assert.equal(kept.length, 20);
+    assert.equal(store.load('s0'), undefined);
+    assert.ok(store.load('s22'));
+  });
+
+  it('reads nothing from a missing or damaged file rather than failing', () => {
+    const store = new ActionLogStore(dir);
+    assert.equal(store.load('nope'), undefined);
+    fs.writeFileSync(path.join(dir, 'bad.json'), '{"version": 1, "changes": [');
+    assert.equal(store.load('bad'), undefined);
+  });
+});
