@@ -4,24 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
-import { allTabs, getApi, inWorkspace, isMultiRoot, lastCall, setSetting, startTestAgent, useBundledAgent, waitFor, within } from './support/helpers';
-
-type Reported = { ok: true; result: unknown } | { ok: false; code?: number; message: string };
-
-/** Runs one scenario of the third-party test agent and returns what its client request gave. */
-async function run(api: AcpNativeApi, prompt: string): Promise<Reported> {
-  const stop = await within(`"${prompt.split('\n')[0]}"`, api.prompt(prompt));
-  assert.equal(stop, 'end_turn');
-  return waitFor('the reported result', () => lastCall(api).rawOutput as Reported | undefined);
-}
-
-async function dirtyDocument(file: string, text: string): Promise<vscode.TextDocument> {
-  const doc = await vscode.workspace.openTextDocument(file);
-  const editor = await vscode.window.showTextDocument(doc);
-  await editor.edit((b) => b.replace(new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text));
-  assert.ok(doc.isDirty);
-  return doc;
-}
+import { allTabs, getApi, inWorkspace, isMultiRoot, lastCall, setSetting, startTestAgent, useBundledAgent, waitFor, within, dirtyDocument, runScenario as run } from './support/helpers';
 
 async function revertAll(): Promise<void> {
   for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {

@@ -4,26 +4,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
-import { getApi, inWorkspace, isMultiRoot, lastCall, setSetting, startTestAgent, waitFor, within } from './support/helpers';
+import { getApi, inWorkspace, isMultiRoot, setSetting, startTestAgent, waitFor, within, dirtyDocument, runScenario as run, type Reported } from './support/helpers';
 
 // The fault cases of issue 13 that concern the agent's file requests, each as a user would meet
 // it: what the agent gets back, what is on disk, what is in the editor, what is left to review.
-
-type Reported = { ok: true; result: unknown } | { ok: false; code?: number; message: string };
-
-async function run(api: AcpNativeApi, prompt: string): Promise<Reported> {
-  const stop = await within(`"${prompt.split('\n')[0]}"`, api.prompt(prompt));
-  assert.equal(stop, 'end_turn');
-  return waitFor('the reported result', () => lastCall(api).rawOutput as Reported | undefined);
-}
-
-async function dirtyDocument(file: string, text: string): Promise<vscode.TextDocument> {
-  const doc = await vscode.workspace.openTextDocument(file);
-  const editor = await vscode.window.showTextDocument(doc);
-  await editor.edit((b) => b.replace(new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text));
-  assert.ok(doc.isDirty);
-  return doc;
-}
 
 function failed(result: Reported, pattern: RegExp): void {
   assert.ok(!result.ok && pattern.test(result.message), JSON.stringify(result));

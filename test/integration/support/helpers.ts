@@ -1,3 +1,4 @@
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
@@ -112,4 +113,23 @@ export function readFile(p: string): string {
 
 export async function closeAllEditors(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/** What a scenario of the third-party test agent reports: the result of its client request, or the error. */
+export type Reported = { ok: true; result: unknown } | { ok: false; code?: number; message: string };
+
+/** Runs one scenario of the third-party test agent and returns what its client request gave. */
+export async function runScenario(api: AcpNativeApi, prompt: string): Promise<Reported> {
+  const stop = await within(`"${prompt.split('\n')[0]}"`, api.prompt(prompt));
+  assert.equal(stop, 'end_turn');
+  return waitFor('the reported result', () => lastCall(api).rawOutput as Reported | undefined);
+}
+
+/** Opens the file in an editor and replaces its text without saving: the user's unsaved work. */
+export async function dirtyDocument(file: string, text: string): Promise<vscode.TextDocument> {
+  const doc = await vscode.workspace.openTextDocument(file);
+  const editor = await vscode.window.showTextDocument(doc);
+  await editor.edit((b) => b.replace(new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text));
+  assert.ok(doc.isDirty);
+  return doc;
 }
