@@ -1,28 +1,33 @@
+// @ts-check
 // The Chat view's workspace context in a real browser: @ mentions, pasted images, the agent's
 // forms (elicitation) and the pickers in a narrow sidebar. The agent is the third-party test agent
 // (test/agents/thirdPartyAgent.ts, configured by test/host/run-ui.mjs), chosen with ACP: Choose
 // Agent: it advertises images, sends Claude-like modes and config options, and says which blocks
 // reached it.
 import * as assert from 'node:assert/strict';
-import { WAIT, chat, chatFrame, runCommand, screenshot, sendPrompt, ui } from './workbench.mjs';
+import { WAIT, chat, chatFrame, runCommand, screenshot, sendPrompt, ui, workbenchPage } from './workbench.mjs';
 
 const TEST_AGENT = 'Test agent (images, forms)';
 /** An 8x8 red PNG. */
 const RED_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGO4o6GBFTEMLQkAe3tLAfuiUfAAAAAASUVORK5CYII=';
 
-/** The last agent message's text. */
+/**
+ * The last agent message's text that contains `containing`.
+ * @param {string} containing
+ */
 async function lastAnswer(containing) {
   const answer = chat().locator('.row-agent .markdown', { hasText: containing }).last();
   await answer.waitFor({ timeout: WAIT });
-  return answer.textContent();
+  return (await answer.textContent()) ?? '';
 }
 
 describe('Chat view: workspace context, images, forms, pickers (real browser)', function () {
   this.timeout(90_000);
 
   before(async () => {
-    const { page } = ui;
+    const page = workbenchPage();
     if (!(await page.locator('.monaco-workbench').count())) {
+      assert.ok(ui.url, 'the launcher gives the workbench URL');
       await page.goto(ui.url, { waitUntil: 'domcontentloaded' });
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       await page.locator('.part.activitybar a.action-label[aria-label="ACP"]').first().waitFor({ state: 'visible', timeout: 60_000 });
@@ -61,7 +66,7 @@ describe('Chat view: workspace context, images, forms, pickers (real browser)', 
     for (let i = 0; i < folderIndex; i++) await box.press('ArrowDown');
     await box.press('Tab');
     await chat().locator('.chips .chip').nth(1).waitFor({ timeout: WAIT });
-    assert.match(await chat().locator('.chips .chip').nth(1).textContent(), /^src\/×$/, 'the folder is the second chip');
+    assert.match((await chat().locator('.chips .chip').nth(1).textContent()) ?? '', /^src\/×$/, 'the folder is the second chip');
     // Backspace at the start of the box removes the last chip.
     await box.press('Control+Home');
     await box.press('Backspace');
@@ -79,7 +84,7 @@ describe('Chat view: workspace context, images, forms, pickers (real browser)', 
       const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
       const data = new DataTransfer();
       data.items.add(new File([bytes], 'red.png', { type: 'image/png' }));
-      const box = document.querySelector('textarea.prompt');
+      const box = /** @type {HTMLTextAreaElement} */ (document.querySelector('textarea.prompt'));
       box.focus();
       box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
     }, RED_PNG);
@@ -91,8 +96,9 @@ describe('Chat view: workspace context, images, forms, pickers (real browser)', 
     const inMessage = chat().locator('.row-agent img.chat-image').last();
     await inMessage.waitFor({ timeout: WAIT });
     await chat().locator('.row-tool img.chat-image').last().waitFor({ timeout: WAIT });
-    assert.ok((await inMessage.getAttribute('src')).startsWith('data:image/png;base64,'));
-    assert.ok(await inMessage.evaluate((img) => img.complete && img.naturalWidth === 8), 'the image decoded under the page CSP');
+    assert.ok((await inMessage.getAttribute('src'))?.startsWith('data:image/png;base64,'));
+    const decoded = await inMessage.evaluate((img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth === 8);
+    assert.ok(decoded, 'the image decoded under the page CSP');
     await screenshot('chat-image');
   });
 
@@ -122,10 +128,11 @@ describe('Chat view: workspace context, images, forms, pickers (real browser)', 
   });
 
   it('labels the pickers, hides the mode picker a mode option supersedes, and clips nothing at 300 px', async () => {
-    const { page } = ui;
+    const page = workbenchPage();
     // Drag the sidebar's edge to make it 300 px wide.
     const sidebar = page.locator('.part.sidebar');
     const box = await sidebar.boundingBox();
+    assert.ok(box, 'the sidebar is on screen');
     const y = box.y + box.height / 2;
     await page.mouse.move(box.x + box.width, y);
     await page.mouse.down();
