@@ -51,7 +51,7 @@ const SETTINGS = {
   'window.commandCenter': false,
   'workbench.layoutControl.enabled': false,
   // The third-party test agent (built by `node esbuild.mjs --tests`): images, forms and Claude-like
-  // pickers. test/ui/chatWorkspace.test.mjs picks it with ACP: Choose Agent.
+  // pickers. test/ui/workspaceContext.test.mjs picks it with ACP: Choose Agent.
   'acpNative.agents': [
     {
       name: 'Test agent (images, forms)',

@@ -39,6 +39,13 @@ describe('Chat view: workspace context, images, forms, pickers (real browser)', 
     await chat().locator('.agent-label', { hasText: TEST_AGENT }).waitFor({ timeout: WAIT });
   });
 
+  after(async () => {
+    // Back to the bundled agent for the suites that run after this one.
+    await runCommand('ACP: Choose Agent');
+    await workbenchPage().locator('.quick-input-widget .monaco-list-row', { hasText: 'Bundled agent: scripted' }).first().click({ timeout: WAIT });
+    await workbenchPage().locator('.statusbar-item', { hasText: 'ACP Native agent: idle' }).first().waitFor({ timeout: WAIT });
+  });
+
   it('completes @ mentions of files and folders with the keyboard alone, as chips sent as resource links', async () => {
     const box = chat().locator('textarea.prompt');
     await box.click();
