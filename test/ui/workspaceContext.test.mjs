@@ -32,8 +32,12 @@ describe('Chat view: workspace context, images, forms, pickers (real browser)', 
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       await page.locator('.part.activitybar a.action-label[aria-label="ACP"]').first().waitFor({ state: 'visible', timeout: 60_000 });
     }
+    // Keys typed while the focus is inside a webview (an earlier suite focused the chat) may not
+    // reach the workbench: give it the focus first.
+    await page.locator('.part.statusbar').click({ position: { x: 600, y: 10 } });
     await runCommand('ACP: Focus Chat');
     await chat().locator('textarea.prompt').waitFor({ state: 'visible', timeout: 60_000 });
+    await page.locator('.part.statusbar').click({ position: { x: 600, y: 10 } });
     await runCommand('ACP: Choose Agent');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: TEST_AGENT }).first().click({ timeout: WAIT });
     await chat().locator('.agent-label', { hasText: TEST_AGENT }).waitFor({ timeout: WAIT });
