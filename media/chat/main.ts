@@ -1,8 +1,8 @@
 /** The Chat webview's entry: builds the page, talks to the host through the chat protocol. */
-import { CHAT_PROTOCOL_VERSION, parseHostMessage, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../src/protocol/chat';
+import { CHAT_PROTOCOL_VERSION, MAX_IMAGE_BYTES, parseHostMessage, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../src/protocol/chat';
 import { ChatList } from './list';
 import { PromptBox } from './prompt';
-import { el, renderFooter, renderItem, renderPermissions, renderPlan, syncSelect } from './render';
+import { el, renderElicitations, renderFooter, renderItem, renderPermissions, renderPlan, syncSelect } from './render';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -20,8 +20,16 @@ const app = document.getElementById('app') ?? document.body;
 const toolbar = el('div', 'toolbar');
 const agentLabel = el('span', 'agent-label', 'No session');
 const modeSelect = el('select', 'mode-select');
-modeSelect.title = 'Session mode';
+modeSelect.title = 'Session mode (session/set_mode)';
+const modePicker = labelled('Mode', modeSelect);
 const configSelects = el('span', 'config-selects');
+
+/** A picker with its name in front, so six drop-downs never show unlabelled. */
+function labelled(name: string, select: HTMLSelectElement): HTMLLabelElement {
+  const label = el('label', 'picker');
+  label.append(el('span', 'picker-name', name), select);
+  return label;
+}
 const button = (label: string, title: string, message: WebviewToHost) => {
   const b = el('button', 'icon-button', label);
   b.title = title;
@@ -29,7 +37,7 @@ const button = (label: string, title: string, message: WebviewToHost) => {
   return b;
 };
 // New session, history and the agent picker are the view's own title-bar actions (package.json).
-toolbar.append(agentLabel, el('span', 'spacer'), modeSelect, configSelects);
+toolbar.append(agentLabel);
 const scroller = el('div', 'scroller');
 const listHost = el('div', 'list');
 listHost.setAttribute('role', 'log');
@@ -42,7 +50,8 @@ startActions.append(
 );
 empty.append(startActions);
 const permissions = el('div', 'permissions');
-scroller.append(empty, listHost, permissions);
+const forms = el('div', 'elicitations');
+scroller.append(empty, listHost, permissions, forms);
 const plan = el('div', 'plan-host');
 const footer = el('div', 'footer');
 const composer = el('div', 'composer');
@@ -52,9 +61,16 @@ completions.hidden = true;
 completions.setAttribute('role', 'listbox');
 const textarea = el('textarea', 'prompt');
 textarea.rows = 2;
-textarea.placeholder = 'Ask the agent — Enter to send, Shift+Enter for a new line, / for commands';
+textarea.placeholder = 'Ask the agent — Enter to send, Shift+Enter for a new line, / for commands, @ for files';
 textarea.value = vscode.getState()?.draft ?? '';
-textarea.addEventListener('input', () => vscode.setState({ draft: textarea.value }));
+const saveDraft = () => vscode.setState({ draft: textarea.value });
+textarea.addEventListener('input', saveDraft);
+textarea.addEventListener('draft', saveDraft);
+const note = el('div', 'composer-note');
+note.hidden = true;
+note.setAttribute('role', 'status');
+const pickers = el('div', 'pickers');
+pickers.append(modePicker, configSelects);
 const actions = el('div', 'composer-actions');
 const attachFile = button('+ File', 'Attach the active file', { v, type: 'attach', what: 'file' });
 const attachSelection = button('+ Selection', 'Attach the selection of the active editor', { v, type: 'attach', what: 'selection' });
@@ -64,17 +80,74 @@ cancelButton.hidden = true;
 cancelButton.addEventListener('click', () => post({ v, type: 'cancel' }));
 const activity = el('span', 'activity');
 actions.append(attachFile, attachSelection, el('span', 'spacer'), activity, cancelButton, sendButton);
-composer.append(chips, completions, textarea, actions);
+composer.append(chips, completions, textarea, note, pickers, actions);
 app.append(toolbar, scroller, plan, footer, composer);
 
 modeSelect.addEventListener('change', () => post({ v, type: 'setMode', modeId: modeSelect.value }));
 
 const list = new ChatList(listHost, scroller, { render: (row, item) => renderItem(row, item, post, v) });
-const prompt = new PromptBox(textarea, completions, (text) => {
-  post({ v, type: 'prompt', text });
-  vscode.setState({ draft: '' });
-  list.scrollToEnd();
-  return true;
+const prompt = new PromptBox(textarea, completions, {
+  send: (text) => {
+    post({ v, type: 'prompt', text });
+    vscode.setState({ draft: '' });
+    list.scrollToEnd();
+    return true;
+  },
+  queryMentions: (requestId, query) => post({ v, type: 'mentionQuery', requestId, query }),
+  mention: (item) => post({ v, type: 'mention', path: item.path, isFolder: item.isFolder }),
+  removeLastChip: () => {
+    const last = status?.attachments.at(-1);
+    if (!last) return false;
+    post({ v, type: 'detach', id: last.id });
+    return true;
+  },
+});
+
+// ── Images: pasted or dropped into the prompt ───────────────────────────────
+function showNote(text: string): void {
+  note.textContent = text;
+  note.hidden = !text;
+}
+
+function attachImages(files: readonly File[]): void {
+  for (const file of files) {
+    if (!/^image\/(png|jpeg|gif|webp)$/.test(file.type)) {
+      showNote(`${file.name || 'That file'} is not an image the agent can take (PNG, JPEG, GIF or WebP).`);
+      continue;
+    }
+    if (file.size > MAX_IMAGE_BYTES) {
+      showNote(`${file.name || 'The image'} is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB and was not attached.`);
+      continue;
+    }
+    if (status?.sessionId && !status.acceptsImages) {
+      showNote(`${status.agentName ?? 'This agent'} does not take images; the image was not attached.`);
+      continue;
+    }
+    const reader = new FileReader();
+    reader.onload = () => {
+      const url = String(reader.result);
+      const data = url.slice(url.indexOf(',') + 1);
+      showNote('');
+      post({ v, type: 'attachImage', name: file.name || `pasted ${file.type.slice(6)} image`, mimeType: file.type, data });
+    };
+    reader.readAsDataURL(file);
+  }
+}
+
+textarea.addEventListener('paste', (e) => {
+  const files = [...(e.clipboardData?.files ?? [])];
+  if (files.length === 0) return;
+  e.preventDefault();
+  attachImages(files);
+});
+composer.addEventListener('dragover', (e) => {
+  if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
+});
+composer.addEventListener('drop', (e) => {
+  const files = [...(e.dataTransfer?.files ?? [])];
+  if (files.length === 0) return;
+  e.preventDefault();
+  attachImages(files);
 });
 sendButton.addEventListener('click', () => prompt.submit());
 
@@ -85,15 +158,8 @@ function applyStatus(next: ChatStatus): void {
   status = next;
   agentLabel.textContent = next.agentName ? `${next.agentName}${next.title ? ` · ${next.title}` : ''}` : 'No session';
   syncSelect(modeSelect, next.modes, next.currentModeId);
-  configSelects.replaceChildren(
-    ...next.configOptions.map((option) => {
-      const select = el('select', 'config-select');
-      select.title = option.name;
-      syncSelect(select, option.options, option.currentValue);
-      select.addEventListener('change', () => post({ v, type: 'setConfigOption', configId: option.id, value: select.value }));
-      return select;
-    }),
-  );
+  modePicker.hidden = next.modes.length === 0;
+  syncConfigPickers(next);
   prompt.setCommands(next.commands);
   const running = next.activity === 'working' || next.activity === 'waiting';
   cancelButton.hidden = !running;
@@ -101,6 +167,7 @@ function applyStatus(next: ChatStatus): void {
   document.body.dataset.activity = next.activity;
   const follow = list.atEnd();
   renderPermissions(permissions, next, post, v);
+  renderElicitations(forms, next, post, v);
   renderPlan(plan, next);
   renderFooter(footer, next);
   chips.replaceChildren(
@@ -114,6 +181,31 @@ function applyStatus(next: ChatStatus): void {
     }),
   );
   if (follow) list.scrollToEnd();
+}
+
+/** One labelled picker per select-type config option, mode and model first; kept (not rebuilt) while the options stay. */
+function syncConfigPickers(next: ChatStatus): void {
+  const rank = (category: string | null) => (category === 'mode' ? 0 : category === 'model' ? 1 : 2);
+  const options = [...next.configOptions].sort((a, b) => rank(a.category) - rank(b.category));
+  const existing = new Map([...configSelects.querySelectorAll<HTMLSelectElement>('select.config-select')].map((s) => [s.dataset.configId, s]));
+  const key = JSON.stringify(options.map((o) => [o.id, o.name, o.description]));
+  if (configSelects.dataset.key !== key) {
+    configSelects.dataset.key = key;
+    configSelects.replaceChildren(
+      ...options.map((option) => {
+        const select = existing.get(option.id) ?? el('select', 'config-select');
+        select.dataset.configId = option.id;
+        if (option.category) select.dataset.category = option.category;
+        select.title = option.description ? `${option.name}: ${option.description}` : option.name;
+        select.onchange = () => post({ v, type: 'setConfigOption', configId: option.id, value: select.value });
+        return labelled(option.name, select);
+      }),
+    );
+  }
+  for (const option of options) {
+    const select = configSelects.querySelector<HTMLSelectElement>(`select[data-config-id="${CSS.escape(option.id)}"]`);
+    if (select) syncSelect(select, option.options, option.currentValue);
+  }
 }
 
 function receive(message: HostToWebview): void {
@@ -134,8 +226,11 @@ function receive(message: HostToWebview): void {
     case 'focusPrompt':
       textarea.focus();
       break;
+    case 'mentionResults':
+      prompt.showMentions(message.requestId, message.items);
+      return;
   }
-  empty.hidden = list.length > 0 || (status?.permissions.length ?? 0) > 0;
+  empty.hidden = list.length > 0 || (status?.permissions.length ?? 0) > 0 || (status?.elicitations.length ?? 0) > 0;
   document.body.dataset.items = String(list.length);
 }
 

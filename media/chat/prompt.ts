@@ -1,21 +1,43 @@
 /**
  * The prompt box: Enter sends, Shift+Enter starts a new line; typing `/` at the start offers the
- * agent's slash commands (arrows choose, Tab or Enter takes one, Escape closes).
+ * agent's slash commands, typing `@` offers the workspace's files and folders (arrows choose, Tab
+ * or Enter takes one, Escape closes). A taken mention becomes a chip; Backspace at the start of
+ * the box removes the last chip.
  */
-import type { ChatStatus } from '../../src/protocol/chat';
+import type { ChatMention, ChatStatus } from '../../src/protocol/chat';
 import { el } from './render';
 
 type Command = ChatStatus['commands'][number];
 
+interface MenuEntry {
+  readonly label: string;
+  readonly hint: string;
+  readonly description: string;
+  readonly take: () => void;
+}
+
+export interface PromptHooks {
+  send(text: string): boolean;
+  /** Asks the host for the workspace paths matching what follows `@`. */
+  queryMentions(requestId: number, query: string): void;
+  /** A path was taken from the `@` menu. */
+  mention(item: ChatMention): void;
+  /** Backspace in an empty prefix: drop the last chip. */
+  removeLastChip(): boolean;
+}
+
+const MENTION = /(^|\s)@([^\s@]*)$/;
+
 export class PromptBox {
   private commands: readonly Command[] = [];
-  private matches: Command[] = [];
+  private entries: MenuEntry[] = [];
   private selected = 0;
+  private mentionRequest = 0;
 
   constructor(
     readonly textarea: HTMLTextAreaElement,
     private readonly menu: HTMLElement,
-    private readonly send: (text: string) => boolean,
+    private readonly hooks: PromptHooks,
   ) {
     textarea.addEventListener('keydown', (e) => this.onKeyDown(e));
     textarea.addEventListener('input', () => {
@@ -30,10 +52,24 @@ export class PromptBox {
     if (!this.menu.hidden) this.updateMenu();
   }
 
+  /** The host's answer to a mention query; answers to older queries are dropped. */
+  showMentions(requestId: number, items: readonly ChatMention[]): void {
+    if (requestId !== this.mentionRequest || !this.mentionQuery()) return;
+    this.entries = items.map((item) => ({
+      label: `${item.isFolder ? '▸ ' : ''}${item.path.slice(item.path.lastIndexOf('/') + 1)}${item.isFolder ? '/' : ''}`,
+      hint: item.open ? 'open' : '',
+      description: item.path,
+      take: () => this.takeMention(item),
+    }));
+    this.selected = 0;
+    if (this.entries.length === 0) this.closeMenu();
+    else this.paintMenu();
+  }
+
   submit(): void {
     const text = this.textarea.value;
     if (!text.trim()) return;
-    if (this.send(text)) {
+    if (this.hooks.send(text)) {
       this.textarea.value = '';
       this.autosize();
       this.closeMenu();
@@ -41,17 +77,17 @@ export class PromptBox {
   }
 
   private onKeyDown(e: KeyboardEvent): void {
-    if (!this.menu.hidden && this.matches.length) {
+    if (!this.menu.hidden && this.entries.length) {
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault();
         const step = e.key === 'ArrowDown' ? 1 : -1;
-        this.selected = (this.selected + step + this.matches.length) % this.matches.length;
+        this.selected = (this.selected + step + this.entries.length) % this.entries.length;
         this.paintMenu();
         return;
       }
       if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey)) {
         e.preventDefault();
-        this.take(this.matches[this.selected]);
+        this.entries[this.selected]?.take();
         return;
       }
       if (e.key === 'Escape') {
@@ -60,6 +96,10 @@ export class PromptBox {
         return;
       }
     }
+    if (e.key === 'Backspace' && this.textarea.selectionStart === 0 && this.textarea.selectionEnd === 0) {
+      if (this.hooks.removeLastChip()) e.preventDefault();
+      return;
+    }
     // isComposing: Enter that ends an IME composition is not a send.
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
@@ -67,37 +107,50 @@ export class PromptBox {
     }
   }
 
+  private mentionQuery(): RegExpExecArray | null {
+    return MENTION.exec(this.textarea.value.slice(0, this.textarea.selectionStart));
+  }
+
   private updateMenu(): void {
-    const match = /^\/(\S*)$/.exec(this.textarea.value.slice(0, this.textarea.selectionStart));
-    if (!match || this.commands.length === 0) {
+    const before = this.textarea.value.slice(0, this.textarea.selectionStart);
+    const mention = this.mentionQuery();
+    if (mention) {
+      this.hooks.queryMentions(++this.mentionRequest, mention[2] ?? '');
+      return;
+    }
+    const command = /^\/(\S*)$/.exec(before);
+    if (!command || this.commands.length === 0) {
       this.closeMenu();
       return;
     }
-    const typed = (match[1] ?? '').toLowerCase();
-    this.matches = this.commands.filter((c) => c.name.toLowerCase().startsWith(typed));
+    const typed = (command[1] ?? '').toLowerCase();
+    this.entries = this.commands
+      .filter((c) => c.name.toLowerCase().startsWith(typed))
+      .map((c) => ({ label: `/${c.name}`, hint: c.hint ?? '', description: c.description, take: () => this.takeCommand(c) }));
     this.selected = 0;
-    if (this.matches.length === 0) this.closeMenu();
+    if (this.entries.length === 0) this.closeMenu();
     else this.paintMenu();
   }
 
   private paintMenu(): void {
     this.menu.hidden = false;
     this.menu.replaceChildren(
-      ...this.matches.map((c, i) => {
+      ...this.entries.map((entry, i) => {
         const option = el('div', `completion${i === this.selected ? ' selected' : ''}`);
         option.setAttribute('role', 'option');
-        option.append(el('span', 'completion-name', `/${c.name}`), el('span', 'completion-hint', c.hint ?? ''), el('span', 'completion-description', c.description));
+        option.setAttribute('aria-selected', String(i === this.selected));
+        option.append(el('span', 'completion-name', entry.label), el('span', 'completion-hint', entry.hint), el('span', 'completion-description', entry.description));
         option.addEventListener('mousedown', (e) => {
           e.preventDefault();
-          this.take(c);
+          entry.take();
         });
         return option;
       }),
     );
+    this.menu.querySelector('.selected')?.scrollIntoView({ block: 'nearest' });
   }
 
-  private take(command: Command | undefined): void {
-    if (!command) return;
+  private takeCommand(command: Command): void {
     const rest = this.textarea.value.slice(this.textarea.selectionStart);
     this.textarea.value = `/${command.name} ${rest.trimStart()}`;
     const caret = command.name.length + 2;
@@ -106,9 +159,22 @@ export class PromptBox {
     this.autosize();
   }
 
+  /** The typed `@query` leaves the text; the path becomes a chip. */
+  private takeMention(item: ChatMention): void {
+    const caret = this.textarea.selectionStart;
+    const before = this.textarea.value.slice(0, caret);
+    const start = before.lastIndexOf('@');
+    this.textarea.value = before.slice(0, start) + this.textarea.value.slice(caret);
+    this.textarea.setSelectionRange(start, start);
+    this.closeMenu();
+    this.autosize();
+    this.hooks.mention(item);
+    this.textarea.dispatchEvent(new Event('draft'));
+  }
+
   private closeMenu(): void {
     this.menu.hidden = true;
-    this.matches = [];
+    this.entries = [];
   }
 
   private autosize(): void {

@@ -1,5 +1,5 @@
 /** DOM for the chat's items and its status panels. Text goes in through textContent; only the markdown renderer produces HTML. */
-import type { ChatItem, ChatStatus, ChatToolItem, WebviewToHost } from '../../src/protocol/chat';
+import type { ChatElicitation, ChatFormField, ChatImage, ChatItem, ChatStatus, ChatToolItem, WebviewToHost } from '../../src/protocol/chat';
 import { renderMarkdown } from './markdown';
 
 export type Post = (message: WebviewToHost) => void;
@@ -28,16 +28,17 @@ export function renderItem(row: HTMLElement, item: ChatItem, post: Post, v: numb
 
 function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'message' }>, post: Post, v: number): void {
   const chips = item.attachments.map((a) => el('span', 'chip', a));
+  const images = imageStrip(item.images);
   switch (item.role) {
     case 'user': {
       const bubble = el('div', 'bubble user', item.text);
-      row.replaceChildren(bubble, ...chips, ...checkpoint(item, post, v));
+      row.replaceChildren(bubble, ...chips, ...images, ...checkpoint(item, post, v));
       return;
     }
     case 'agent': {
       const body = el('div', 'markdown');
       body.innerHTML = renderMarkdown(item.text);
-      row.replaceChildren(body, ...chips);
+      row.replaceChildren(body, ...chips, ...images);
       return;
     }
     case 'thought': {
@@ -84,7 +85,124 @@ function renderTool(row: HTMLElement, item: ChatToolItem, post: Post, v: number)
   const tree = el('button', 'icon-button tool-tree', '⋯');
   tree.title = 'Show in the Tool Calls tree';
   tree.addEventListener('click', () => post({ v, type: 'openToolCall', toolCallId: item.toolCallId, target: 'tree' }));
-  row.replaceChildren(open, status, tree);
+  row.replaceChildren(open, status, tree, ...imageStrip(item.images));
+}
+
+/** Images as data URIs (the page's CSP allows no other image source); click opens full size. */
+function imageStrip(images: readonly ChatImage[] | undefined): HTMLElement[] {
+  if (!images?.length) return [];
+  const strip = el('div', 'images');
+  for (const image of images) {
+    const img = el('img', 'chat-image');
+    img.src = `data:${image.mimeType};base64,${image.data}`;
+    img.alt = 'image';
+    img.addEventListener('click', () => img.classList.toggle('expanded'));
+    strip.append(img);
+  }
+  return [strip];
+}
+
+/**
+ * The agent's forms (elicitation/create), answered here: one input per field (text, number,
+ * checkbox, select), the schema's defaults filled in, errors from the host's validation shown per
+ * field. What was typed survives a re-render while the same form stays open.
+ */
+export function renderElicitations(host: HTMLElement, status: ChatStatus, post: Post, v: number): void {
+  const typed = new Map<string, string | boolean>();
+  for (const input of host.querySelectorAll<HTMLInputElement | HTMLSelectElement>('[data-field]')) {
+    typed.set(`${input.dataset.form}:${input.dataset.field}`, input instanceof HTMLInputElement && input.type === 'checkbox' ? input.checked : input.value);
+  }
+  const focused = document.activeElement instanceof HTMLElement && host.contains(document.activeElement) ? `${document.activeElement.dataset.form}:${document.activeElement.dataset.field}` : undefined;
+  host.replaceChildren(...status.elicitations.map((form) => formCard(form, typed, post, v)));
+  if (focused) host.querySelector<HTMLElement>(`[data-form="${focused.split(':')[0]}"][data-field="${CSS.escape(focused.split(':').slice(1).join(':'))}"]`)?.focus();
+}
+
+function formCard(form: ChatElicitation, typed: Map<string, string | boolean>, post: Post, v: number): HTMLElement {
+  const card = el('form', 'elicitation');
+  card.dataset.elicitationId = String(form.id);
+  card.noValidate = true; // the host validates, with the schema's own rules
+  card.append(el('div', 'elicitation-title', `The agent asks: ${form.message}`));
+  const inputs: { field: ChatFormField; input: HTMLInputElement | HTMLSelectElement }[] = [];
+  for (const field of form.fields) {
+    const id = `f${form.id}-${field.key}`;
+    const label = el('label', 'field-label', `${field.title}${field.required ? ' *' : ''}`);
+    label.htmlFor = id;
+    const input = fieldInput(field, typed.get(`${form.id}:${field.key}`));
+    input.id = id;
+    input.dataset.form = String(form.id);
+    input.dataset.field = field.key;
+    const error = form.errors[field.key];
+    const row = el('div', `field field-${field.kind}`);
+    if (field.kind === 'boolean') row.append(input, label);
+    else row.append(label, input);
+    if (field.description) row.append(el('div', 'field-description', field.description));
+    if (error) {
+      input.setAttribute('aria-invalid', 'true');
+      row.append(el('div', 'field-error', error));
+    }
+    inputs.push({ field, input });
+    card.append(row);
+  }
+  const answers = () => {
+    const out: Record<string, string | boolean> = {};
+    for (const { input, field } of inputs) out[field.key] = input instanceof HTMLInputElement && input.type === 'checkbox' ? input.checked : input.value;
+    return out;
+  };
+  const buttons = el('div', 'permission-options');
+  const submit = el('button', 'perm perm-allow_once', 'Submit');
+  submit.type = 'submit';
+  submit.dataset.action = 'accept';
+  const decline = el('button', 'perm', 'Decline');
+  decline.type = 'button';
+  decline.dataset.action = 'decline';
+  decline.addEventListener('click', () => post({ v, type: 'answerElicitation', id: form.id, action: 'decline', answers: {} }));
+  const cancel = el('button', 'perm', 'Cancel');
+  cancel.type = 'button';
+  cancel.dataset.action = 'cancel';
+  cancel.addEventListener('click', () => post({ v, type: 'answerElicitation', id: form.id, action: 'cancel', answers: {} }));
+  buttons.append(submit, decline, cancel);
+  card.append(buttons);
+  card.addEventListener('submit', (e) => {
+    e.preventDefault();
+    post({ v, type: 'answerElicitation', id: form.id, action: 'accept', answers: answers() });
+  });
+  card.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') post({ v, type: 'answerElicitation', id: form.id, action: 'cancel', answers: {} });
+  });
+  return card;
+}
+
+function fieldInput(field: ChatFormField, typed: string | boolean | undefined): HTMLInputElement | HTMLSelectElement {
+  switch (field.kind) {
+    case 'boolean': {
+      const box = el('input');
+      box.type = 'checkbox';
+      box.checked = typeof typed === 'boolean' ? typed : field.default === true;
+      return box;
+    }
+    case 'enum': {
+      const select = el('select', 'field-input');
+      if (!field.required || field.default === null) select.append(Object.assign(el('option', undefined, '—'), { value: '' }));
+      for (const o of field.options) select.append(Object.assign(el('option', undefined, o.title), { value: o.value }));
+      select.value = typeof typed === 'string' ? typed : (field.default ?? '');
+      return select;
+    }
+    case 'number':
+    case 'integer': {
+      const input = el('input', 'field-input');
+      input.type = 'text';
+      input.inputMode = field.kind === 'integer' ? 'numeric' : 'decimal';
+      input.value = typeof typed === 'string' ? typed : field.default === null ? '' : String(field.default);
+      return input;
+    }
+    case 'string': {
+      const input = el('input', 'field-input');
+      input.type = field.format === 'email' ? 'email' : 'text';
+      input.value = typeof typed === 'string' ? typed : (field.default ?? '');
+      if (field.maxLength !== null) input.maxLength = field.maxLength;
+      return input;
+    }
+  }
 }
 
 /** The agent's questions, answered right here (the first answer anywhere wins). */

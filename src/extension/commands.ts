@@ -25,7 +25,8 @@ export const COMMANDS: Record<string, CommandHandler> = {
     if (!prompt) return undefined;
     const stop = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: 'Agent working…' },
-      () => acp.sessions.prompt(prompt),
+      // Through the chat, so what was attached (+ File, @ mentions, Send to ACP Chat) goes along.
+      () => acp.chat.actions.prompt(prompt),
     );
     if (stop !== 'end_turn') void vscode.window.showInformationMessage(`The agent stopped: ${stop.replace(/_/g, ' ')}.`);
     return stop;
@@ -93,6 +94,10 @@ export const COMMANDS: Record<string, CommandHandler> = {
   'acpNative.chooseAgent': (acp) => acp.chat.chooseAgent(),
   'acpNative.addAgent': (acp) => acp.registry.pick(),
   'acpNative.setLlmApiKey': (acp) => acp.chat.apiKey.prompt(),
+  'acpNative.sendToChat': (acp, uri) => acp.chat.send.editor(uri),
+  'acpNative.sendResourcesToChat': (acp, clicked, selected) => acp.chat.send.explorer(clicked, selected),
+  'acpNative.sendTerminalSelectionToChat': (acp) => acp.chat.send.terminal(),
+  'acpNative.showTrace': (acp) => acp.trace.show(),
   'acpNative.showMcpServers': async (acp) => {
     // What the active agent got at its latest session start; with no agent, what one would get.
     const connection = acp.sessions.active?.connection;

@@ -26,7 +26,10 @@ const KEYS = {
   registryUrl: 'registry.url',
   registryOverrides: 'registry.overrides',
   followAlong: 'followAlong',
+  trace: 'trace',
 } as const;
+
+export type TraceSetting = 'off' | 'messages' | 'verbose';
 
 export type SettingKey = keyof typeof KEYS;
 
@@ -102,6 +105,12 @@ export class Config {
   get vscodeUserMcp(): { servers?: unknown; inputs?: unknown } {
     const mcp = vscode.workspace.getConfiguration('mcp');
     return { servers: mcp.inspect('servers')?.globalValue, inputs: mcp.inspect('inputs')?.globalValue };
+  }
+
+  /** Protocol tracing to the "ACP Trace" channel. */
+  get trace(): TraceSetting {
+    const value = this.section.get<string>(KEYS.trace, 'off');
+    return value === 'messages' || value === 'verbose' ? value : 'off';
   }
 
   /** Where the agent catalogue (ACP: Add Agent…) comes from. */

@@ -17,6 +17,8 @@ import { ClientTerminals } from './services/clientTerminals';
 import { FileService } from './services/files';
 import { McpServerService } from './services/mcpServers';
 import { PermissionService } from './services/permissions';
+import { ElicitationService } from './services/elicitations';
+import { ProtocolTrace } from './services/protocolTrace';
 import { WorkspaceGuard } from './services/workspacePaths';
 import { ReviewService } from './services/review';
 import { ScratchDocuments } from './services/scratchDocuments';
@@ -53,6 +55,8 @@ export class AcpNative extends Disposable {
   /** The ACP Registry: the agent catalogue and the agents added from it. */
   readonly registry: AgentRegistry;
   readonly signIn: SignInService;
+  readonly elicitations: ElicitationService;
+  readonly trace: ProtocolTrace;
 
   constructor(
     readonly extensionContext: vscode.ExtensionContext,
@@ -93,6 +97,8 @@ export class AcpNative extends Disposable {
     this.signIn = this._register(new SignInService({ secrets: extensionContext.secrets, sessions: () => this.sessions, log }));
     // Loaded before the first launch can need them (a launch reads them synchronously).
     void this.signIn.credentials.preload([this.config.defaultAgent, ...this.config.agents.map((a) => a.name)]);
+    const elicitations = (this.elicitations = this._register(new ElicitationService(log)));
+    this.trace = this._register(new ProtocolTrace(this.config));
     const handlers: ClientRequestHandlers = {
       requestPermission: async (p, signal) => {
         permissions.validate(p);
@@ -114,6 +120,7 @@ export class AcpNative extends Disposable {
       waitForTerminalExit: (p, signal) => this.clientTerminals.waitForExit(p, signal),
       killTerminal: async (p) => this.clientTerminals.kill(p),
       releaseTerminal: async (p) => this.clientTerminals.release(p),
+      createElicitation: (p, signal) => elicitations.request(p, signal),
     };
     this.sessions = this._register(
       new AgentSessions({
@@ -121,9 +128,14 @@ export class AcpNative extends Disposable {
         handlers,
         resolveLaunch: () => this.resolveLaunch(),
         workspaceRoots: () => this.workspaceRoots(),
-        onCancel: (sessionId) => permissions.cancelSession(sessionId),
+        onCancel: (sessionId) => {
+          permissions.cancelSession(sessionId);
+          elicitations.cancelSession(sessionId);
+        },
+        trace: this.trace.write,
         onTurnStart: (sessionId) => {
           this.review.beginTurn(sessionId);
+          elicitations.beginTurn(sessionId);
           // The turn is known by its user message's index in the session (checkpoints name it so).
           const transcript = this.sessions.session(sessionId)?.state.transcript ?? [];
           const turn = transcript.filter((e) => e.type === 'message' && e.role === 'user').length - 1;
@@ -134,6 +146,7 @@ export class AcpNative extends Disposable {
         onAgentExit: (_connection, sessionIds) => {
           for (const id of sessionIds) {
             permissions.cancelSession(id);
+            elicitations.cancelSession(id);
             this.clientTerminals.killAll(id);
           }
         },
@@ -148,6 +161,7 @@ export class AcpNative extends Disposable {
     );
     this.actionLogActions = new ActionLogActions({ capture: this.actionLog, scratch, log });
     this._register(new HunkLenses(this.actionLog, () => this.sessions.active?.state.sessionId));
+    this._register(this.sessions.onDidRemoveSession((session) => elicitations.forgetSession(session.state.sessionId)));
     const diffDocuments = this._register(new DiffDocumentProvider(this.sessions));
     this.registry = this._register(new AgentRegistry({ extensionContext, config: this.config, sessions: this.sessions, log }));
     this._register(new ToolTextDocumentProvider(this.sessions));
@@ -164,6 +178,7 @@ export class AcpNative extends Disposable {
         config: this.config,
         log,
         registry: this.registry,
+        elicitations,
         turns: {
           changes: (sessionId, turn) => {
             // Restorable when this turn or a later one changed files; the summary is this turn's own.
@@ -176,6 +191,7 @@ export class AcpNative extends Disposable {
       }),
     );
     permissions.questionsShownElsewhere = () => this.chat.view.isVisible;
+    elicitations.shownInChat = () => this.chat.view.isVisible;
   }
 
   /** The first workspace folder is the session's cwd; the others are additional directories. */

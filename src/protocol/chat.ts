@@ -33,6 +33,14 @@ export interface ChatMessageItem {
   readonly turn?: number;
   /** What the agent changed in this turn: "3 files, +12 −4" (empty when it changed none). */
   readonly changes?: string;
+  /** Images of the message (data URIs are built from these; nothing else is loaded). */
+  readonly images?: readonly ChatImage[];
+}
+
+export interface ChatImage {
+  readonly mimeType: string;
+  /** Base64. */
+  readonly data: string;
 }
 
 export interface ChatToolItem {
@@ -45,6 +53,8 @@ export interface ChatToolItem {
   readonly status: ChatToolStatus;
   readonly statusLabel: string;
   readonly opens: ChatToolTarget;
+  /** Images in the call's content (a screenshot tool's result…). */
+  readonly images?: readonly ChatImage[];
 }
 
 export type ChatItem = ChatMessageItem | ChatToolItem;
@@ -66,9 +76,54 @@ export interface ChatChoice {
 export interface ChatSelect {
   readonly id: string;
   readonly name: string;
+  /** Shown as the picker's tooltip. */
+  readonly description: string | null;
+  /** The option's category (`mode`, `model`, `thought_level`…): mode and model sit under the prompt. */
+  readonly category: string | null;
   readonly currentValue: string;
   readonly options: readonly ChatChoice[];
 }
+
+/** One field of an agent's form (`elicitation/create`), read from its JSON schema. */
+export type ChatFormField = {
+  readonly key: string;
+  readonly title: string;
+  readonly description: string | null;
+  readonly required: boolean;
+} & (
+  | {
+      readonly kind: 'string';
+      readonly default: string | null;
+      readonly minLength: number | null;
+      readonly maxLength: number | null;
+      readonly pattern: string | null;
+      readonly format: string | null;
+    }
+  | { readonly kind: 'number' | 'integer'; readonly default: number | null; readonly minimum: number | null; readonly maximum: number | null }
+  | { readonly kind: 'boolean'; readonly default: boolean | null }
+  | { readonly kind: 'enum'; readonly default: string | null; readonly options: readonly { readonly value: string; readonly title: string }[] }
+);
+
+/** A form the agent asks to be filled in, answered in the chat. */
+export interface ChatElicitation {
+  readonly id: number;
+  readonly message: string;
+  readonly fields: readonly ChatFormField[];
+  /** Errors of the last answer, by field key. */
+  readonly errors: Readonly<Record<string, string>>;
+}
+
+export interface ChatMention {
+  /** Workspace-relative, `/`-separated. */
+  readonly path: string;
+  readonly isFolder: boolean;
+  readonly open: boolean;
+}
+
+export type ChatElicitationAction = 'accept' | 'decline' | 'cancel';
+
+/** Images above this are refused in the prompt (before base64) and not shown in the conversation. */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 export interface ChatStatus {
   readonly agentName: string | null;
@@ -87,6 +142,10 @@ export interface ChatStatus {
   readonly usage: string | null;
   /** Context chips that the next prompt carries. */
   readonly attachments: readonly ChatChoice[];
+  /** The agent's open forms (elicitation). */
+  readonly elicitations: readonly ChatElicitation[];
+  /** The agent takes images in prompts (`promptCapabilities.image`). */
+  readonly acceptsImages: boolean;
 }
 
 export type HostToWebview =
@@ -99,7 +158,8 @@ export type HostToWebview =
       readonly changed: readonly { readonly index: number; readonly item: ChatItem }[];
     }
   | { readonly v: number; readonly type: 'status'; readonly status: ChatStatus }
-  | { readonly v: number; readonly type: 'focusPrompt' };
+  | { readonly v: number; readonly type: 'focusPrompt' }
+  | { readonly v: number; readonly type: 'mentionResults'; readonly requestId: number; readonly items: readonly ChatMention[] };
 
 export type WebviewToHost =
   | { readonly v: number; readonly type: 'ready' }
@@ -118,7 +178,17 @@ export type WebviewToHost =
   /** "Restore to before this prompt" on a user message. */
   | { readonly v: number; readonly type: 'restoreCheckpoint'; readonly turn: number }
   /** The turn's changes in the multi-diff editor. */
-  | { readonly v: number; readonly type: 'reviewTurn'; readonly turn: number };
+  | { readonly v: number; readonly type: 'reviewTurn'; readonly turn: number }
+  | { readonly v: number; readonly type: 'mentionQuery'; readonly requestId: number; readonly query: string }
+  | { readonly v: number; readonly type: 'mention'; readonly path: string; readonly isFolder: boolean }
+  | { readonly v: number; readonly type: 'attachImage'; readonly name: string; readonly mimeType: string; readonly data: string }
+  | {
+      readonly v: number;
+      readonly type: 'answerElicitation';
+      readonly id: number;
+      readonly action: ChatElicitationAction;
+      readonly answers: Readonly<Record<string, string | boolean>>;
+    };
 
 export type ParseResult<T> = { readonly ok: true; readonly message: T } | { readonly ok: false; readonly error: string };
 
@@ -139,6 +209,9 @@ function envelope(value: unknown): { fields: Fields; type: string } | string {
   if (typeof fields.type !== 'string') return 'no message type';
   return { fields, type: fields.type };
 }
+
+const IMAGE_MIME = /^image\/(png|jpeg|gif|webp)$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 const isId = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= MAX_ID_CHARS;
 const PERMISSION_KINDS: readonly string[] = ['allow_once', 'allow_always', 'reject_once', 'reject_always'];
@@ -183,6 +256,32 @@ export function parseWebviewMessage(value: unknown): ParseResult<WebviewToHost> 
     case 'restoreCheckpoint':
     case 'reviewTurn':
       return Number.isSafeInteger(f.turn) && (f.turn as number) >= 0 ? ok({ v, type, turn: f.turn as number }) : fail(`${type}: bad turn`);
+    case 'mentionQuery':
+      if (!Number.isSafeInteger(f.requestId)) return fail('mentionQuery: requestId is not an integer');
+      if (typeof f.query !== 'string' || f.query.length > MAX_ID_CHARS) return fail('mentionQuery: bad query');
+      return ok({ v, type, requestId: f.requestId as number, query: f.query });
+    case 'mention':
+      if (!isId(f.path) || typeof f.isFolder !== 'boolean') return fail('mention: bad path');
+      if (f.path.startsWith('/') || f.path.split('/').includes('..')) return fail('mention: the path must be inside the workspace');
+      return ok({ v, type, path: f.path, isFolder: f.isFolder });
+    case 'attachImage':
+      if (typeof f.name !== 'string' || f.name.length > MAX_ID_CHARS) return fail('attachImage: bad name');
+      if (typeof f.mimeType !== 'string' || !IMAGE_MIME.test(f.mimeType)) return fail('attachImage: not an image type');
+      if (typeof f.data !== 'string' || !BASE64.test(f.data)) return fail('attachImage: data is not base64');
+      if ((f.data.length * 3) / 4 > MAX_IMAGE_BYTES) return fail(`attachImage: larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+      return ok({ v, type, name: f.name, mimeType: f.mimeType, data: f.data });
+    case 'answerElicitation': {
+      if (!Number.isSafeInteger(f.id)) return fail('answerElicitation: id is not an integer');
+      if (f.action !== 'accept' && f.action !== 'decline' && f.action !== 'cancel') return fail('answerElicitation: unknown action');
+      const answers: Record<string, string | boolean> = {};
+      if (typeof f.answers !== 'object' || f.answers === null || Array.isArray(f.answers)) return fail('answerElicitation: answers is not an object');
+      for (const [key, value] of Object.entries(f.answers as Fields)) {
+        if (typeof value !== 'string' && typeof value !== 'boolean') return fail(`answerElicitation: answer "${key}" is not text or a boolean`);
+        if (typeof value === 'string' && value.length > MAX_ID_CHARS * 100) return fail(`answerElicitation: answer "${key}" is too long`);
+        answers[key] = value;
+      }
+      return ok({ v, type, id: f.id as number, action: f.action, answers });
+    }
     default:
       return fail(`unknown message type "${type}"`);
   }
@@ -214,6 +313,8 @@ export function parseHostMessage(value: unknown): ParseResult<HostToWebview> {
       return isObject(f.status) ? { ok: true, message: value as HostToWebview } : fail('status: no status');
     case 'focusPrompt':
       return { ok: true, message: value as HostToWebview };
+    case 'mentionResults':
+      return Number.isSafeInteger(f.requestId) && Array.isArray(f.items) ? { ok: true, message: value as HostToWebview } : fail('mentionResults: bad items');
     default:
       return fail(`unknown message type "${type}"`);
   }

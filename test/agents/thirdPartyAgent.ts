@@ -32,6 +32,12 @@
 //   stderr-progress MB          writes MB megabytes of a `\r` progress bar on stderr, no newline
 //   terminal-flood MB           `terminal/create` of a command printing MB megabytes (default
 //                               limit); reports the output size and truncation as rawOutput
+//   echo-blocks                 answers with a JSON line per prompt block (type, mimeType, uri,
+//                               name, size) so a test sees what reached the agent
+//   ask-form                    `elicitation/create` (form: name, count, color, confirm); the
+//                               answer comes back as "elicitation: {json}"
+//   ask-url URL                 `elicitation/create` (url); the answer as "elicitation: {json}"
+//   show-image                  an agent message and a tool result that carry a PNG image block
 // session/new sends `available_commands_update` (a `/early` command) BEFORE its response, as real
 // agents do.
 // Agents that change files themselves, reported as Claude's adapter does (action log tests):
@@ -49,6 +55,9 @@
 //   shell COMMAND…              runs `sh -c COMMAND` itself as an execute call (display terminal)
 // Started with `--protocol-version N`, it answers `initialize` with that version; with
 // `--load-session` it offers `session/load` (replaying nothing).
+// With `--prompt-capabilities image,embeddedContext` it advertises those prompt capabilities;
+// with `--config-options` its sessions have legacy modes and configOptions (a mode and a model
+// option, as Claude's and Codex's adapters send).
 // With `--mcp-http` it advertises `mcpCapabilities.http`; with `--record-mcp FILE` it writes the
 // `mcpServers` of each `session/new` to FILE (a JSON array, one entry per session).
 import { spawnSync } from 'node:child_process';
@@ -410,6 +419,40 @@ async function writeHuge(out: NodeJS.WritableStream, head: string, mb: number, t
 }
 
 const sessions = new Map<string, string>();
+let clientElicitation: unknown = null;
+
+/** An 8x8 red PNG. */
+const RED_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGO4o6GBFTEMLQkAe3tLAfuiUfAAAAAASUVORK5CYII=';
+
+function describeBlock(b: acp.ContentBlock): Record<string, unknown> {
+  switch (b.type) {
+    case 'text':
+      return { type: 'text', text: b.text.slice(0, 80) };
+    case 'image':
+      return { type: 'image', mimeType: b.mimeType, bytes: Math.floor((b.data.length * 3) / 4) };
+    case 'resource_link':
+      return { type: 'resource_link', uri: b.uri, name: b.name };
+    case 'resource':
+      return { type: 'resource', uri: b.resource.uri, size: 'text' in b.resource ? b.resource.text.length : null };
+    case 'audio':
+      return { type: 'audio', mimeType: b.mimeType };
+  }
+}
+
+async function say(client: Client, sessionId: string, text: string): Promise<void> {
+  await update(client, sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+}
+
+const FORM_SCHEMA: acp.ElicitationSchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', title: 'Project name', minLength: 2, description: 'At least two characters' },
+    count: { type: 'integer', title: 'Workers', minimum: 1, maximum: 10, default: 3 },
+    color: { type: 'string', title: 'Colour', oneOf: [{ const: 'red', title: 'Red' }, { const: 'green', title: 'Green' }, { const: 'blue', title: 'Blue' }], default: 'green' },
+    confirm: { type: 'boolean', title: 'Create it now', default: false },
+  },
+  required: ['name', 'count'],
+};
 
 function argValue(flag: string): string | undefined {
   const i = process.argv.indexOf(flag);
@@ -420,14 +463,20 @@ const receivedMcp: acp.McpServer[][] = [];
 
 acp
   .agent({ name: 'third-party-test-agent' })
-  .onRequest(acp.methods.agent.initialize, () => ({
+  .onRequest(acp.methods.agent.initialize, ({ params }) => {
+    clientElicitation = params.clientCapabilities?.elicitation ?? null;
+    return {
     protocolVersion: protocolVersionArg() ?? acp.PROTOCOL_VERSION,
     agentCapabilities: {
       loadSession: process.argv.includes('--load-session'),
       ...(process.argv.includes('--mcp-http') ? { mcpCapabilities: { http: true } } : {}),
+      ...(argValue('--prompt-capabilities') !== undefined
+        ? { promptCapabilities: Object.fromEntries((argValue('--prompt-capabilities') ?? '').split(',').filter(Boolean).map((c) => [c, true])) }
+        : {}),
     },
     agentInfo: { name: 'third-party-test-agent', version: '0.0.0' },
-  }))
+    };
+  })
   .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
     const sessionId = `sess_${nextId++}`;
     sessions.set(sessionId, params.cwd);
@@ -439,6 +488,33 @@ acp
       sessionUpdate: 'available_commands_update',
       availableCommands: [{ name: 'early', description: 'announced before the session/new response' }],
     });
+    if (process.argv.includes('--config-options')) {
+      const modes = [
+        { id: 'default', name: 'Always Ask' },
+        { id: 'acceptEdits', name: 'Accept Edits' },
+        { id: 'plan', name: 'Plan Mode' },
+      ];
+      return {
+        sessionId,
+        modes: { currentModeId: 'default', availableModes: modes },
+        configOptions: [
+          { id: 'mode', name: 'Mode', description: 'How the agent asks before acting', category: 'mode', type: 'select' as const, currentValue: 'default', options: modes.map((m) => ({ value: m.id, name: m.name })) },
+          {
+            id: 'model',
+            name: 'Model',
+            description: 'The model that answers',
+            category: 'model',
+            type: 'select' as const,
+            currentValue: 'sonnet',
+            options: [
+              { value: 'sonnet', name: 'Claude Sonnet 4.5 (recommended)' },
+              { value: 'opus', name: 'Claude Opus 4.1' },
+            ],
+          },
+          { id: 'effort', name: 'Reasoning effort', description: 'How hard the model thinks', category: 'thought_level', type: 'select' as const, currentValue: 'medium', options: ['low', 'medium', 'high'].map((v) => ({ value: v, name: v })) },
+        ],
+      };
+    }
     return { sessionId };
   })
   .onRequest(acp.methods.agent.session.load, ({ params }) => {
@@ -597,6 +673,38 @@ acp
           return client.request(acp.methods.client.terminal.waitForExit, { sessionId: sid, terminalId });
         });
         break;
+      case 'echo-blocks':
+        await report(client, sid, 'Echo the prompt blocks', async () => params.prompt.map(describeBlock));
+        await say(client, sid, params.prompt.map((b) => `block: ${JSON.stringify(describeBlock(b))}`).join('\n\n'));
+        break;
+      case 'ask-form':
+        await report(client, sid, 'Ask a form', async () => {
+          const answer = await client.request(acp.methods.client.elicitation.create, { mode: 'form', sessionId: sid, message: 'Set up the project', requestedSchema: FORM_SCHEMA });
+          await say(client, sid, `elicitation: ${JSON.stringify(answer)} (client elicitation: ${JSON.stringify(clientElicitation)})`);
+          return answer;
+        });
+        break;
+      case 'ask-url':
+        await report(client, sid, 'Ask to open a URL', async () => {
+          const answer = await client.request(acp.methods.client.elicitation.create, { mode: 'url', sessionId: sid, message: 'Sign in to continue', elicitationId: 'e1', url: arg });
+          await say(client, sid, `elicitation: ${JSON.stringify(answer)}`);
+          return answer;
+        });
+        break;
+      case 'show-image': {
+        await update(client, sid, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Here is the screenshot:' } });
+        await update(client, sid, { sessionUpdate: 'agent_message_chunk', content: { type: 'image', mimeType: 'image/png', data: RED_PNG } });
+        const toolCallId = `img_${nextId++}`;
+        await update(client, sid, {
+          sessionUpdate: 'tool_call',
+          toolCallId,
+          title: 'Take a screenshot',
+          kind: 'other',
+          status: 'completed',
+          content: [{ type: 'content', content: { type: 'image', mimeType: 'image/png', data: RED_PNG } }],
+        });
+        break;
+      }
       default:
         await update(client, params.sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `unknown scenario ${scenario}` } });
     }

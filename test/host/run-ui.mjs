@@ -50,6 +50,15 @@ const SETTINGS = {
   'workbench.colorTheme': 'Default Dark Modern',
   'window.commandCenter': false,
   'workbench.layoutControl.enabled': false,
+  // The third-party test agent (built by `node esbuild.mjs --tests`): images, forms and Claude-like
+  // pickers. test/ui/workspaceContext.test.mjs picks it with ACP: Choose Agent.
+  'acpNative.agents': [
+    {
+      name: 'Test agent (images, forms)',
+      command: process.execPath,
+      args: [join(repoRoot, 'out/test/agents/thirdPartyAgent.js'), '--prompt-capabilities', 'image', '--config-options'],
+    },
+  ],
 };
 
 const cleanups = [];

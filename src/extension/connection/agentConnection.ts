@@ -3,7 +3,7 @@ import { TERMINAL_OUTPUT_CAPABILITY } from '../../protocol/terminalMeta';
 import { isAuthRequired, parseAuthMethods, TERMINAL_AUTH_META, type AuthMethod } from '../core/signIn';
 import type { Logger } from '../log';
 import { version as packageVersion } from '../../../package.json';
-import { AgentProcess, type AgentExit, type AgentLaunch } from './agentProcess';
+import { AgentProcess, type AgentExit, type AgentLaunch, type ProtocolTap } from './agentProcess';
 
 /** What the agent may ask of the editor. Implemented by the client services. */
 export interface ClientRequestHandlers {
@@ -15,6 +15,7 @@ export interface ClientRequestHandlers {
   waitForTerminalExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
   killTerminal(params: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse>;
   releaseTerminal(params: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse>;
+  createElicitation(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
 }
 
 export class AgentExitedError extends Error {
@@ -60,9 +61,11 @@ export class AgentConnection {
     handlers: ClientRequestHandlers;
     onSessionUpdate: (notification: acp.SessionNotification) => void;
     log: Logger;
+    /** Sees every JSON-RPC line both ways (the "ACP Trace" channel). */
+    trace?: ProtocolTap;
   }): Promise<AgentConnection> {
     const { launch, handlers, log } = options;
-    const agentProcess = new AgentProcess(launch, log);
+    const agentProcess = new AgentProcess(launch, log, options.trace);
     const app = acp
       .client({ name: 'acp-native' })
       // The SDK's own session router has already validated every session/update against the
@@ -76,7 +79,8 @@ export class AgentConnection {
       .onRequest(acp.methods.client.terminal.output, ({ params }) => handlers.terminalOutput(params))
       .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => handlers.waitForTerminalExit(params, signal))
       .onRequest(acp.methods.client.terminal.kill, ({ params }) => handlers.killTerminal(params))
-      .onRequest(acp.methods.client.terminal.release, ({ params }) => handlers.releaseTerminal(params));
+      .onRequest(acp.methods.client.terminal.release, ({ params }) => handlers.releaseTerminal(params))
+      .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => handlers.createElicitation(params, signal));
     const connection = app.connect(agentProcess.stream());
     const initialize = connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
@@ -86,6 +90,7 @@ export class AgentConnection {
         // Sign-in by running the agent's own login program in a terminal (Claude's adapter reads
         // the `_meta` flag and then names the exact program in `_meta["terminal-auth"]`).
         auth: { terminal: true },
+        elicitation: { form: {}, url: {} },
         _meta: { [TERMINAL_OUTPUT_CAPABILITY]: true, [TERMINAL_AUTH_META]: true },
       },
       clientInfo: { name: 'acp-native', title: 'ACP Native', version: packageVersion },

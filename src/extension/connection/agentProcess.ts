@@ -26,6 +26,14 @@ const STDERR_TAIL_LINES = 20;
 /** Characters kept of one stderr line (log and exit message): a line without newlines must not grow without bound. */
 const STDERR_LINE_CHARS = 2000;
 
+/** Sees each JSON-RPC line sent to (`send`) or received from (`receive`) the agent. */
+export type ProtocolTap = (direction: 'send' | 'receive', line: string) => void;
+
+function tapLines(tap: ProtocolTap | undefined, direction: 'send' | 'receive', text: string): void {
+  if (!tap) return;
+  for (const line of text.split('\n')) if (line.trim()) tap(direction, line);
+}
+
 /**
  * One agent program on stdio. stdout carries newline-delimited JSON-RPC (non-JSON lines are
  * logged and skipped); stderr goes to the log. Writing to a dead agent never throws.
@@ -41,6 +49,7 @@ export class AgentProcess {
   constructor(
     readonly launch: AgentLaunch,
     private readonly log: Logger,
+    private readonly tap?: ProtocolTap,
   ) {
     this.child = spawn(launch.command, launch.args, {
       cwd: launch.cwd,
@@ -104,6 +113,9 @@ export class AgentProcess {
       const size = bytes > prefix.length + 1 ? ` (${bytes} bytes)` : '';
       this.log.warn(`[${this.launch.name}] skipped non-JSON stdout line${size}: ${truncate(prefix)}`);
     }, acp.DEFAULT_MAX_MESSAGE_BYTES);
+    const decoder = new TextDecoder();
+    const sendDecoder = new TextDecoder();
+    const tap = this.tap;
     // The SDK may cancel this stream (connection closed) before the process's stdout ends.
     let open = true;
     const readable = new ReadableStream<Uint8Array>({
@@ -120,7 +132,10 @@ export class AgentProcess {
             controller.error(error);
             return;
           }
-          for (const line of lines) controller.enqueue(line);
+          for (const line of lines) {
+            if (tap) tapLines(tap, 'receive', decoder.decode(line));
+            controller.enqueue(line);
+          }
           // One chunk per turn of the event loop: a flooding agent must not freeze the extension
           // host (timers, other extensions) while Node drains many chunks in one go.
           child.stdout?.pause();
@@ -128,7 +143,10 @@ export class AgentProcess {
         });
         child.stdout?.on('end', () => {
           if (!open) return;
-          for (const line of filter.end()) controller.enqueue(line);
+          for (const line of filter.end()) {
+            if (tap) tapLines(tap, 'receive', decoder.decode(line));
+            controller.enqueue(line);
+          }
           open = false;
           controller.close();
         });
@@ -145,6 +163,7 @@ export class AgentProcess {
     const writable = new WritableStream<Uint8Array>({
       write: (chunk) => {
         if (!this.alive || !child.stdin || child.stdin.destroyed) return;
+        tapLines(tap, 'send', tap ? sendDecoder.decode(chunk, { stream: true }) : '');
         child.stdin.write(chunk);
       },
       close: () => {

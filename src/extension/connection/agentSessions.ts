@@ -96,6 +96,8 @@ export class AgentSessions extends Disposable {
        * the method used, or undefined when the user gave up. The request is then retried once.
        */
       onAuthRequired?: (connection: AgentConnection, error: unknown) => Promise<SignedIn | undefined>;
+      /** Sees every JSON-RPC line to and from an agent (the "ACP Trace" channel). */
+      trace?: (agentName: string, direction: 'send' | 'receive', line: string) => void;
     },
   ) {
     super();
@@ -343,6 +345,7 @@ export class AgentSessions extends Disposable {
         handlers: this.deps.handlers,
         onSessionUpdate: (notification) => this.receiveUpdate(notification, from),
         log: this.deps.log,
+        ...(this.deps.trace ? { trace: (direction: 'send' | 'receive', line: string) => this.deps.trace?.(launch.name, direction, line) } : {}),
       }).then(
         (connection) => {
           from = connection;

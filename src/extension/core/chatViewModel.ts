@@ -3,7 +3,18 @@
  * the session's small whole-replaced status (mode, plan, questions, usage…).
  */
 import type { ContentBlock, SessionConfigOption } from '@agentclientprotocol/sdk';
-import type { ChatActivity, ChatChoice, ChatItem, ChatPermission, ChatSelect, ChatStatus, ChatToolTarget } from '../../protocol/chat';
+import {
+  MAX_IMAGE_BYTES,
+  type ChatActivity,
+  type ChatChoice,
+  type ChatElicitation,
+  type ChatImage,
+  type ChatItem,
+  type ChatPermission,
+  type ChatSelect,
+  type ChatStatus,
+  type ChatToolTarget,
+} from '../../protocol/chat';
 import type { PermissionQuestion } from './permissionRequests';
 import type { SessionState, SessionUsage } from './session';
 import { kindIcon, statusLabel } from './treeModel';
@@ -21,14 +32,34 @@ export interface ChatViewDeps {
 }
 
 export function messageItem(entry: MessageEntry, turn?: { turn: number; changes: string }): ChatItem {
-  const attachments = entry.parts.flatMap((part) => (part.type === 'block' ? [blockLabel(part.block)] : []));
-  return { kind: 'message', role: entry.role, text: entry.text, attachments, ...(turn ?? {}) };
+  const blocks = entry.parts.flatMap((part) => (part.type === 'block' ? [part.block] : []));
+  const images = imagesOf(blocks);
+  // A shown image needs no label chip; one too large to show keeps its label.
+  const attachments = blocks.filter((b) => !(b.type === 'image' && shownImage(b))).map(blockLabel);
+  return { kind: 'message', role: entry.role, text: entry.text, attachments, ...(images.length ? { images } : {}), ...(turn ?? {}) };
+}
+
+/** At most this many images per item are sent to the webview. */
+const MAX_IMAGES_PER_ITEM = 8;
+
+function shownImage(block: ContentBlock): block is Extract<ContentBlock, { type: 'image' }> {
+  return block.type === 'image' && /^image\/(png|jpeg|gif|webp)$/.test(block.mimeType) && typeof block.data === 'string' && (block.data.length * 3) / 4 <= MAX_IMAGE_BYTES;
+}
+
+/** The images of some blocks that the chat shows: known raster types within the size cap (base64, never a URL). */
+export function imagesOf(blocks: readonly ContentBlock[]): ChatImage[] {
+  return blocks
+    .filter(shownImage)
+    .slice(0, MAX_IMAGES_PER_ITEM)
+    .map((b) => ({ mimeType: b.mimeType, data: b.data }));
 }
 
 export function toolItem(call: ToolCallState, title: string): ChatItem {
   const card = cardOf(call);
   const opens: ChatToolTarget = cardOpens(card);
+  const images = imagesOf(call.content.flatMap((c) => (c.type === 'content' ? [c.content] : [])));
   return {
+    ...(images.length ? { images } : {}),
     kind: 'toolCall',
     toolCallId: call.id,
     title,
@@ -163,6 +194,9 @@ export interface ChatStatusInput {
   /** The label of a question's show-more button (the editor's Compare), if it has one. */
   readonly questionInspect?: (question: PermissionQuestion) => string | undefined;
   readonly attachments: readonly ChatChoice[];
+  /** Open forms of this session. */
+  readonly elicitations?: readonly ChatElicitation[];
+  readonly acceptsImages?: boolean;
 }
 
 export function activityOf(input: { hasSession: boolean; busy: boolean; waiting: boolean }): ChatActivity {
@@ -173,6 +207,7 @@ export function activityOf(input: { hasSession: boolean; busy: boolean; waiting:
 
 export function chatStatus(input: ChatStatusInput): ChatStatus {
   const { state } = input;
+  const configOptions = (state?.configOptions ?? []).flatMap(selectOf);
   const permissions: ChatPermission[] = input.questions.map((q) => ({
     questionId: q.id,
     toolCallId: q.toolCall.toolCallId,
@@ -184,23 +219,36 @@ export function chatStatus(input: ChatStatusInput): ChatStatus {
     agentName: input.agentName ?? null,
     sessionId: state?.sessionId ?? null,
     title: state?.title ?? null,
-    activity: activityOf({ hasSession: !!state, busy: input.busy, waiting: permissions.length > 0 }),
-    modes: (state?.availableModes ?? []).map((m) => ({ id: m.id, name: m.name })),
+    activity: activityOf({ hasSession: !!state, busy: input.busy, waiting: permissions.length > 0 || (input.elicitations?.length ?? 0) > 0 }),
+    // The spec: clients use configOptions when present. A mode option supersedes the legacy modes
+    // (Claude's and Codex's adapters send both, which showed two mode pickers).
+    modes: configOptions.some((o) => o.category === 'mode') ? [] : (state?.availableModes ?? []).map((m) => ({ id: m.id, name: m.name })),
     currentModeId: state?.currentModeId ?? null,
-    configOptions: (state?.configOptions ?? []).flatMap(selectOf),
+    configOptions,
     commands: (state?.availableCommands ?? []).map((c) => ({ name: c.name, description: c.description, hint: c.input?.hint ?? null })),
     plan: (state?.plan ?? []).map((e) => ({ content: e.content, status: e.status })),
     permissions,
     notices: (state?.notices ?? []).map((n) => ({ severity: n.severity, title: n.title, description: n.description ?? null })),
     usage: state?.usage ? usageLabel(state.usage) : null,
     attachments: input.attachments,
+    elicitations: input.elicitations ?? [],
+    acceptsImages: input.acceptsImages ?? false,
   };
 }
 
 function selectOf(option: SessionConfigOption): ChatSelect[] {
   if (option.type !== 'select') return [];
   const choices = option.options.flatMap((o) => ('group' in o ? o.options : [o])).map((o) => ({ id: o.value, name: o.name }));
-  return [{ id: option.id, name: option.name, currentValue: option.currentValue, options: choices }];
+  return [
+    {
+      id: option.id,
+      name: option.name,
+      description: option.description ?? null,
+      category: option.category ?? null,
+      currentValue: option.currentValue,
+      options: choices,
+    },
+  ];
 }
 
 export function usageLabel(usage: SessionUsage): string {

@@ -72,4 +72,33 @@ describe('chat protocol', () => {
       assert.equal(parseHostMessage({ v: 0, type: 'status', status }).ok, false);
     });
   });
+
+  describe('mentions, images and forms', () => {
+    it('accepts well-formed mention, image and form messages', () => {
+      for (const message of [
+        { v, type: 'mentionQuery', requestId: 1, query: 'gre' },
+        { v, type: 'mention', path: 'src/greet.ts', isFolder: false },
+        { v, type: 'attachImage', name: 'shot.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+        { v, type: 'answerElicitation', id: 2, action: 'accept', answers: { name: 'Ada', ok: true } },
+      ]) {
+        assert.deepEqual(parseWebviewMessage(message), { ok: true, message }, JSON.stringify(message));
+      }
+    });
+
+    it('refuses paths outside the workspace, non-images, bad base64, oversize images and odd answers', () => {
+      for (const bad of [
+        { v, type: 'mention', path: '/etc/passwd', isFolder: false },
+        { v, type: 'mention', path: 'src/../../x', isFolder: false },
+        { v, type: 'attachImage', name: 'x', mimeType: 'text/html', data: 'AAAA' },
+        { v, type: 'attachImage', name: 'x', mimeType: 'image/svg+xml', data: 'AAAA' },
+        { v, type: 'attachImage', name: 'x', mimeType: 'image/png', data: 'not base64!' },
+        { v, type: 'attachImage', name: 'x', mimeType: 'image/png', data: 'A'.repeat(8 * 1024 * 1024) },
+        { v, type: 'answerElicitation', id: 1, action: 'maybe', answers: {} },
+        { v, type: 'answerElicitation', id: 1, action: 'accept', answers: { n: { nested: 1 } } },
+        { v, type: 'mentionQuery', requestId: 'x', query: '' },
+      ]) {
+        assert.equal(parseWebviewMessage(bad).ok, false, JSON.stringify(bad).slice(0, 80));
+      }
+    });
+  });
 });

@@ -82,7 +82,9 @@ describe('chat view model', () => {
     assert.equal(editorQuestion.permissions[0].inspect, 'Compare', "the editor's Compare is offered inline too");
     assert.deepEqual(status.modes, [{ id: 'ask', name: 'Ask' }, { id: 'bypass', name: 'Bypass' }]);
     assert.equal(status.currentModeId, 'ask');
-    assert.deepEqual(status.configOptions, [{ id: 'model', name: 'Model', currentValue: 'b', options: [{ id: 'a', name: 'A' }, { id: 'b', name: 'B' }] }]);
+    assert.deepEqual(status.configOptions, [
+      { id: 'model', name: 'Model', description: null, category: null, currentValue: 'b', options: [{ id: 'a', name: 'A' }, { id: 'b', name: 'B' }] },
+    ]);
     assert.deepEqual(status.commands, [{ name: 'read', description: 'Read a file', hint: 'PATH' }]);
     assert.deepEqual(status.plan, [{ content: 'step', status: 'in_progress' }]);
     assert.deepEqual(status.permissions, [{ questionId: 7, toolCallId: 'c', title: 'Run ls', options: [{ name: 'Allow', kind: 'allow_once' }, { name: 'Reject', kind: 'reject_once' }], inspect: null }]);
@@ -96,5 +98,47 @@ describe('chat view model', () => {
     assert.equal(activityOf({ hasSession: true, busy: true, waiting: false }), 'working');
     assert.equal(usageLabel({ used: 5, size: 1_500_000, cost: undefined }), '5 / 1.5M tokens');
     assert.equal(blockLabel({ type: 'resource', resource: { uri: 'file:///p/my%20file.ts#L1-2', text: 'x' } }), 'my file.ts');
+  });
+
+  it('drops the legacy mode picker when a config option of category mode supersedes it (the spec: configOptions win)', () => {
+    const state = newState();
+    const modes = [{ id: 'default', name: 'Always Ask' }, { id: 'plan', name: 'Plan Mode' }];
+    state.setModes({ currentModeId: 'default', availableModes: modes });
+    state.setConfigOptions([
+      { type: 'select', id: 'mode', name: 'Mode', description: 'How it asks', category: 'mode', currentValue: 'default', options: modes.map((m) => ({ value: m.id, name: m.name })) },
+      { type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: 'x', options: [{ value: 'x', name: 'X' }] },
+    ]);
+    const status = chatStatus({ state, agentName: 'Claude', busy: false, questions: [], questionTitle: () => '', attachments: [] });
+    assert.deepEqual(status.modes, [], 'one mode picker, not two');
+    assert.deepEqual(status.configOptions.map((o) => [o.id, o.category, o.description]), [['mode', 'mode', 'How it asks'], ['model', 'model', null]]);
+    state.setConfigOptions([{ type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: 'x', options: [{ value: 'x', name: 'X' }] }]);
+    const legacy = chatStatus({ state, agentName: 'Claude', busy: false, questions: [], questionTitle: () => '', attachments: [] });
+    assert.equal(legacy.modes.length, 2, 'without a mode option the legacy modes show');
+  });
+
+  it('shows image blocks of messages and tool results, within the size cap, and waits while a form is open', () => {
+    const png = 'iVBORw0KGgo=';
+    const state = newState();
+    state.apply({ sessionUpdate: 'agent_message_chunk', content: text('look') });
+    state.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'image', mimeType: 'image/png', data: png } });
+    state.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'image', mimeType: 'image/png', data: 'A'.repeat(8 * 1024 * 1024) } });
+    state.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'image', mimeType: 'image/svg+xml', data: png } });
+    state.apply({ sessionUpdate: 'tool_call', toolCallId: 's', title: 'Screenshot', kind: 'other', status: 'completed', content: [{ type: 'content', content: { type: 'image', mimeType: 'image/jpeg', data: png } }] });
+    const [message, tool] = view(state).all();
+    assert.deepEqual(message?.kind === 'message' && message.images, [{ mimeType: 'image/png', data: png }]);
+    assert.deepEqual(message?.kind === 'message' && message.attachments, ['image', 'image'], 'the oversized and the SVG image keep a label');
+    assert.deepEqual(tool?.kind === 'toolCall' && tool.images, [{ mimeType: 'image/jpeg', data: png }]);
+    const status = chatStatus({
+      state,
+      agentName: 'A',
+      busy: true,
+      questions: [],
+      questionTitle: () => '',
+      attachments: [],
+      elicitations: [{ id: 1, message: 'm', fields: [], errors: {} }],
+      acceptsImages: true,
+    });
+    assert.equal(status.activity, 'waiting');
+    assert.equal(status.acceptsImages, true);
   });
 });

@@ -3,6 +3,9 @@ import type { AgentSessions } from '../../connection/agentSessions';
 import type { Config } from '../../config';
 import { errorMessage, type Logger } from '../../log';
 import type { PermissionService } from '../../services/permissions';
+import type { ElicitationService } from '../../services/elicitations';
+import { WorkspaceFiles } from './workspaceFiles';
+import { SendToChat } from './sendToChat';
 import { Disposable } from '../../util/lifecycle';
 import type { ToolCallsTree } from '../tree/toolCallsTree';
 import { LlmApiKey, pickAgent, type AddedAgentList } from './agentPicker';
@@ -22,12 +25,15 @@ export class Chat extends Disposable {
   readonly history: SessionHistory;
   readonly apiKey: LlmApiKey;
   readonly followAlong: FollowAlong;
+  readonly files: WorkspaceFiles;
+  readonly send: SendToChat;
 
   constructor(
     private readonly deps: {
       extensionContext: vscode.ExtensionContext;
       sessions: AgentSessions;
       permissions: PermissionService;
+      elicitations: ElicitationService;
       tree: ToolCallsTree;
       config: Config;
       log: Logger;
@@ -37,11 +43,17 @@ export class Chat extends Disposable {
     },
   ) {
     super();
-    const { extensionContext, sessions, permissions, tree, config, log, turns } = deps;
+    const { extensionContext, sessions, permissions, elicitations, tree, config, log, turns } = deps;
+    this.files = this._register(new WorkspaceFiles(log));
     this.apiKey = this._register(new LlmApiKey(extensionContext.secrets));
     this.history = this._register(new SessionHistory(extensionContext.workspaceState, sessions));
-    this.actions = this._register(new ChatActions({ sessions, permissions, tree, history: this.history, config, apiKey: this.apiKey, registry: deps.registry }));
-    this.view = this._register(new ChatView({ extensionUri: extensionContext.extensionUri, sessions, permissions, actions: this.actions, log, ...(turns ? { turns } : {}) }));
+    this.actions = this._register(
+      new ChatActions({ sessions, permissions, tree, history: this.history, config, apiKey: this.apiKey, registry: deps.registry, elicitations, files: this.files }),
+    );
+    this.view = this._register(
+      new ChatView({ extensionUri: extensionContext.extensionUri, sessions, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}) }),
+    );
+    this.send = new SendToChat({ actions: this.actions, view: this.view });
     this._register(new ChatStatusBar(sessions, permissions.requests));
     this.followAlong = this._register(new FollowAlong({ sessions, config }));
   }

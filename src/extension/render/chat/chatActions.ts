@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
-import type { ChatChoice, WebviewToHost } from '../../../protocol/chat';
+import { CHAT_PROTOCOL_VERSION, type ChatChoice, type HostToWebview, type WebviewToHost } from '../../../protocol/chat';
 import { assertNever } from '../../../protocol/assertNever';
 import type { AgentSessions, SessionRecord } from '../../connection/agentSessions';
 import type { Config } from '../../config';
@@ -10,6 +10,11 @@ import { Disposable } from '../../util/lifecycle';
 import { fileDisplayPath } from '../../titles';
 import { pickAgent, type AddedAgentList, type LlmApiKey } from './agentPicker';
 import type { SessionHistory } from './sessionHistory';
+import type { ElicitationService } from '../../services/elicitations';
+import type { WorkspaceFiles } from './workspaceFiles';
+
+/** A mentioned file larger than this goes as a link even to agents that take embedded context. */
+const MAX_EMBEDDED_BYTES = 256 * 1024;
 
 interface Attachment extends ChatChoice {
   readonly blocks: acp.ContentBlock[];
@@ -21,6 +26,8 @@ export class ChatActions extends Disposable {
   private nextAttachmentId = 1;
   private readonly attachmentsEmitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeAttachments = this.attachmentsEmitter.event;
+  /** Sends an answer back to the webview (set by the view). */
+  reply: (message: HostToWebview) => void = () => undefined;
 
   constructor(
     private readonly deps: {
@@ -31,6 +38,8 @@ export class ChatActions extends Disposable {
       config: Config;
       apiKey: LlmApiKey;
       registry?: AddedAgentList | undefined;
+      elicitations: ElicitationService;
+      files: WorkspaceFiles;
     },
   ) {
     super();
@@ -86,6 +95,21 @@ export class ChatActions extends Disposable {
       case 'reviewTurn':
         if (session) await vscode.commands.executeCommand('acpNative.reviewChanges', { sessionId: session.state.sessionId, turn: message.turn });
         return;
+      case 'mentionQuery': {
+        const items = await this.deps.files.query(message.query);
+        this.reply({ v: CHAT_PROTOCOL_VERSION, type: 'mentionResults', requestId: message.requestId, items });
+        return;
+      }
+      case 'mention': {
+        const uri = this.deps.files.resolve(message.path);
+        if (uri) await this.attachUri(uri, message.isFolder, message.path);
+        return;
+      }
+      case 'attachImage':
+        return this.attachImage(message.name, message.mimeType, message.data);
+      case 'answerElicitation':
+        this.deps.elicitations.answer(message.id, message.action, message.answers);
+        return;
       default:
         assertNever(message, 'chat message');
     }
@@ -99,12 +123,56 @@ export class ChatActions extends Disposable {
     return this.deps.sessions.prompt([{ type: 'text', text }, ...attached]);
   }
 
+  /**
+   * A file or folder for the next prompt: a `resource_link`, or for agents that take embedded
+   * context a text file's content (the open document's, unsaved changes included).
+   */
+  async attachUri(uri: vscode.Uri, isFolder: boolean, label = fileDisplayPath(uri.fsPath)): Promise<void> {
+    const id = `a${this.nextAttachmentId++}`;
+    const link: acp.ContentBlock = { type: 'resource_link', uri: uri.toString(), name: isFolder ? `${label}/` : label, mimeType: null };
+    let block: acp.ContentBlock = link;
+    if (!isFolder && (await this.promptCapability('embeddedContext'))) {
+      const text = await textOf(uri);
+      if (text !== undefined) block = { type: 'resource', resource: { uri: uri.toString(), text, mimeType: null } };
+    }
+    if (this.attachments.some((a) => a.name === (isFolder ? `${label}/` : label))) return;
+    this.attachments.push({ id, name: isFolder ? `${label}/` : label, blocks: [block] });
+    this.attachmentsEmitter.fire();
+  }
+
+  /** Text (a selection, a terminal's output) for the next prompt, as a fenced block. */
+  attachText(name: string, text: string, language = ''): void {
+    const id = `a${this.nextAttachmentId++}`;
+    this.attachments.push({ id, name, blocks: [{ type: 'text', text: `\n${name}:\n\`\`\`${language}\n${text}\n\`\`\`` }] });
+    this.attachmentsEmitter.fire();
+  }
+
+  /** The selection of an editor for the next prompt (as + Selection does). */
+  attachSelection(editor: vscode.TextEditor): Promise<void> {
+    return this.attachEditor(editor, 'selection');
+  }
+
+  private async attachImage(name: string, mimeType: string, data: string): Promise<void> {
+    if (!(await this.promptCapability('image'))) {
+      const agent = this.deps.sessions.active?.agentName ?? 'The agent';
+      void vscode.window.showWarningMessage(`ACP: ${agent} does not take images (promptCapabilities.image), so the image was not attached.`);
+      return;
+    }
+    const id = `a${this.nextAttachmentId++}`;
+    this.attachments.push({ id, name: name || 'image', blocks: [{ type: 'image', mimeType, data }] });
+    this.attachmentsEmitter.fire();
+  }
+
   private async attach(what: 'file' | 'selection'): Promise<void> {
     const editor = vscode.window.activeTextEditor;
     if (!editor) {
       void vscode.window.showInformationMessage('ACP: open a file to attach it.');
       return;
     }
+    return this.attachEditor(editor, what);
+  }
+
+  private async attachEditor(editor: vscode.TextEditor, what: 'file' | 'selection'): Promise<void> {
     const { document, selection } = editor;
     const uri = document.uri.toString();
     const label = fileDisplayPath(document.uri.fsPath);
@@ -124,8 +192,28 @@ export class ChatActions extends Disposable {
     this.attachmentsEmitter.fire();
   }
 
-  private async embeddedContextSupported(): Promise<boolean> {
+  private embeddedContextSupported(): Promise<boolean> {
+    return this.promptCapability('embeddedContext');
+  }
+
+  /** Whether the agent takes this kind of prompt content (starts it when needed). */
+  private async promptCapability(what: 'embeddedContext' | 'image'): Promise<boolean> {
     const session = this.deps.sessions.active ?? (await this.deps.sessions.newSession());
-    return session.connection.initializeResponse.agentCapabilities?.promptCapabilities?.embeddedContext === true;
+    return session.connection.initializeResponse.agentCapabilities?.promptCapabilities?.[what] === true;
+  }
+}
+
+/** A text file's content (the open document's when it is open), or undefined for binary or large files. */
+async function textOf(uri: vscode.Uri): Promise<string | undefined> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return open.getText().length <= MAX_EMBEDDED_BYTES ? open.getText() : undefined;
+  try {
+    const stat = await vscode.workspace.fs.stat(uri);
+    if (stat.size > MAX_EMBEDDED_BYTES) return undefined;
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    if (bytes.includes(0)) return undefined;
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined; // not UTF-8, or gone: a link says enough
   }
 }

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * The Chat webview's page: one script and one stylesheet from `media/chat`, nothing remote. The
- * Content-Security-Policy allows only those (scripts by nonce), images from the webview's own
- * resources and data URIs, and no connections at all.
+ * Content-Security-Policy allows only those (scripts by nonce), images as data URIs only, and no
+ * connections at all.
  */
 export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const nonce = randomBytes(16).toString('base64');
@@ -14,7 +14,8 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
     `script-src 'nonce-${nonce}'`,
     `style-src ${webview.cspSource}`,
     `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource} data:`,
+    // Images arrive as content blocks (base64) and are shown as data URIs; nothing is fetched.
+    'img-src data:',
   ].join('; ');
   return `<!DOCTYPE html>
 <html lang="en">

@@ -3,6 +3,7 @@ import { CHAT_PROTOCOL_VERSION, parseWebviewMessage, type ChatStatus, type HostT
 import { ChatTranscript, chatStatus } from '../../core/chatViewModel';
 import type { AgentSessions, SessionRecord } from '../../connection/agentSessions';
 import { PermissionService } from '../../services/permissions';
+import type { ElicitationService } from '../../services/elicitations';
 import { errorMessage, type Logger } from '../../log';
 import { Disposable } from '../../util/lifecycle';
 import { callDisplayTitle } from '../../titles';
@@ -37,6 +38,7 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
       extensionUri: vscode.Uri;
       sessions: AgentSessions;
       permissions: PermissionService;
+      elicitations: ElicitationService;
       actions: ChatActions;
       log: Logger;
       /** The action log's summary of a session's turn (see `ChatViewDeps.turnChanges`), and when it changes. */
@@ -61,6 +63,8 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
         }),
       );
     }
+    this._register(deps.elicitations.onDidChange(() => this.schedule({ status: true })));
+    deps.actions.reply = (message) => this.post(message);
     this._register({ dispose: () => clearTimeout(this.timer) });
   }
 
@@ -184,6 +188,8 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
       questionTitle: (q) => PermissionService.titleOf(q),
       questionInspect: (q) => this.deps.permissions.inspectLabel(q.id),
       attachments: this.deps.actions.attachmentChoices(),
+      elicitations: this.deps.elicitations.pending(sessionId),
+      acceptsImages: session?.connection.initializeResponse.agentCapabilities?.promptCapabilities?.image === true,
     });
   }
 
