@@ -53,9 +53,13 @@ export async function runCommand(title) {
   await page.keyboard.press('Enter');
 }
 
-/** A screenshot of the whole workbench into docs/images (1280x800, as the README shows it). */
+/**
+ * A screenshot of the whole workbench (1280x800, as the README shows it): into test-results/screenshots,
+ * or into docs/images (the README's pictures) with ACP_UPDATE_SCREENSHOTS=1, so that a test run
+ * leaves the work tree as it was.
+ */
 export async function screenshot(name) {
-  const dir = join(repoRoot, 'docs', 'images');
+  const dir = process.env.ACP_UPDATE_SCREENSHOTS === '1' ? join(repoRoot, 'docs', 'images') : join(repoRoot, 'test-results', 'screenshots');
   mkdirSync(dir, { recursive: true });
   await workbenchPage().screenshot({ path: join(dir, `${name}.png`), timeout: WAIT });
 }
