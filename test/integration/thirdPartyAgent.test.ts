@@ -55,25 +55,37 @@ describe('what third-party agents send', function () {
     const file = inWorkspace('src/hello.ts');
     fs.writeFileSync(file, 'export const greeting = "Hello";\nexport const target = "world";\n');
     const gate = inWorkspace('.gate-' + Date.now());
-    const turn = api.prompt(`claude-edit ${file} ${gate}`);
+    // Only the editor opened here: an auto-open on completion would open the edit in place in
+    // another editor (whole file before ↔ real file) and may close this preview tab.
+    await setSetting('acpNative.diff.autoOpen', 'onClick');
     try {
-      const snippet = await waitFor('the call-time snippet', () => {
-        const c = api.toolCalls().at(-1);
-        return c && c.status === 'in_progress' && c.card === 'diff' ? c : undefined;
-      });
-      await vscode.commands.executeCommand('acpNative.openToolCall', api.activeSessionId, snippet.id);
-      const tab = await waitFor('the snippet diff tab', () => diffTabs().find((t) => lastCall(api).uris.includes(t.input.original.toString())));
-      const left = await vscode.workspace.openTextDocument(tab.input.original);
-      assert.equal(left.getText(), 'Hello');
+      const turn = api.prompt(`claude-edit ${file} ${gate}`);
+      let snippetUri: string;
+      try {
+        const snippet = await waitFor('the call-time snippet', () => {
+          const c = api.toolCalls().at(-1);
+          return c && c.status === 'in_progress' && c.card === 'diff' ? c : undefined;
+        });
+        await vscode.commands.executeCommand('acpNative.openToolCall', api.activeSessionId, snippet.id);
+        const tab = await waitFor('the snippet diff tab', () => diffTabs().find((t) => lastCall(api).uris.includes(t.input.original.toString())));
+        snippetUri = tab.input.original.toString();
+        const left = await vscode.workspace.openTextDocument(tab.input.original);
+        assert.equal(left.getText(), 'Hello');
+      } finally {
+        fs.writeFileSync(gate, '');
+      }
+      await within('the edit turn', turn);
+      // Same editor, same URI: its text follows the card's new content.
+      assert.ok(diffTabs().some((t) => t.input.original.toString() === snippetUri), 'the diff tab is still open');
+      await waitFor(
+        'the open editor to show the applied hunk',
+        () =>
+          vscode.workspace.textDocuments.find((d) => d.uri.toString() === snippetUri)?.getText() ===
+          'export const greeting = "Hello";\nexport const target = "world";',
+      );
     } finally {
-      fs.writeFileSync(gate, '');
+      await setSetting('acpNative.diff.autoOpen', 'onComplete');
     }
-    await within('the edit turn', turn);
-    // Same editor, same URI: its text follows the card's new content.
-    const tab = diffTabs().find((t) => lastCall(api).uris.includes(t.input.original.toString()));
-    assert.ok(tab, 'the diff tab is still open');
-    const left = vscode.workspace.textDocuments.find((d) => d.uri.toString() === tab.input.original.toString());
-    await waitFor('the open editor to show the applied hunk', () => left?.getText() === 'export const greeting = "Hello";\nexport const target = "world";');
   });
 
   it('creates a display terminal even when its output arrives before terminal_info', async () => {
