@@ -144,14 +144,24 @@ async function check() {
       if (!cmd) throw new Error('package.json contributes no *.showLog command to prove activation with');
       const title = cmd.category ? `${cmd.category}: ${cmd.title}` : cmd.title;
       // The Chat webview may hold the keyboard focus (keys would go to its iframe): focus the
-      // editor area first.
-      await page.locator('.part.editor').click();
-      await page.keyboard.press('F1');
-      const input = page.locator('.quick-input-widget input.input');
-      await input.waitFor({ state: 'visible', timeout: 15_000 });
-      await input.fill(`>${title}`);
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      // editor area first. A view still loading can take the focus back and close the palette
+      // under us (seen once on a fresh machine): then try again, saying so.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await page.locator('.part.editor').click();
+          await page.keyboard.press('F1');
+          const input = page.locator('.quick-input-widget input.input');
+          await input.waitFor({ state: 'visible', timeout: 15_000 });
+          await input.fill(`>${title}`, { timeout: 10_000 });
+          await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
+          await page.keyboard.press('Enter');
+          break;
+        } catch (e) {
+          if (attempt >= 3) throw e;
+          log(`the command palette closed before "${title}" ran (${errorText(e).split('\n')[0]}); trying again`);
+          await page.keyboard.press('Escape');
+        }
+      }
       await page.waitForFunction(
         (name) => [...document.querySelectorAll('.part.panel select')].some((s) => s instanceof HTMLSelectElement && s.value === name),
         pkg.displayName,
