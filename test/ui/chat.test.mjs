@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { WAIT, chat, chatFrame, runCommand, screenshot, sendPrompt, ui, workbenchPage } from './workbench.mjs';
+import { WAIT, chat, chatFrame, runCommand, screenshot, sendPrompt, ui, workbenchPage, openWorkbench } from './workbench.mjs';
 
 const fence = (/** @type {string} */ text) => '```\n' + text + '\n```';
 
@@ -12,11 +12,7 @@ describe('Chat view (real browser)', function () {
   this.timeout(90_000);
 
   before(async () => {
-    const page = workbenchPage();
-    assert.ok(ui.url, 'the launcher gives the workbench URL');
-    await page.goto(ui.url, { waitUntil: 'domcontentloaded' });
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    await page.locator('.part.activitybar a.action-label[aria-label="ACP"]').first().waitFor({ state: 'visible', timeout: 60_000 });
+    await openWorkbench();
     await runCommand('ACP: Focus Chat');
     await chat().locator('textarea.prompt').waitFor({ state: 'visible', timeout: 60_000 });
   });

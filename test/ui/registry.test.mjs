@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../host/codeServer.mjs';
-import { WAIT, runCommand, screenshot, ui, workbenchPage } from './workbench.mjs';
+import { WAIT, runCommand, screenshot, workbenchPage, openWorkbench } from './workbench.mjs';
 
 const snapshot = JSON.parse(readFileSync(join(repoRoot, 'resources/registry-snapshot.json'), 'utf8'));
 
@@ -22,13 +22,7 @@ describe('ACP Registry catalogue (real browser)', function () {
   let scratch;
 
   before(async () => {
-    const page = workbenchPage();
-    if (!(await page.locator('.monaco-workbench').count())) {
-      assert.ok(ui.url, 'the launcher gives the workbench URL');
-      await page.goto(ui.url, { waitUntil: 'domcontentloaded' });
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    }
-    await page.locator('.part.activitybar a.action-label[aria-label="ACP"]').first().waitFor({ state: 'visible', timeout: 60_000 });
+    await openWorkbench();
   });
 
   after(async () => {

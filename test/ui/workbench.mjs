@@ -19,6 +19,17 @@ export function workbenchPage() {
 
 export const WAIT = 20_000;
 
+/** Loads the workbench unless an earlier suite already did, and waits for the ACP activity-bar item. */
+export async function openWorkbench() {
+  const page = workbenchPage();
+  if (!(await page.locator('.monaco-workbench').count())) {
+    if (!ui.url) throw new Error('the launcher gives no workbench URL');
+    await page.goto(ui.url, { waitUntil: 'domcontentloaded' });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  }
+  await page.locator('.part.activitybar a.action-label[aria-label="ACP"]').first().waitFor({ state: 'visible', timeout: 60_000 });
+}
+
 /**
  * The Chat webview's document. A webview view is two nested iframes: the workbench's
  * `iframe.webview` (its host page, from VS Code) and inside it `#active-frame`, our page. Only

@@ -5,7 +5,7 @@
 // Agent: it advertises images, sends Claude-like modes and config options, and says which blocks
 // reached it.
 import * as assert from 'node:assert/strict';
-import { WAIT, chat, chatFrame, runCommand, screenshot, sendPrompt, ui, workbenchPage } from './workbench.mjs';
+import { WAIT, chat, chatFrame, runCommand, screenshot, sendPrompt, workbenchPage, openWorkbench } from './workbench.mjs';
 
 const TEST_AGENT = 'Test agent (images, forms)';
 /** An 8x8 red PNG. */
@@ -40,13 +40,8 @@ describe('Chat view: workspace context, images, forms, pickers (real browser)', 
   this.timeout(90_000);
 
   before(async () => {
+    await openWorkbench();
     const page = workbenchPage();
-    if (!(await page.locator('.monaco-workbench').count())) {
-      assert.ok(ui.url, 'the launcher gives the workbench URL');
-      await page.goto(ui.url, { waitUntil: 'domcontentloaded' });
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-      await page.locator('.part.activitybar a.action-label[aria-label="ACP"]').first().waitFor({ state: 'visible', timeout: 60_000 });
-    }
     await palette('ACP: Focus Chat');
     await chat().locator('textarea.prompt').waitFor({ state: 'visible', timeout: 60_000 });
     await palette('ACP: Choose Agent');
