@@ -7,7 +7,8 @@
  *    count of tree refreshes (bench/client/treeStormBench.ts, bench/host/treeStorm.ts).
  *
  * Knobs (environment): ACP_BENCH_UPDATES (default 10000), ACP_BENCH_STORM_CALLS (10000),
- * ACP_BENCH_STORM_REPS (2), ACP_BENCH_STORM_PACE (2000 calls/s), ACP_BENCH_SKIP_HOST=1 (part 1 only).
+ * ACP_BENCH_STORM_REPS (2), ACP_BENCH_STORM_PACE (2000 calls/s), ACP_BENCH_REPLAY_EVENTS (10000),
+ * ACP_BENCH_SKIP_HOST=1 (part 1 only).
  */
 import { ingestionBench } from './client/ingestionBench';
 import { treeStormBench } from './client/treeStormBench';
@@ -24,5 +25,6 @@ export default async function clientBench(): Promise<void> {
     calls: envNumber('ACP_BENCH_STORM_CALLS', 10_000),
     repetitions: envNumber('ACP_BENCH_STORM_REPS', 2),
     pace: envNumber('ACP_BENCH_STORM_PACE', 2000),
+    replayEvents: envNumber('ACP_BENCH_REPLAY_EVENTS', 10_000),
   });
 }
