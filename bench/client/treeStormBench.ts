@@ -118,6 +118,8 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
         num(med(name, (r) => r.elu) * 100),
         num(worst(name, (r) => r.maxBlockMs)),
         num(worst(name, (r) => r.p99Ms), 1),
+        num(worst(name, (r) => r.gcMaxMs)),
+        num(med(name, (r) => r.gcTotalMs)),
         num(med(name, (r) => r.heapGrowthMb), 1),
         num(med(name, (r) => r.rssGrowthMb), 1),
         num(med(name, (r) => r.treeRefreshes)),
@@ -128,7 +130,7 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
   console.log(
     '\n' +
       table([
-        ['scenario (medians; block and p99: worst run)', 'calls', 'ms', 'vs base', 'host CPU ms', 'vs base', 'ELU %', 'longest block ms', 'p99 ms', 'heap +MB', 'RSS +MB', 'refreshes', 'change events', 'load avg'],
+        ['scenario (medians; block and p99: worst run)', 'calls', 'ms', 'vs base', 'host CPU ms', 'vs base', 'ELU %', 'longest block ms', 'p99 ms', 'longest GC ms', 'GC ms', 'heap +MB', 'RSS +MB', 'refreshes', 'change events', 'load avg'],
         ...rows,
       ]),
   );
@@ -167,7 +169,9 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
       `for a bare SDK client on the same messages (protocol floor, below): when the VS Code ratio is not above the floor's, ` +
       `the storm's extra cost is the SDK's validation of tool-call messages, not the extension's store and tree.
 - "host CPU": the extension host process, start → tree settled; ELU: its event-loop utilization; "longest block" and "p99":
-  its event loop (bench/support/loopBlocks.ts) — the UI of every extension waits that long.`);
+  its event loop (bench/support/loopBlocks.ts) — the UI of every extension waits that long; "GC": its garbage-collection
+  pauses meanwhile (a PerformanceObserver), the longest and the total. On a loaded machine a block also holds the time the
+  host was not scheduled at all: compare with the load average.`);
 }
 
 export async function treeStormBench(options: TreeStormOptions): Promise<void> {

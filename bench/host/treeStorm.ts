@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as inspector from 'node:inspector/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
 import { replaySessionId, replayUpdates } from '../../test/agents/stormMessages';
@@ -52,6 +52,9 @@ export interface HostRun {
   /** Growth of the extension host's JS heap / resident set over the run, each after a full GC (MB). */
   readonly heapGrowthMb: number;
   readonly rssGrowthMb: number;
+  /** Garbage collection meanwhile: the longest pause and the total (ms); a long pause is a block of its own. */
+  readonly gcMaxMs: number;
+  readonly gcTotalMs: number;
   /** One-minute load average of the machine when the run ended. */
   readonly load: number;
   readonly treeRefreshes: number;
@@ -158,6 +161,25 @@ async function refreshCost(api: AcpNativeApi): Promise<number> {
   return (used.user + used.system) / 1000 / REFRESH_SAMPLES;
 }
 
+/** Garbage-collection pauses of the extension host while it runs. */
+function gcPauses(): { stop(): { maxMs: number; totalMs: number } } {
+  let maxMs = 0;
+  let totalMs = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      maxMs = Math.max(maxMs, entry.duration);
+      totalMs += entry.duration;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop: () => {
+      observer.disconnect();
+      return { maxMs, totalMs };
+    },
+  };
+}
+
 /** Memory of the extension host after a full garbage collection. */
 async function memoryAfterGc(): Promise<NodeJS.MemoryUsage> {
   const session = new inspector.Session();
@@ -201,6 +223,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
   const memoryBefore = await memoryAfterGc();
   const profile = await profiler(`${rep}-${scenario.name}-${path.basename(prompt)}`);
   const blocks = startLoopBlocks();
+  const gc = gcPauses();
   const cpu = process.cpuUsage();
   const elu = performance.eventLoopUtilization();
   const start = performance.now();
@@ -210,6 +233,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
   const used = process.cpuUsage(cpu);
   const loop = performance.eventLoopUtilization(elu);
   const loopBlocks = blocks.stop();
+  const gcSeen = gc.stop();
   await profile.stop();
   const memoryAfter = await memoryAfterGc();
   const stats = api.stats();
@@ -235,6 +259,8 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
     p99Ms: loopBlocks.p99Ms,
     heapGrowthMb: (memoryAfter.heapUsed - memoryBefore.heapUsed) / 2 ** 20,
     rssGrowthMb: (memoryAfter.rss - memoryBefore.rss) / 2 ** 20,
+    gcMaxMs: gcSeen.maxMs,
+    gcTotalMs: gcSeen.totalMs,
     load: os.loadavg()[0],
     treeRefreshes: stats.treeRefreshes - refreshesBefore,
     updatesApplied: stats.updatesApplied,
