@@ -2,6 +2,9 @@
  * Benchmark 1: update ingestion of the session core against the SDK's raw dispatch, in the same
  * run, as ratios (the machine is noisy: absolute figures are printed for context only).
  */
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encode, inProcess, runCore, runRaw, type StreamRun } from './ingestion';
 import { median, num, pct, ratio, share, spread, table } from './stats';
 import { updateMix } from './updateMix';
@@ -78,6 +81,21 @@ export async function ingestionBench({ updates, repetitions }: IngestionOptions)
   console.log(
     `coalesced change events: ${num(events)} for ${num(n)} updates (median): ${num((events / n) * 1000, 1)} per 1,000 updates, ` +
       `one per ${num(median(coreMs) / events, 1)} ms of ingestion (flush timer: 16 ms).`,
+  );
+
+  // Goal 5, client side: ingesting a replay (what `session/load` delivers) against reading the
+  // same log from a file and parsing it. The SDK's own share is its raw dispatch.
+  const log = join(tmpdir(), `acp-bench-ingestion-${process.pid}.ndjson`);
+  writeFileSync(log, bytes);
+  const readParse: number[] = [];
+  inProcess.readParse(log);
+  for (let i = 0; i < repetitions; i++) readParse.push(inProcess.readParse(log));
+  rmSync(log, { force: true });
+  const yardstick = median(readParse);
+  console.log(
+    `replay of these ${num(n)} updates (client side of session/load): ingestion ${ratio(median(coreMs) / yardstick)} a plain read + JSON.parse ` +
+      `of the same ndjson (${num(yardstick, 1)} ms); the SDK's raw dispatch alone is ${ratio(median(rawMs) / yardstick)} of it, ` +
+      `so the core's own share is ${ratio((median(coreMs) - median(rawMs)) / yardstick)}.`,
   );
 
   // In-process: the same parsed objects, no SDK, no stream.

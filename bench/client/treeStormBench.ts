@@ -23,6 +23,8 @@ export interface TreeStormOptions {
   repetitions: number;
   /** Tool calls per second of the paced scenarios. */
   pace: number;
+  /** Updates of the replayed session (`session/load`). */
+  replayEvents: number;
 }
 
 async function build(): Promise<void> {
@@ -51,6 +53,7 @@ function runInHost(options: TreeStormOptions): Promise<HostRun[]> {
     ACP_BENCH_STORM_CALLS: String(options.calls),
     ACP_BENCH_STORM_REPS: String(options.repetitions),
     ACP_BENCH_STORM_PACE: String(options.pace),
+    ACP_BENCH_REPLAY_EVENTS: String(options.replayEvents),
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -86,31 +89,48 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
   const of = (name: Scenario['name']) => runs.filter((r) => r.scenario === name && r.rep >= 0);
   const med = (name: Scenario['name'], pick: (r: HostRun) => number | undefined) =>
     median(of(name).flatMap((r) => (pick(r) === undefined ? [] : [pick(r) as number])));
-  const names: Scenario['name'][] = ['baseline', 'storm, view hidden', 'storm, view visible', 'storm ¼, view visible', 'paced baseline', 'paced storm, view visible'];
-  const rows = names.map((name) => {
-    const base = name.startsWith('paced') ? 'paced baseline' : 'baseline';
-    const calls = of(name)[0]?.calls ?? 0;
-    const refreshes = med(name, (r) => r.treeRefreshes);
-    const promptMs = med(name, (r) => r.promptMs);
-    return [
-      name,
-      calls ? num(calls) : '—',
-      num(promptMs),
-      name === base ? '1.00×' : ratio(promptMs / med(base, (r) => r.promptMs)),
-      num(med(name, (r) => r.cpuMs)),
-      name === base ? '1.00×' : ratio(med(name, (r) => r.cpuMs) / med(base, (r) => r.cpuMs)),
-      num(med(name, (r) => r.elu) * 100),
-      num(med(name, (r) => r.maxLagMs)),
-      num(refreshes),
-      calls ? num((refreshes / calls) * 1000, 1) : '—',
-      num(med(name, (r) => r.changeEvents)),
-      calls ? num((calls / promptMs) * 1000) : '—',
-    ];
-  });
+  const worst = (name: Scenario['name'], pick: (r: HostRun) => number) => Math.max(...of(name).map(pick));
+  const names: Scenario['name'][] = [
+    'baseline',
+    'storm, view hidden',
+    'storm, view visible',
+    'storm ¼, view visible',
+    'paced baseline',
+    'paced storm, view visible',
+    'read + parse of the log',
+    'session/load, view visible',
+  ];
+  const baseOf = (name: Scenario['name']): Scenario['name'] =>
+    name.startsWith('paced') ? 'paced baseline' : name.startsWith('session/load') || name.startsWith('read') ? 'read + parse of the log' : 'baseline';
+  const rows = names
+    .filter((name) => of(name).length > 0)
+    .map((name) => {
+      const base = baseOf(name);
+      const calls = of(name)[0]?.calls ?? 0;
+      const promptMs = med(name, (r) => r.promptMs);
+      return [
+        name,
+        calls ? num(calls) : '—',
+        num(promptMs),
+        name === base ? '1.00×' : ratio(promptMs / med(base, (r) => r.promptMs)),
+        num(med(name, (r) => r.cpuMs)),
+        name === base ? '1.00×' : ratio(med(name, (r) => r.cpuMs) / med(base, (r) => r.cpuMs)),
+        num(med(name, (r) => r.elu) * 100),
+        num(worst(name, (r) => r.maxBlockMs)),
+        num(worst(name, (r) => r.p99Ms), 1),
+        num(worst(name, (r) => r.gcMaxMs)),
+        num(med(name, (r) => r.gcTotalMs)),
+        num(med(name, (r) => r.heapGrowthMb), 1),
+        num(med(name, (r) => r.rssGrowthMb), 1),
+        num(med(name, (r) => r.treeRefreshes)),
+        num(med(name, (r) => r.changeEvents)),
+        num(med(name, (r) => r.load), 1),
+      ];
+    });
   console.log(
     '\n' +
       table([
-        ['scenario (medians)', 'calls', 'to end_turn ms', 'vs base', 'host CPU ms', 'vs base', 'ELU %', 'max stall ms', 'refreshes', 'per 1k calls', 'change events', 'calls/s'],
+        ['scenario (medians; block and p99: worst run)', 'calls', 'ms', 'vs base', 'host CPU ms', 'vs base', 'ELU %', 'longest block ms', 'p99 ms', 'longest GC ms', 'GC ms', 'heap +MB', 'RSS +MB', 'refreshes', 'change events', 'load avg'],
         ...rows,
       ]),
   );
@@ -118,23 +138,40 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
   const cpuPerCall = (r: HostRun) => r.cpuMs / r.calls;
   const perCall = med('storm, view visible', cpuPerCall);
   const perCallQuarter = med('storm ¼, view visible', cpuPerCall);
+  const stormNames: Scenario['name'][] = ['storm, view hidden', 'storm, view visible', 'paced storm, view visible', 'session/load, view visible'];
+  const goal = stormNames
+    .filter((name) => of(name).length > 0)
+    .map((name) => `${name}: longest block ${num(worst(name, (r) => r.maxBlockMs))} ms, p99 ${num(worst(name, (r) => r.p99Ms), 1)} ms`)
+    .join('; ');
+  const heapPer10k = med('storm, view visible', (r) => (r.heapGrowthMb / r.calls) * 10_000);
   console.log(`
+- Goal 1 (longest block ≤ 50 ms, p99 ≤ 10 ms; worst of the runs, load average ${num(Math.max(...runs.map((r) => r.load)), 1)} at most): ${goal}.
+- Goal 5 (client side): session/load of ${num(options.replayEvents)} updates ` +
+      `${ratio(med('session/load, view visible', (r) => r.promptMs) / med('read + parse of the log', (r) => r.promptMs))} the time of a plain read + JSON.parse of ` +
+      `the same updates (${num(med('read + parse of the log', (r) => r.promptMs))} ms); until the tree settled ` +
+      `${ratio(med('session/load, view visible', (r) => r.settledMs) / med('read + parse of the log', (r) => r.promptMs))}.
+- Goal 7: extension-host heap growth per 10,000 tool calls kept (flat out, view visible, after a full GC): ${num(heapPer10k, 1)} MB ` +
+      `(RSS ${num(med('storm, view visible', (r) => (r.rssGrowthMb / r.calls) * 10_000), 1)} MB).
 - storm N: ${num(n)} tool calls = ${num(n * 2.5)} session/update messages (tool_call + 1–2 tool_call_updates; read, edit with a diff,
   search, execute, fetch, think; locations on most). baseline N: the same number of messages, of the same sizes, as
   agent_message_chunks — same agent, pipe and SDK parsing, but nothing for the store or the tree (transcript only).
   "paced": the agent sends ${num(options.pace)} calls/s (an agent the host keeps up with) instead of flat out.
+  session/load: the agent replays a stored conversation of ${num(options.replayEvents)} updates (text, then tool calls); its
+  yardstick reads the same updates as ndjson from a file and JSON.parses each line, in the extension host.
 - Tool calls per second into the store (flat out, view visible): ${num(med('storm, view visible', (r) => (r.calls / r.promptMs) * 1000))}.
 - Tree refreshes for ${num(n)} calls: ${num(med('storm, view visible', (r) => r.treeRefreshes))} flat out, ${num(med('paced storm, view visible', (r) => r.treeRefreshes))} paced ` +
-      `(refresh timer 50 ms; change events coalesced every 16 ms).
+      `(change events coalesced every 16 ms).
 - The tree's share: visible vs hidden view, host CPU ${ratio(med('storm, view visible', (r) => r.cpuMs) / med('storm, view hidden', (r) => r.cpuMs))}; ` +
-      `a root refresh with ${num(n)} calls in the tree (VS Code re-fetches them all) costs ${num(med('storm, view visible', (r) => r.refreshCpuMs))} ms of host CPU ` +
+      `a root refresh with ${num(n)} calls in the tree costs ${num(med('storm, view visible', (r) => r.refreshCpuMs))} ms of host CPU ` +
       `(api.toolCalls() snapshot of them: ${num(med('storm, view visible', (r) => r.snapshotMs))} ms).
 - Scaling: host CPU per call at ${num(n)} calls vs at ${num(n / 4)}: ${ratio(perCall / perCallQuarter)} (1.00× = linear).
 - Storm/baseline time in VS Code ${ratio(med('storm, view visible', (r) => r.promptMs) / med('baseline', (r) => r.promptMs))} vs ${ratio(floorRatio)} ` +
       `for a bare SDK client on the same messages (protocol floor, below): when the VS Code ratio is not above the floor's, ` +
       `the storm's extra cost is the SDK's validation of tool-call messages, not the extension's store and tree.
-- "host CPU": the extension host process, prompt → tree settled; ELU: its event-loop utilization; "max stall": the
-  longest its event loop did not turn (a 10 ms interval's lateness) — the UI of every extension waits that long.`);
+- "host CPU": the extension host process, start → tree settled; ELU: its event-loop utilization; "longest block" and "p99":
+  its event loop (bench/support/loopBlocks.ts) — the UI of every extension waits that long; "GC": its garbage-collection
+  pauses meanwhile (a PerformanceObserver), the longest and the total. On a loaded machine a block also holds the time the
+  host was not scheduled at all: compare with the load average.`);
 }
 
 export async function treeStormBench(options: TreeStormOptions): Promise<void> {

@@ -1,6 +1,7 @@
 // Runs INSIDE the VS Code extension host (test/host/run-offline.mjs --tests out/bench/host/treeStorm.js):
 // tool-call storms from a real agent process (test/agents/stormAgent.ts) through the extension's
-// real connection, session core and Tool Calls tree. Built and launched by
+// real connection, session core and Tool Calls tree, and a replay of a stored session
+// (`session/load`) against reading and parsing the same updates from a file. Built and launched by
 // bench/client/treeStormBench.ts; prints one `BENCH {json}` line per measured run (console.log
 // of the extension host reaches the launcher's stdout) and `BENCH-DONE` at the end.
 //
@@ -8,13 +9,18 @@
 //   ACP_BENCH_STORM_CALLS   tool calls per storm (default 10000)
 //   ACP_BENCH_STORM_REPS    repetitions of each scenario (default 2)
 //   ACP_BENCH_STORM_PACE    tool calls per second of the paced scenarios (default 2000)
+//   ACP_BENCH_REPLAY_EVENTS updates of the replayed session (default 10000)
 //   ACP_BENCH_PROFILE       a folder: write a CPU profile of the extension host per run there
+//   ACP_BENCH_STORM_ONLY    run only the scenarios whose name contains one of these comma-separated texts
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
+import { replaySessionId, replayUpdates } from '../../test/agents/stormMessages';
+import { startLoopBlocks } from '../support/loopBlocks';
 
 const EXTENSION_ID = 'acp-native.acp-native';
 
@@ -39,8 +45,18 @@ export interface HostRun {
   readonly cpuMs: number;
   /** Event-loop utilization of the extension host over the same span (0–1). */
   readonly elu: number;
-  /** Longest stall of the extension host's event loop: how late a 10 ms interval fired. */
-  readonly maxLagMs: number;
+  /** Longest event-loop block of the extension host (bench/support/loopBlocks.ts). */
+  readonly maxBlockMs: number;
+  /** 99th percentile of its event-loop delay. */
+  readonly p99Ms: number;
+  /** Growth of the extension host's JS heap / resident set over the run, each after a full GC (MB). */
+  readonly heapGrowthMb: number;
+  readonly rssGrowthMb: number;
+  /** Garbage collection meanwhile: the longest pause and the total (ms); a long pause is a block of its own. */
+  readonly gcMaxMs: number;
+  readonly gcTotalMs: number;
+  /** One-minute load average of the machine when the run ended. */
+  readonly load: number;
   readonly treeRefreshes: number;
   readonly updatesApplied: number;
   readonly changeEvents: number;
@@ -53,9 +69,22 @@ export interface HostRun {
 }
 
 export interface Scenario {
-  readonly name: 'baseline' | 'storm, view hidden' | 'storm, view visible' | 'storm ¼, view visible' | 'paced baseline' | 'paced storm, view visible';
+  readonly name:
+    | 'baseline'
+    | 'storm, view hidden'
+    | 'storm, view visible'
+    | 'storm ¼, view visible'
+    | 'paced baseline'
+    | 'paced storm, view visible'
+    | 'read + parse of the log'
+    | 'session/load, view visible';
+  /** The prompt; for a replay, the session id loaded (or the log file read). */
   readonly prompt: string;
+  /** A prompt to the agent, a `session/load`, or the file read and parsed in its place. */
+  readonly kind: 'prompt' | 'replay' | 'parse';
   readonly calls: number;
+  /** The `session/update`s the scenario delivers. */
+  readonly updates: number;
   readonly visible: boolean;
 }
 
@@ -81,23 +110,6 @@ async function settled(api: AcpNativeApi): Promise<number> {
   return lastChange;
 }
 
-/** How late a 10 ms interval fires: the longest stall of the extension host's event loop. */
-function lagProbe(): { stop(): number } {
-  let last = performance.now();
-  let max = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    max = Math.max(max, now - last - 10);
-    last = now;
-  }, 10);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return max;
-    },
-  };
-}
-
 /** With ACP_BENCH_PROFILE set: a CPU profile of the extension host around one run. */
 async function profiler(name: string): Promise<{ stop(): Promise<void> }> {
   const dir = process.env.ACP_BENCH_PROFILE;
@@ -106,11 +118,23 @@ async function profiler(name: string): Promise<{ stop(): Promise<void> }> {
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.start');
+  // The event-loop blocks over 20 ms, in the profile's clock (monotonic µs), to find them in it.
+  const blocks: { startUs: number; endUs: number }[] = [];
+  const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+  let last = nowUs();
+  const timer = setInterval(() => {
+    const now = nowUs();
+    if (now - last > 25_000) blocks.push({ startUs: last, endUs: now });
+    last = now;
+  }, 5);
   return {
     stop: async () => {
+      clearInterval(timer);
       const { profile } = await session.post('Profiler.stop');
       fs.mkdirSync(dir, { recursive: true });
-      fs.writeFileSync(path.join(dir, `${name.replace(/\W+/g, '-')}.cpuprofile`), JSON.stringify(profile));
+      const file = path.join(dir, name.replace(/\W+/g, '-'));
+      fs.writeFileSync(`${file}.cpuprofile`, JSON.stringify(profile));
+      fs.writeFileSync(`${file}.blocks.json`, JSON.stringify(blocks));
       session.disconnect();
     },
   };
@@ -137,34 +161,89 @@ async function refreshCost(api: AcpNativeApi): Promise<number> {
   return (used.user + used.system) / 1000 / REFRESH_SAMPLES;
 }
 
+/** Garbage-collection pauses of the extension host while it runs. */
+function gcPauses(): { stop(): { maxMs: number; totalMs: number } } {
+  let maxMs = 0;
+  let totalMs = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      maxMs = Math.max(maxMs, entry.duration);
+      totalMs += entry.duration;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop: () => {
+      observer.disconnect();
+      return { maxMs, totalMs };
+    },
+  };
+}
+
+/** Memory of the extension host after a full garbage collection. */
+async function memoryAfterGc(): Promise<NodeJS.MemoryUsage> {
+  const session = new inspector.Session();
+  session.connect();
+  try {
+    await session.post('HeapProfiler.collectGarbage');
+  } finally {
+    session.disconnect();
+  }
+  return process.memoryUsage();
+}
+
+/** What a scenario does while measured; resolves when its last update was ingested. */
+async function act(api: AcpNativeApi, scenario: Scenario): Promise<void> {
+  switch (scenario.kind) {
+    case 'prompt': {
+      const stop = await api.prompt(scenario.prompt);
+      if (stop !== 'end_turn') throw new Error(`${scenario.prompt}: stop reason ${stop}`);
+      return;
+    }
+    case 'replay':
+      // Resolves once the agent answered and every replayed update was applied.
+      return api.loadSession(scenario.prompt);
+    case 'parse': {
+      // The yardstick of a replay: the same updates read from a file and parsed, nothing else.
+      let sink = 0;
+      for (const line of fs.readFileSync(scenario.prompt, 'utf8').split('\n')) if (line) sink += (JSON.parse(line) as { method: string }).method.length;
+      if (sink === 0) throw new Error(`${scenario.prompt} is empty`);
+      return;
+    }
+  }
+}
+
 async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Promise<HostRun> {
   const { prompt, calls, visible } = scenario;
   await vscode.commands.executeCommand('acpNative.clearToolCalls');
-  await api.newSession();
+  if (scenario.kind === 'prompt') await api.newSession();
   await showView(visible);
   await settled(api);
   const refreshesBefore = api.stats().treeRefreshes;
-  const profile = await profiler(`${rep}-${scenario.name}-${prompt}`);
-  const lag = lagProbe();
+  const memoryBefore = await memoryAfterGc();
+  const profile = await profiler(`${rep}-${scenario.name}-${path.basename(prompt)}`);
+  const blocks = startLoopBlocks();
+  const gc = gcPauses();
   const cpu = process.cpuUsage();
   const elu = performance.eventLoopUtilization();
   const start = performance.now();
-  const stop = await api.prompt(prompt);
+  await act(api, scenario);
   const promptMs = performance.now() - start;
-  if (stop !== 'end_turn') throw new Error(`${prompt}: stop reason ${stop}`);
-  const settledAt = await settled(api);
+  const settledAt = scenario.kind === 'parse' ? performance.now() : await settled(api);
   const used = process.cpuUsage(cpu);
   const loop = performance.eventLoopUtilization(elu);
-  const maxLagMs = lag.stop();
+  const loopBlocks = blocks.stop();
+  const gcSeen = gc.stop();
   await profile.stop();
+  const memoryAfter = await memoryAfterGc();
   const stats = api.stats();
   const snapshotStart = performance.now();
-  const snapshot = api.toolCalls();
+  const snapshot = scenario.kind === 'parse' ? [] : api.toolCalls();
   const snapshotMs = performance.now() - snapshotStart;
   if (snapshot.length !== calls) throw new Error(`${prompt}: ${snapshot.length} tool calls in the store, expected ${calls}`);
-  // Both prompts send 2.5 messages per call: a tool_call, then two updates for even calls, one for odd.
-  const count = Number(prompt.split(' ')[1]);
-  if (stats.updatesApplied !== 2 * count + Math.ceil(count / 2)) throw new Error(`${prompt}: ${stats.updatesApplied} updates applied`);
+  if (scenario.kind !== 'parse' && stats.updatesApplied !== scenario.updates) {
+    throw new Error(`${prompt}: ${stats.updatesApplied} updates applied, expected ${scenario.updates}`);
+  }
   const refreshCpuMs = visible && calls > 0 && scenario.name === 'storm, view visible' ? await refreshCost(api) : undefined;
   return {
     rep,
@@ -176,7 +255,13 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
     settledMs: Math.max(promptMs, settledAt - start),
     cpuMs: (used.user + used.system) / 1000,
     elu: loop.utilization,
-    maxLagMs,
+    maxBlockMs: loopBlocks.maxMs,
+    p99Ms: loopBlocks.p99Ms,
+    heapGrowthMb: (memoryAfter.heapUsed - memoryBefore.heapUsed) / 2 ** 20,
+    rssGrowthMb: (memoryAfter.rss - memoryBefore.rss) / 2 ** 20,
+    gcMaxMs: gcSeen.maxMs,
+    gcTotalMs: gcSeen.totalMs,
+    load: os.loadavg()[0],
     treeRefreshes: stats.treeRefreshes - refreshesBefore,
     updatesApplied: stats.updatesApplied,
     changeEvents: stats.changeEvents,
@@ -186,21 +271,45 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
   };
 }
 
-export function scenarios(calls: number, pace: number): Scenario[] {
+/** A storm prompt sends 2.5 messages per call: a tool_call, then two updates for even calls, one for odd. */
+const stormUpdates = (calls: number) => 2 * calls + Math.ceil(calls / 2);
+
+export function scenarios(calls: number, pace: number, replay: { events: number; calls: number; log: string }): Scenario[] {
+  const quarter = Math.round(calls / 4);
+  const prompt = (name: Scenario['name'], text: string, stormCalls: number, visible: boolean, count = calls): Scenario => ({
+    name,
+    kind: 'prompt',
+    prompt: text,
+    calls: stormCalls,
+    updates: stormUpdates(count),
+    visible,
+  });
   return [
-    { name: 'baseline', prompt: `baseline ${calls}`, calls: 0, visible: true },
-    { name: 'storm, view hidden', prompt: `storm ${calls}`, calls, visible: false },
-    { name: 'storm, view visible', prompt: `storm ${calls}`, calls, visible: true },
-    { name: 'storm ¼, view visible', prompt: `storm ${Math.round(calls / 4)}`, calls: Math.round(calls / 4), visible: true },
-    { name: 'paced baseline', prompt: `baseline ${calls} ${pace}`, calls: 0, visible: true },
-    { name: 'paced storm, view visible', prompt: `storm ${calls} ${pace}`, calls, visible: true },
+    prompt('baseline', `baseline ${calls}`, 0, true),
+    prompt('storm, view hidden', `storm ${calls}`, calls, false),
+    prompt('storm, view visible', `storm ${calls}`, calls, true),
+    prompt('storm ¼, view visible', `storm ${quarter}`, quarter, true, quarter),
+    prompt('paced baseline', `baseline ${calls} ${pace}`, 0, true),
+    prompt('paced storm, view visible', `storm ${calls} ${pace}`, calls, true),
+    { name: 'read + parse of the log', kind: 'parse', prompt: replay.log, calls: 0, updates: replay.events, visible: true },
+    { name: 'session/load, view visible', kind: 'replay', prompt: replaySessionId(replay.events), calls: replay.calls, updates: replay.events, visible: true },
   ];
+}
+
+/** Writes the replayed session's updates as the agent sends them (ndjson of `session/update`s). */
+function writeReplayLog(events: number, cwd: string): { events: number; calls: number; log: string } {
+  const updates = replayUpdates(events, cwd);
+  const sessionId = replaySessionId(events);
+  const log = path.join(os.tmpdir(), `acp-bench-${sessionId}.ndjson`);
+  fs.writeFileSync(log, updates.map((update) => `${JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId, update } })}\n`).join(''));
+  return { events, calls: updates.filter((u) => u.sessionUpdate === 'tool_call').length, log };
 }
 
 export async function run(): Promise<void> {
   const calls = Number(process.env.ACP_BENCH_STORM_CALLS ?? 10_000);
   const reps = Number(process.env.ACP_BENCH_STORM_REPS ?? 2);
   const pace = Number(process.env.ACP_BENCH_STORM_PACE ?? 2000);
+  const replayEvents = Number(process.env.ACP_BENCH_REPLAY_EVENTS ?? 10_000);
   const ext = vscode.extensions.getExtension<AcpNativeApi>(EXTENSION_ID);
   if (!ext) throw new Error(`Extension ${EXTENSION_ID} is not loaded`);
   const api = await ext.activate();
@@ -213,14 +322,21 @@ export async function run(): Promise<void> {
   // 10,000 edits must not open 2,500 diff editors: this measures the tree, not the diff editor.
   await setSetting('acpNative.diff.autoOpen', 'onClick');
   await api.stopAgent();
-  console.log(`BENCH-INFO ${JSON.stringify({ vscode: vscode.version, node: process.versions.node, calls, reps, pace })}`);
+  const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+  const replay = writeReplayLog(replayEvents, cwd);
+  console.log(`BENCH-INFO ${JSON.stringify({ vscode: vscode.version, node: process.versions.node, calls, reps, pace, replayEvents })}`);
 
   try {
     // Warm-up: agent start, JIT of the SDK, the core and the tree.
-    await measure(api, -1, { name: 'storm, view visible', prompt: 'storm 1000', calls: 1000, visible: true });
-    await measure(api, -1, { name: 'baseline', prompt: 'baseline 1000', calls: 0, visible: true });
+    const warmUpReplay = writeReplayLog(1000, cwd);
+    const warmUp = scenarios(1000, pace, warmUpReplay);
+    for (const name of ['storm, view visible', 'baseline', 'session/load, view visible'] as const) {
+      await measure(api, -1, warmUp.find((s) => s.name === name) as Scenario);
+    }
+    fs.rmSync(warmUpReplay.log, { force: true });
     for (let rep = 0; rep < reps; rep++) {
-      const runs = scenarios(calls, pace);
+      const only = process.env.ACP_BENCH_STORM_ONLY;
+      const runs = scenarios(calls, pace, replay).filter((s) => !only || only.split(',').some((part) => s.name.includes(part)));
       // Reversed every other repetition, so drift of the machine does not favour one side.
       if (rep % 2 === 1) runs.reverse();
       for (const scenario of runs) console.log(`BENCH ${JSON.stringify(await measure(api, rep, scenario))}`);
@@ -231,6 +347,7 @@ export async function run(): Promise<void> {
     await setSetting('acpNative.defaultAgent', undefined);
     await setSetting('acpNative.diff.autoOpen', undefined);
     await setSetting('acpNative.agents', undefined);
+    fs.rmSync(replay.log, { force: true });
   }
   console.log('BENCH-DONE');
 }

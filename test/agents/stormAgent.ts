@@ -8,79 +8,29 @@
 //   baseline N [R]  the SAME number of messages, of the same sizes, as `agent_message_chunk`s: same
 //                agent work, same bytes on the pipe, same SDK parsing on the client; only what the
 //                client does with them differs (append to the transcript vs tool-call store + tree)
+//   session/load of `storm_replay_N` (see stormMessages.ts)  replays a stored conversation of N
+//                updates (user and agent text, the storm's tool calls), then answers
 // Diff cards carry content but no terminal is announced: terminals are not what this measures.
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
+import { chunkLike, replayCount, replayUpdates, toolCallMessages } from './stormMessages';
 
 type Client = acp.AgentContext;
 
 /** Notifications written before waiting for the pipe to take them. */
 const WINDOW = 256;
 
-const KINDS = ['read', 'edit', 'search', 'execute', 'read', 'edit', 'fetch', 'think'] as const;
-
-/** The messages of tool call `i`: a `tool_call` then one or two `tool_call_update`s. */
-function toolCallMessages(i: number, cwd: string): acp.SessionUpdate[] {
-  const toolCallId = `storm_${i}`;
-  const file = `${cwd}/src/pkg${i % 13}/module${i % 97}.ts`;
-  const line = 1 + ((i * 7) % 300);
-  const failed = i % 17 === 16;
-  const end: acp.ToolCallStatus = failed ? 'failed' : 'completed';
-  const kind = KINDS[i % KINDS.length];
-  const text = (body: string): acp.ToolCallContent => ({ type: 'content', content: { type: 'text', text: body } });
-  const call = (fields: Omit<acp.ToolCall, 'toolCallId'>): acp.SessionUpdate => ({ sessionUpdate: 'tool_call', toolCallId, ...fields });
-  const patch = (fields: Omit<acp.ToolCallUpdate, 'toolCallId'>): acp.SessionUpdate => ({ sessionUpdate: 'tool_call_update', toolCallId, ...fields });
-  const running = i % 2 === 0 ? [patch({ status: 'in_progress' })] : [];
-  switch (kind) {
-    case 'read':
-      return [
-        call({ title: `Read ${file}`, kind, status: 'pending', rawInput: { file_path: file }, locations: [{ path: file, line }] }),
-        ...running,
-        patch({ status: end, content: [text(`${line}\texport function f${i}() {\n${line + 1}\t  return ${i};\n${line + 2}\t}`)] }),
-      ];
-    case 'edit':
-      return [
-        call({ title: `Edit ${file}`, kind, status: 'pending', rawInput: { file_path: file, old_string: `return ${i};`, new_string: `return ${i + 1};` }, locations: [{ path: file }] }),
-        ...running,
-        patch({
-          status: end,
-          content: [{ type: 'diff', path: file, oldText: `export function f${i}() {\n  return ${i};\n}`, newText: `export function f${i}() {\n  return ${i + 1};\n}` }],
-          locations: [{ path: file, line }],
-        }),
-      ];
-    case 'search':
-      return [
-        call({ title: `grep "f${i}" src`, kind, status: 'pending', rawInput: { pattern: `f${i}`, path: `${cwd}/src` } }),
-        ...running,
-        patch({
-          status: end,
-          content: [text(`Found 3 matches`)],
-          locations: [0, 1, 2].map((k) => ({ path: `${cwd}/src/pkg${(i + k) % 13}/module${(i + k) % 97}.ts`, line: line + k })),
-        }),
-      ];
-    case 'execute':
-      return [
-        call({ title: `npm test -- --grep case${i}`, kind, status: 'pending', rawInput: { command: `npm test -- --grep case${i}` } }),
-        ...running,
-        patch({ status: end, content: [text(failed ? `1 failing\n  case${i}: expected ${i} to equal ${i + 1}` : `1 passing (${i % 50} ms)`)] }),
-      ];
-    case 'fetch':
-      return [
-        call({ title: `Fetch https://example.com/docs/${i}`, kind, status: 'pending', rawInput: { url: `https://example.com/docs/${i}` } }),
-        ...running,
-        patch({ status: end, content: [text(`# Page ${i}\n\nSome documentation text.`)] }),
-      ];
-    case 'think':
-      return [call({ title: 'Thinking', kind, status: 'pending' }), ...running, patch({ status: end })];
+/** Sends `updates` as fast as the pipe takes them. */
+async function send(client: Client, sessionId: string, updates: Iterable<acp.SessionUpdate>): Promise<void> {
+  let inFlight: Promise<void>[] = [];
+  for (const update of updates) {
+    inFlight.push(client.notify(acp.methods.client.session.update, { sessionId, update }));
+    if (inFlight.length >= WINDOW) {
+      await Promise.all(inFlight);
+      inFlight = [];
+    }
   }
-}
-
-/** A message chunk whose notification is about as long as `like`'s: same bytes on the pipe. */
-function chunkLike(like: acp.SessionUpdate, i: number): acp.SessionUpdate {
-  const overhead = JSON.stringify({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '' } }).length;
-  const size = Math.max(1, JSON.stringify(like).length - overhead);
-  const words = `Token ${i} of a long streamed answer. `;
-  return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: words.repeat(Math.ceil(size / words.length)).slice(0, size) } };
+  await Promise.all(inFlight);
 }
 
 async function flood(client: Client, sessionId: string, count: number, cwd: string, asChunks: boolean, callsPerSecond: number): Promise<number> {
@@ -115,13 +65,20 @@ acp
   .agent({ name: 'storm-agent' })
   .onRequest(acp.methods.agent.initialize, () => ({
     protocolVersion: acp.PROTOCOL_VERSION,
-    agentCapabilities: { loadSession: false },
+    agentCapabilities: { loadSession: true },
     agentInfo: { name: 'storm-agent', version: '0.0.0' },
   }))
   .onRequest(acp.methods.agent.session.new, ({ params }) => {
     const sessionId = `storm_session_${nextSession++}`;
     sessions.set(sessionId, params.cwd);
     return { sessionId };
+  })
+  .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+    const count = replayCount(params.sessionId);
+    if (count === undefined) throw acp.RequestError.resourceNotFound(params.sessionId);
+    sessions.set(params.sessionId, params.cwd);
+    await send(client, params.sessionId, replayUpdates(count, params.cwd));
+    return {};
   })
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
     const text = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as acp from '@agentclientprotocol/sdk';
 import { JsonLineFilter, LineTooLongError } from '../core/ndjsonFilter';
+import { SlicedFeed } from '../core/slicedFeed';
 import { LineTail } from '../core/lineTail';
 import type { Logger } from '../log';
 
@@ -120,6 +121,20 @@ export class AgentProcess {
     let open = true;
     const readable = new ReadableStream<Uint8Array>({
       start(controller) {
+        // Lines go to the SDK a slice per event-loop turn (see SlicedFeed); stdout stays paused
+        // until a read's lines are all delivered, so a flooding agent waits in its pipe.
+        const feed = new SlicedFeed<Uint8Array>({
+          deliver: (line) => {
+            if (!open) return;
+            if (tap) tapLines(tap, 'receive', decoder.decode(line));
+            controller.enqueue(line);
+          },
+          sizeOf: (line) => line.length,
+          onDrained: () => {
+            // The next read on a later turn: many chunks waiting in the pipe must not all land in this one.
+            if (open) setImmediate(() => child.stdout?.resume());
+          },
+        });
         child.stdout?.on('data', (chunk: Buffer) => {
           if (!open) return;
           let lines: Uint8Array[];
@@ -128,30 +143,24 @@ export class AgentProcess {
           } catch (error) {
             if (!(error instanceof LineTooLongError)) throw error;
             // The SDK closes the connection with this error; AgentConnection then stops the agent.
+            feed.flush();
             open = false;
             controller.error(error);
             return;
           }
-          for (const line of lines) {
-            if (tap) tapLines(tap, 'receive', decoder.decode(line));
-            controller.enqueue(line);
-          }
-          // One chunk per turn of the event loop: a flooding agent must not freeze the extension
-          // host (timers, other extensions) while Node drains many chunks in one go.
           child.stdout?.pause();
-          setImmediate(() => child.stdout?.resume());
+          feed.push(lines);
         });
         child.stdout?.on('end', () => {
           if (!open) return;
-          for (const line of filter.end()) {
-            if (tap) tapLines(tap, 'receive', decoder.decode(line));
-            controller.enqueue(line);
-          }
+          feed.push(filter.end());
+          feed.flush();
           open = false;
           controller.close();
         });
         child.stdout?.on('error', (error) => {
           if (!open) return;
+          feed.flush();
           open = false;
           controller.error(error);
         });

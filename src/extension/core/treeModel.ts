@@ -8,6 +8,8 @@ import { cardIcon, type CardKind, type ToolCallState } from './toolCalls';
 export type TreeNode =
   | { type: 'session'; id: string; sessionId: string }
   | { type: 'call'; id: string; sessionId: string; toolCallId: string }
+  /** Older calls of a long session, `CALLS_PER_GROUP` at a time (`group`: 0 for the first ones). */
+  | { type: 'callGroup'; id: string; sessionId: string; group: number }
   | { type: 'text'; id: string; sessionId: string; toolCallId: string; index: number; text: string }
   | { type: 'location'; id: string; sessionId: string; toolCallId: string; path: string; line?: number }
   | { type: 'rawInput'; id: string; sessionId: string; toolCallId: string; json: string }
@@ -31,6 +33,40 @@ export function reviewFileNode(sessionId: string, turn: number, changeId: number
 
 export function callNode(sessionId: string, toolCallId: string): TreeNode {
   return { type: 'call', id: `c:${sessionId}:${toolCallId}`, sessionId, toolCallId };
+}
+
+export function callGroupNode(sessionId: string, group: number): TreeNode {
+  return { type: 'callGroup', id: `g:${sessionId}:${group}`, sessionId, group };
+}
+
+/**
+ * Calls listed directly under their session, at most; the older calls of a longer session fold
+ * into collapsed groups of this many. The view re-fetches every child of an expanded node on each
+ * refresh, and a session of 10,000 calls cost a third of a second of the extension host per
+ * refresh; folded, a refresh fetches at most this many calls and one node per group.
+ */
+export const CALLS_PER_GROUP = 500;
+
+/**
+ * How a session's `count` calls are laid out: `groups` collapsed groups of `CALLS_PER_GROUP`
+ * (the calls `[g * CALLS_PER_GROUP, (g + 1) * CALLS_PER_GROUP)`), then the calls from
+ * `firstListed` on, directly under the session. A session of up to `CALLS_PER_GROUP` calls has
+ * no group.
+ */
+export function callLayout(count: number): { groups: number; firstListed: number } {
+  const groups = count > 0 ? Math.floor((count - 1) / CALLS_PER_GROUP) : 0;
+  return { groups, firstListed: groups * CALLS_PER_GROUP };
+}
+
+/** The group holding the call at `order` among `count` calls, or undefined when it is listed under the session. */
+export function callGroupOf(order: number, count: number): number | undefined {
+  return order < callLayout(count).firstListed ? Math.floor(order / CALLS_PER_GROUP) : undefined;
+}
+
+/** "Tool calls 1–500": the label of a group (1-based, as the user counts). */
+export function callGroupLabel(group: number): string {
+  const first = group * CALLS_PER_GROUP + 1;
+  return `Tool calls ${first.toLocaleString('en-US')}–${(first + CALLS_PER_GROUP - 1).toLocaleString('en-US')}`;
 }
 
 /** The children of a tool call: its text content, its locations, its raw input. */

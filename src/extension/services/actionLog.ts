@@ -29,6 +29,12 @@ const OWN_WRITE_MS = 3000;
  * long after it finished (even when the turn ended meanwhile).
  */
 const COMMAND_GRACE_MS = 2500;
+/**
+ * What the agent itself changes is saved this long after the change, all sessions together: a
+ * storm of edits (thousands of tool calls in a turn) costs a few writes of the log, not one write
+ * of the whole log per call. A turn's end, the user's actions and disposal save at once.
+ */
+export const SAVE_DELAY_MS = 500;
 
 /**
  * Records every file the agent changes, per session and turn, however it changed it: through
@@ -48,6 +54,9 @@ export class ActionLogCapture extends Disposable {
   private readonly viewCache = new WeakMap<FileChange, { before: Snapshot; after: Snapshot; view: FileChangeView }>();
   /** Per session: until when a file changing on disk is taken for the agent's doing. */
   private readonly commandUntil = new Map<string, number>();
+  /** Sessions changed since their last save (see `SAVE_DELAY_MS`). */
+  private readonly unsaved = new Set<string>();
+  private saveTimer: NodeJS.Timeout | undefined;
   private readonly changeEmitter = this._register(new vscode.EventEmitter<string>());
   /** Fires with the session whose log changed. */
   readonly onDidChange = this.changeEmitter.event;
@@ -69,10 +78,15 @@ export class ActionLogCapture extends Disposable {
         for (const record of deps.sessions.all) if (!this.log.hasSession(record.state.sessionId)) this.loadStored(record.state.sessionId);
         for (const sessionId of this.log.sessionIds()) {
           // A session cleared from the view leaves memory; loading it again reads it back from storage.
-          if (!deps.sessions.session(sessionId) && !this.busy.has(sessionId)) this.log.forget(sessionId);
+          if (deps.sessions.session(sessionId) || this.busy.has(sessionId)) continue;
+          // What waits for its save is saved before memory lets go of it.
+          if (this.unsaved.delete(sessionId)) this.save(sessionId);
+          this.log.forget(sessionId);
         }
       }),
     );
+    // Deactivation saves what is still waiting for its save.
+    this._register({ dispose: () => this.saveUnsaved() });
     const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/*'));
     this._register(watcher.onDidChange((uri) => this.onDiskChange(uri, 'changed')));
     this._register(watcher.onDidCreate((uri) => this.onDiskChange(uri, 'created')));
@@ -119,7 +133,7 @@ export class ActionLogCapture extends Disposable {
     const change = this.log.inTurn(sessionId, realPath(path));
     if (!change) return;
     this.log.setAfter(change, readSnapshotSync(change.path));
-    this.changed(sessionId);
+    this.changedSoon(sessionId);
   }
 
   views(sessionId: string): FileChangeView[] {
@@ -167,9 +181,26 @@ export class ActionLogCapture extends Disposable {
     this.ownWrites.set(path, Date.now() + OWN_WRITE_MS);
   }
 
+  /** The log of a session changed by the user's doing (keep, undo, restore): saved now. */
   changed(sessionId: string): void {
+    this.unsaved.delete(sessionId);
     this.save(sessionId);
     this.changeEmitter.fire(sessionId);
+  }
+
+  /** The log changed by the agent's doing: saved with the other changes of the next `SAVE_DELAY_MS`. */
+  private changedSoon(sessionId: string): void {
+    this.unsaved.add(sessionId);
+    this.saveTimer ??= setTimeout(() => this.saveUnsaved(), SAVE_DELAY_MS);
+    this.changeEmitter.fire(sessionId);
+  }
+
+  private saveUnsaved(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    const sessionIds = [...this.unsaved];
+    this.unsaved.clear();
+    for (const sessionId of sessionIds) this.save(sessionId);
   }
 
   private track(sessionId: string, update: acp.ToolCall | acp.ToolCallUpdate): void {
@@ -213,8 +244,10 @@ export class ActionLogCapture extends Disposable {
     }
     if (finished && !call.finished) {
       call.finished = true;
+      // A call that named no file left nothing in the log to settle, save or show.
+      if (call.paths.size === 0) return;
       for (const path of call.paths) this.settle(sessionId, path, call);
-      this.changed(sessionId);
+      this.changedSoon(sessionId);
     }
   }
 
@@ -311,7 +344,7 @@ export class ActionLogCapture extends Disposable {
       const change = existing ?? this.log.record(sessionId, path, 'watcher', this.watcherBefore(sessionId, path, what));
       // The command already ran: what is on disk now is what it left (a later event updates it).
       this.log.setAfter(change, onDisk);
-      this.changed(sessionId);
+      this.changedSoon(sessionId);
       return;
     }
   }

@@ -31,8 +31,20 @@ export function readSnapshotSync(path: string): Snapshot {
  * is the same, asynchronously; capture must not wait).
  */
 export function realPath(path: string): string {
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ path: f.uri.fsPath, real: realSync(f.uri.fsPath) }));
-  return canonicalSpelling(realSync(path), folders);
+  return canonicalSpelling(realSync(path), workspaceFolderReals());
+}
+
+/**
+ * The workspace folders with their real paths, resolved once per set of folders: capture asks for
+ * every path of every tool call, and a storm of calls resolved the folders again each time.
+ */
+let folderReals: { key: string; folders: { path: string; real: string }[] } | undefined;
+
+function workspaceFolderReals(): { path: string; real: string }[] {
+  const paths = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  const key = paths.join('\0');
+  if (folderReals?.key !== key) folderReals = { key, folders: paths.map((path) => ({ path, real: realSync(path) })) };
+  return folderReals.folders;
 }
 
 function realSync(path: string): string {

@@ -8,7 +8,8 @@ const MAX_SESSIONS = 20;
 /** Texts up to this size live in the session's JSON; larger ones are files of their own. */
 const INLINE_BYTES = 16 * 1024;
 
-type StoredSnapshot = { kind: 'absent' } | { kind: 'unknown'; reason: string } | { kind: 'bytes'; base64: string } | { kind: 'bytes'; blob: string };
+type StoredText = { kind: 'bytes'; base64: string } | { kind: 'bytes'; blob: string };
+type StoredSnapshot = { kind: 'absent' } | { kind: 'unknown'; reason: string } | StoredText;
 type StoredChange = Omit<FileChange, 'before' | 'after'> & { before: StoredSnapshot; after: StoredSnapshot | null };
 interface StoredSession {
   version: 1;
@@ -23,6 +24,11 @@ interface StoredSession {
  */
 export class ActionLogStore {
   private readonly blobs: string;
+  /**
+   * The stored form of each text already saved, by identity (a snapshot's bytes are never changed
+   * in place): a log saved again and again during a turn encodes and hashes each text once.
+   */
+  private readonly storedTexts = new WeakMap<Uint8Array, StoredText>();
 
   constructor(private readonly dir: string) {
     this.blobs = path.join(dir, 'blobs');
@@ -62,10 +68,19 @@ export class ActionLogStore {
 
   private storeSnapshot(snapshot: Snapshot): StoredSnapshot {
     if (snapshot.kind !== 'bytes') return snapshot;
-    if (snapshot.bytes.length <= INLINE_BYTES) return { kind: 'bytes', base64: Buffer.from(snapshot.bytes).toString('base64') };
-    const hash = crypto.createHash('sha256').update(snapshot.bytes).digest('hex');
+    const known = this.storedTexts.get(snapshot.bytes);
+    // A blob may have been pruned since (its session dropped, then the text used again): checked.
+    if (known && ('base64' in known || fs.existsSync(path.join(this.blobs, known.blob)))) return known;
+    const stored = this.encodeSnapshot(snapshot.bytes);
+    this.storedTexts.set(snapshot.bytes, stored);
+    return stored;
+  }
+
+  private encodeSnapshot(bytes: Uint8Array): StoredText {
+    if (bytes.length <= INLINE_BYTES) return { kind: 'bytes', base64: Buffer.from(bytes).toString('base64') };
+    const hash = crypto.createHash('sha256').update(bytes).digest('hex');
     const file = path.join(this.blobs, hash);
-    if (!fs.existsSync(file)) fs.writeFileSync(file, snapshot.bytes);
+    if (!fs.existsSync(file)) fs.writeFileSync(file, bytes);
     return { kind: 'bytes', blob: hash };
   }
 

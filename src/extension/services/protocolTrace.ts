@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { TraceFormatter, type TraceDirection } from '../core/protocolTrace';
-import type { Config } from '../config';
+import type { Config, TraceSetting } from '../config';
 import { Disposable } from '../util/lifecycle';
 
 const RECENT_LINES = 500;
@@ -15,15 +15,22 @@ export class ProtocolTrace extends Disposable {
   private readonly formatters = new Map<string, TraceFormatter>();
   /** The latest lines written, for `ACP: Show Protocol Trace`'s callers (tests). */
   private readonly recent: string[] = [];
+  /**
+   * The setting, read when it changes rather than per message: the tap sees every line of a flood,
+   * and reading the configuration each time was a cost per message with tracing off.
+   */
+  private level: TraceSetting;
 
-  constructor(private readonly config: Config) {
+  constructor(config: Config) {
     super();
+    this.level = config.trace;
+    this._register(config.onDidChange(['trace'], () => (this.level = config.trace)));
     this._register({ dispose: () => this.channel?.dispose() });
   }
 
   /** The tap given to each agent connection. */
   readonly write = (agentName: string, direction: TraceDirection, line: string): void => {
-    const level = this.config.trace;
+    const level = this.level;
     if (level === 'off') return;
     let formatter = this.formatters.get(agentName);
     if (!formatter) this.formatters.set(agentName, (formatter = new TraceFormatter()));

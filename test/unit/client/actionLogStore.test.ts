@@ -44,6 +44,24 @@ describe('action log storage', () => {
     assert.ok(again.record('s/1', '/w/a.txt', 'fs', { kind: 'absent' }).id > large.id);
   });
 
+  it('saves a log again and again (as during a turn) without losing a large text whose file went missing', () => {
+    const log = new ActionLog();
+    log.beginTurn('s1', 0);
+    const big = encodeText('y'.repeat(40_000), false);
+    const change = log.record('s1', '/w/big.txt', 'tool', { kind: 'bytes', bytes: big });
+    log.setAfter(change, { kind: 'bytes', bytes: encodeText('small\n', false) });
+    const store = new ActionLogStore(dir);
+    store.save('s1', log.serialize('s1')!);
+    const blobs = path.join(dir, 'blobs');
+    const [blob] = fs.readdirSync(blobs);
+    // Gone meanwhile (pruned with another session that used it): the next save writes it again.
+    fs.rmSync(path.join(blobs, blob));
+    store.save('s1', log.serialize('s1')!);
+    assert.deepEqual(fs.readdirSync(blobs), [blob]);
+    const loaded = new ActionLogStore(dir).load('s1')!;
+    assert.deepEqual(loaded.changes[0].before, { kind: 'bytes', bytes: big });
+  });
+
   it('keeps only the most recent sessions', () => {
     const store = new ActionLogStore(dir);
     for (let i = 0; i < 23; i++) {

@@ -1,6 +1,18 @@
 import * as assert from 'node:assert/strict';
 import { cardIcon, cardOpens, ToolCallStore } from '../../../src/extension/core/toolCalls';
-import { callChildren, callNode, kindIcon, labelOf, sessionNode, statusLabel } from '../../../src/extension/core/treeModel';
+import {
+  CALLS_PER_GROUP,
+  callChildren,
+  callGroupLabel,
+  callGroupNode,
+  callGroupOf,
+  callLayout,
+  callNode,
+  kindIcon,
+  labelOf,
+  sessionNode,
+  statusLabel,
+} from '../../../src/extension/core/treeModel';
 
 describe('Tool Calls tree model', () => {
   it('gives a call its text, locations and raw input as children, with stable ids', () => {
@@ -72,5 +84,32 @@ describe('Tool Calls tree model', () => {
     assert.equal(kindIcon('execute', 'terminal'), 'terminal');
     assert.equal(kindIcon(undefined, 'diff'), 'diff');
     assert.equal(kindIcon('other', 'generic'), 'tools');
+  });
+
+  it('lists up to 500 calls under their session and folds older calls of a longer session into groups of 500', () => {
+    assert.equal(CALLS_PER_GROUP, 500);
+    assert.deepEqual(callLayout(0), { groups: 0, firstListed: 0 });
+    assert.deepEqual(callLayout(1), { groups: 0, firstListed: 0 });
+    assert.deepEqual(callLayout(500), { groups: 0, firstListed: 0 }, 'a 500-call session looks as it always did');
+    assert.deepEqual(callLayout(501), { groups: 1, firstListed: 500 });
+    assert.deepEqual(callLayout(1000), { groups: 1, firstListed: 500 });
+    assert.deepEqual(callLayout(10_000), { groups: 19, firstListed: 9_500 }, 'a refresh fetches 19 groups and 500 calls, not 10,000 rows');
+    assert.deepEqual(callLayout(10_001), { groups: 20, firstListed: 10_000 });
+  });
+
+  it('finds the group of a call, or none when the call is listed under its session', () => {
+    assert.equal(callGroupOf(0, 500), undefined);
+    assert.equal(callGroupOf(499, 500), undefined);
+    assert.equal(callGroupOf(0, 501), 0);
+    assert.equal(callGroupOf(499, 501), 0);
+    assert.equal(callGroupOf(500, 501), undefined, 'the newest calls stay under the session');
+    assert.equal(callGroupOf(9_499, 10_000), 18);
+    assert.equal(callGroupOf(9_500, 10_000), undefined);
+  });
+
+  it('labels a group by the calls it holds, counted from 1, with a stable id', () => {
+    assert.equal(callGroupLabel(0), 'Tool calls 1–500');
+    assert.equal(callGroupLabel(18), 'Tool calls 9,001–9,500');
+    assert.deepEqual(callGroupNode('s1', 2), { type: 'callGroup', id: 'g:s1:2', sessionId: 's1', group: 2 });
   });
 });

@@ -115,4 +115,36 @@ describe('KeyedSerialQueue', () => {
     await queue.idle('k');
     assert.equal(done, true);
   });
+
+  it('runs a task at once when nothing of its key is queued or running (no microtask hop per update)', async () => {
+    const queue = new KeyedSerialQueue();
+    let ran = 0;
+    const first = queue.run('k', () => ++ran);
+    assert.equal(ran, 1, 'ran inside run()');
+    assert.equal(await first, 1);
+    const failing = queue.run('k', () => {
+      throw new Error('sync boom');
+    });
+    await assert.rejects(failing, /sync boom/);
+    assert.equal(await queue.run('k', () => ++ran), 2, 'a failure does not stop the next');
+    assert.equal(queue.activeKeys, 0, 'synchronous tasks leave nothing behind');
+  });
+
+  it('runs what a task submits under its own key after that task, sync or async', async () => {
+    const queue = new KeyedSerialQueue();
+    const order: string[] = [];
+    await queue.run('k', () => {
+      void queue.run('k', () => order.push('inner of sync'));
+      order.push('sync done');
+    });
+    await queue.idle('k');
+    const outer = queue.run('k', async () => {
+      void queue.run('k', () => order.push('inner of async'));
+      await sleep(5);
+      order.push('async done');
+    });
+    const after = queue.run('k', () => order.push('submitted after'));
+    await Promise.all([outer, after, queue.idle('k')]);
+    assert.deepEqual(order, ['sync done', 'inner of sync', 'async done', 'inner of async', 'submitted after']);
+  });
 });

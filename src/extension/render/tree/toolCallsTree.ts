@@ -1,6 +1,22 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { callChildren, callNode, hasCallChildren, kindIcon, labelOf, reviewFileNode, reviewNode, sessionNode, statusLabel, type TreeNode } from '../../core/treeModel';
+import {
+  CALLS_PER_GROUP,
+  callChildren,
+  callGroupLabel,
+  callGroupNode,
+  callGroupOf,
+  callLayout,
+  callNode,
+  hasCallChildren,
+  kindIcon,
+  labelOf,
+  reviewFileNode,
+  reviewNode,
+  sessionNode,
+  statusLabel,
+  type TreeNode,
+} from '../../core/treeModel';
 import type { ActionLogCapture } from '../../services/actionLog';
 import { summaryText, type FileChangeView } from '../../core/actionLog';
 import { cardOf, cardOpens, type CardKind, type ToolCallState } from '../../core/toolCalls';
@@ -29,7 +45,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
    * identity: a fresh object for a known node (from `getParent`, or the revealed call) misses, and
    * `reveal` then re-fetches every sibling — all of a session's calls — on each refresh.
    */
-  private readonly nodes = new Map<string, { session: TreeNode; calls: Map<string, TreeNode> }>();
+  private readonly nodes = new Map<string, { session: TreeNode; calls: Map<string, TreeNode>; groups: Map<number, TreeNode> }>();
 
   constructor(
     private readonly sessions: AgentSessions,
@@ -60,10 +76,19 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     if (node.type === 'session') {
       const state = this.sessions.session(node.sessionId)?.state;
       if (!state) return [];
-      const calls = state.toolCalls().map((call) => this.callNodeOf(node.sessionId, call.id));
+      const all = state.toolCalls();
+      // A long session's older calls fold into groups: a refresh must not re-fetch thousands of rows.
+      const { groups, firstListed } = callLayout(all.length);
+      const folded = Array.from({ length: groups }, (_, group) => this.callGroupNodeOf(node.sessionId, group));
+      const calls = all.slice(firstListed).map((call) => this.callNodeOf(node.sessionId, call.id));
       // The turns that changed files, newest first, above the calls.
       const turns = this.actionLog.log.turns(node.sessionId).reverse();
-      return [...turns.map((turn) => reviewNode(node.sessionId, turn)), ...calls];
+      return [...turns.map((turn) => reviewNode(node.sessionId, turn)), ...folded, ...calls];
+    }
+    if (node.type === 'callGroup') {
+      const calls = this.sessions.session(node.sessionId)?.state.toolCalls() ?? [];
+      const first = node.group * CALLS_PER_GROUP;
+      return calls.slice(first, first + CALLS_PER_GROUP).map((call) => this.callNodeOf(node.sessionId, call.id));
     }
     if (node.type === 'review') {
       return this.turnViews(node.sessionId, node.turn).map((v) => reviewFileNode(node.sessionId, node.turn, v.change.id, v.change.path));
@@ -79,7 +104,13 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     switch (node.type) {
       case 'session':
         return undefined;
-      case 'call':
+      case 'call': {
+        const state = this.sessions.session(node.sessionId)?.state;
+        const order = state?.toolCall(node.toolCallId)?.order;
+        const group = state && order !== undefined ? callGroupOf(order, state.toolCalls().length) : undefined;
+        return group === undefined ? this.sessionNodeOf(node.sessionId) : this.callGroupNodeOf(node.sessionId, group);
+      }
+      case 'callGroup':
         return this.sessionNodeOf(node.sessionId);
       case 'text':
       case 'location':
@@ -112,6 +143,14 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
         return this.sessionItem(node);
       case 'call':
         return this.callItem(node);
+      case 'callGroup': {
+        const item = new vscode.TreeItem(callGroupLabel(node.group), vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = node.id;
+        item.iconPath = new vscode.ThemeIcon('history');
+        item.description = 'earlier calls';
+        item.contextValue = 'acpNative.toolCallGroup';
+        return item;
+      }
       case 'text': {
         const item = new vscode.TreeItem(labelOf(node.text), vscode.TreeItemCollapsibleState.None);
         item.id = node.id;
@@ -224,10 +263,10 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     return item;
   }
 
-  private sessionNodes(sessionId: string): { session: TreeNode; calls: Map<string, TreeNode> } {
+  private sessionNodes(sessionId: string): { session: TreeNode; calls: Map<string, TreeNode>; groups: Map<number, TreeNode> } {
     let entry = this.nodes.get(sessionId);
     if (!entry) {
-      entry = { session: sessionNode(sessionId), calls: new Map() };
+      entry = { session: sessionNode(sessionId), calls: new Map(), groups: new Map() };
       this.nodes.set(sessionId, entry);
     }
     return entry;
@@ -243,6 +282,16 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     if (!node) {
       node = callNode(sessionId, toolCallId);
       calls.set(toolCallId, node);
+    }
+    return node;
+  }
+
+  private callGroupNodeOf(sessionId: string, group: number): TreeNode {
+    const groups = this.sessionNodes(sessionId).groups;
+    let node = groups.get(group);
+    if (!node) {
+      node = callGroupNode(sessionId, group);
+      groups.set(group, node);
     }
     return node;
   }
