@@ -3,7 +3,7 @@
  * derived from these events, live and on replay; events are validated before they are appended,
  * and again when read back (a log may be old, or damaged).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const SESSION_LOG_VERSION = 1;
 

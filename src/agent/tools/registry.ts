@@ -3,7 +3,7 @@
  * the agent handles calls as JSON (that is what the log stores), so a `Tool` re-parses the JSON
  * arguments with the tool's schema at every entry point — which also keeps old logs honest.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { JsonValue } from '../json';
 import { log } from '../log';
 import type { ToolCallView, ToolResultView } from '../views';
