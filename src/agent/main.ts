@@ -5,6 +5,7 @@
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { version } from '../../package.json';
+import { LlmBrain } from './brains/llm/brain';
 import { ScriptedBrain } from './brains/scripted/brain';
 import type { Brain } from './brains/types';
 import { parseConfig, type AgentConfig } from './config';
@@ -14,12 +15,8 @@ import { createAgentServer } from './server';
 // Defensive: a stray console.log from any dependency would corrupt the protocol stream.
 console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
 
-/** The LLM brain (and the openai client it brings) is evaluated only when it is the one asked for. */
-async function createBrain(config: AgentConfig): Promise<Brain> {
-  if (config.brain === 'llm' && config.llm !== undefined) {
-    const { LlmBrain } = await import('./brains/llm/brain');
-    return new LlmBrain(config.llm);
-  }
+function createBrain(config: AgentConfig): Brain {
+  if (config.brain === 'llm' && config.llm !== undefined) return new LlmBrain(config.llm);
   return new ScriptedBrain();
 }
 
@@ -32,7 +29,7 @@ async function main(): Promise<void> {
   const { config } = parsed;
   log.info(`v${version}, ${config.brain} brain, sessions in ${config.stateDir}`);
 
-  const server = createAgentServer({ config, brain: await createBrain(config), version });
+  const server = createAgentServer({ config, brain: createBrain(config), version });
   const stream = acp.ndJsonStream(
     Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
     Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,

@@ -13,6 +13,8 @@ const ALLOWED = new Set([
   'CHANGELOG.md',
   'dist/extension.js',
   'dist/agent.js',
+  // Lazy chunks (esbuild.mjs): code loaded on first use, not at startup.
+  'dist/agentMcp.js',
   'media/acp.svg',
   // The Marketplace icon (its SVG source stays out).
   'media/icon.png',
