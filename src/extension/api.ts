@@ -100,6 +100,8 @@ export interface AcpNativeStats {
   sessionIds: string[];
   /** The active session's slash commands (`available_commands_update`), by name. */
   availableCommands: string[];
+  /** `activate()`: when it began (`performance.now()` of the extension host) and how long it took (ms). */
+  activation: { startedAt: number; ms: number };
 }
 
 export interface PendingPermission {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { performance } from 'node:perf_hooks';
 import type { AcpNativeApi } from './api';
 import { createApi } from './apiImpl';
 import { registerCommands } from './commands';
@@ -8,11 +9,12 @@ import { channelLogger } from './log';
 export type { AcpNativeApi } from './api';
 
 export function activate(context: vscode.ExtensionContext): AcpNativeApi {
+  const startedAt = performance.now();
   const channel = vscode.window.createOutputChannel('ACP Native', { log: true });
   context.subscriptions.push(channel);
   const acp = new AcpNative(context, channelLogger(channel));
   context.subscriptions.push(acp, ...registerCommands(acp));
-  return createApi(acp, context.subscriptions);
+  return createApi(acp, context.subscriptions, { startedAt, ms: performance.now() - startedAt });
 }
 
 export function deactivate(): void {

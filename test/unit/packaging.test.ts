@@ -84,4 +84,15 @@ describe('the VSIX', function () {
     assert.ok(!fs.existsSync(path.join(dir, 'dist', 'extension.js.map')), 'no source map in production');
     assert.ok(!fs.existsSync(path.join(dir, 'media', 'chat', 'chat.js.map')), 'no webview source map in production');
   });
+
+  it('keeps what startup does not need out of the bundles it evaluates: zod locales, the MCP SDK', () => {
+    const agent = fs.readFileSync(path.join(dir, 'dist', 'agent.js'), 'latin1');
+    const mcp = fs.readFileSync(path.join(dir, 'dist', 'agentMcp.js'), 'latin1');
+    // zod's German locale: one of the 40-odd locales `import { z } from 'zod'` would keep.
+    assert.ok(!agent.includes('Ung\\xFCltige Eingabe'), 'no zod locale in dist/agent.js');
+    // The MCP client (its streamable-HTTP header) lives in its lazily imported chunk only.
+    assert.ok(!agent.includes('mcp-session-id'), 'no MCP SDK in dist/agent.js');
+    assert.ok(mcp.includes('mcp-session-id'), 'the MCP SDK is in dist/agentMcp.js');
+    assert.match(agent, /import\("\.\/agentMcp\.js"\)/, 'dist/agent.js imports its chunk on demand');
+  });
 });
