@@ -15,6 +15,7 @@ const ALLOWED = new Set([
   'dist/agent.js',
   // Lazy chunks (esbuild.mjs): code loaded on first use, not at startup.
   'dist/agentMcp.js',
+  'dist/registryArchives.js',
   'media/acp.svg',
   // The Marketplace icon (its SVG source stays out).
   'media/icon.png',
@@ -94,5 +95,9 @@ describe('the VSIX', function () {
     assert.ok(!agent.includes('mcp-session-id'), 'no MCP SDK in dist/agent.js');
     assert.ok(mcp.includes('mcp-session-id'), 'the MCP SDK is in dist/agentMcp.js');
     assert.match(agent, /import\("\.\/agentMcp\.js"\)/, 'dist/agent.js imports its chunk on demand');
+    const extension = fs.readFileSync(path.join(dir, 'dist', 'extension.js'), 'latin1');
+    // yauzl's own error text: the zip reader is in the archives chunk, loaded on the first install.
+    assert.ok(!extension.includes('invalid local file header signature'), 'no yauzl in dist/extension.js');
+    assert.match(extension, /import\("\.\/registryArchives\.js"\)/, 'dist/extension.js imports the archive readers on demand');
   });
 });
