@@ -10,7 +10,8 @@
 //    with the same agent (dist/agent.js) in this same process: spawn → initialize → session/new →
 //    prompt → the first `tool_call` session/update. Alternated, ACP_BENCH_STARTUP_REPS times each.
 //
-// ACP_BENCH_PROFILE (a folder): a CPU profile of the extension host around activation.
+// ACP_BENCH_PROFILE (a folder): CPU profiles of the extension host around activation and one
+// extension-side Send (their figures are then slowed by the profiler).
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector/promises';
@@ -26,7 +27,17 @@ const EXTENSION_ID = 'acp-native.acp-native';
 const PROMPT = '/read README.md';
 
 export type StartupRecord =
-  | { kind: 'activation'; alreadyActive: boolean; loadMs: number; activateMs: number; totalMs: number; loadavg: number[] }
+  | {
+      kind: 'activation';
+      alreadyActive: boolean;
+      /** ext.activate() called → dist/extension.js begins evaluating (VS Code reads and compiles it). */
+      compileMs: number;
+      /** The bundle's modules evaluated (the ACP SDK and its schemas, the extension's modules). */
+      evaluateMs: number;
+      activateMs: number;
+      totalMs: number;
+      loadavg: number[];
+    }
   | { kind: 'first-update'; rep: number; side: 'bare SDK client' | 'extension'; ms: number; loadavg: number[] };
 
 function emit(record: StartupRecord): void {
@@ -48,6 +59,19 @@ async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
     session.disconnect();
+  }
+}
+
+/**
+ * Waits (at most 20 s) until the extension host has been idle for a second: the built-in extensions
+ * that start with the window (git…) would otherwise run in the middle of the activation measured.
+ */
+async function quiet(): Promise<void> {
+  const until = performance.now() + 20_000;
+  while (performance.now() < until) {
+    const before = performance.eventLoopUtilization();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    if (performance.eventLoopUtilization(before).utilization < 0.02) return;
   }
 }
 
@@ -106,11 +130,20 @@ export async function run(): Promise<void> {
   const ext = vscode.extensions.getExtension<AcpNativeApi>(EXTENSION_ID);
   if (!ext) throw new Error(`Extension ${EXTENSION_ID} is not loaded`);
   const alreadyActive = ext.isActive;
+  await quiet();
   const calledAt = performance.now();
   const api = await profiled('activation', () => Promise.resolve(ext.activate()));
   const totalMs = performance.now() - calledAt;
   const { activation } = api.stats();
-  emit({ kind: 'activation', alreadyActive, loadMs: activation.startedAt - calledAt, activateMs: activation.ms, totalMs, loadavg: os.loadavg() });
+  emit({
+    kind: 'activation',
+    alreadyActive,
+    compileMs: activation.moduleEvaluationStartedAt - calledAt,
+    evaluateMs: activation.startedAt - activation.moduleEvaluationStartedAt,
+    activateMs: activation.ms,
+    totalMs,
+    loadavg: os.loadavg(),
+  });
 
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (cwd === undefined) throw new Error('no workspace folder');
@@ -122,7 +155,10 @@ export async function run(): Promise<void> {
       // Alternated, reversed every other repetition; rep -1 is a warm-up of both.
       const sides = rep % 2 === 0 ? (['extension', 'bare SDK client'] as const) : (['bare SDK client', 'extension'] as const);
       for (const side of sides) {
-        const ms = side === 'extension' ? await extensionFirstUpdate(api) : await bareFirstUpdate(agentPath, cwd, stateDir);
+        const ms =
+          side === 'extension'
+            ? await (rep === 0 ? profiled('first-update', () => extensionFirstUpdate(api)) : extensionFirstUpdate(api))
+            : await bareFirstUpdate(agentPath, cwd, stateDir);
         emit({ kind: 'first-update', rep, side, ms, loadavg: os.loadavg() });
       }
     }

@@ -1,3 +1,5 @@
+// First: it notes when the bundle began evaluating.
+import { moduleEvaluationStartedAt } from './startupClock';
 import * as vscode from 'vscode';
 import { performance } from 'node:perf_hooks';
 import type { AcpNativeApi } from './api';
@@ -14,7 +16,7 @@ export function activate(context: vscode.ExtensionContext): AcpNativeApi {
   context.subscriptions.push(channel);
   const acp = new AcpNative(context, channelLogger(channel));
   context.subscriptions.push(acp, ...registerCommands(acp));
-  return createApi(acp, context.subscriptions, { startedAt, ms: performance.now() - startedAt });
+  return createApi(acp, context.subscriptions, { moduleEvaluationStartedAt, startedAt, ms: performance.now() - startedAt });
 }
 
 export function deactivate(): void {

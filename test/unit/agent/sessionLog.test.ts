@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { Projector } from '../../../src/agent/projector';
-import { parsedSessionEvent, sessionEvent, type SessionEvent } from '../../../src/agent/sessionEvents';
+import { parsedSessionEvent, readSessionEvent, sessionEvent, type SessionEvent } from '../../../src/agent/sessionEvents';
 import { toolNamed } from '../../../src/agent/tools';
 import { callToAcp, resultToAcp } from '../../../src/agent/bridge';
 import { listSessions, SessionLog } from '../../../src/agent/sessionLog';
@@ -123,6 +123,39 @@ describe('session log', () => {
       const read = parsedSessionEvent.safeParse(JSON.parse(line));
       assert.equal(read.success, strict.success, line);
       assert.deepEqual(read.data, strict.data, line);
+    }
+  });
+
+  it('checks a line read back exactly as the schema does: every field missing, mistyped or extra', () => {
+    const valid: unknown[] = [
+      { type: 'session', version: 1, sessionId: 's', cwd: '/p', createdAt: 'now' },
+      { type: 'user_message', content: [{ type: 'text', text: 'hi' }, { type: 'resource_link', uri: 'file:///a', name: 'a' }] },
+      { type: 'agent_message', text: 'a' },
+      { type: 'agent_thought', text: 't' },
+      { type: 'tool_call', toolCallId: 'c', tool: 'read', args: { path: '/p/a' } },
+      { type: 'tool_result', toolCallId: 'c', isError: false, text: 'ok', meta: { diffs: [] } },
+      { type: 'tool_result', toolCallId: 'c', isError: true, text: 'no' },
+      { type: 'plan', entries: [{ content: 'x', priority: 'high', status: 'in_progress' }] },
+      { type: 'mode', modeId: 'code' },
+    ];
+    const variants: unknown[] = [null, 1, 'x', [], { type: 'unknown' }, {}];
+    for (const event of valid as Record<string, unknown>[]) {
+      variants.push(event, { ...event, extra: true });
+      for (const key of Object.keys(event)) {
+        const { [key]: _dropped, ...without } = event;
+        variants.push(without);
+        for (const wrong of [null, 0, 'x', true, [], {}, [{}]]) variants.push({ ...event, [key]: wrong });
+      }
+    }
+    variants.push(
+      { type: 'user_message', content: [{ text: 'no type' }] },
+      { type: 'plan', entries: [{ content: 'x', priority: 'high', status: 'done' }] },
+      { type: 'plan', entries: [{ content: 'x', priority: 'high', status: 'pending', extra: 1 }] },
+      { type: 'session', version: 2, sessionId: 's', cwd: '/p', createdAt: 'now' },
+    );
+    for (const variant of variants) {
+      const expected = sessionEvent.safeParse(variant);
+      assert.deepEqual(readSessionEvent(variant), expected.success ? expected.data : undefined, JSON.stringify(variant));
     }
   });
 
