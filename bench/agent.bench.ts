@@ -115,7 +115,7 @@ function row(name: string, size: number, baseline: number, agent: number, diffOn
 }
 
 /** A realistic mix: prompts, messages, edits with hunks, commands with output, plans. */
-export function sessionEvents(count: number): SessionEvent[] {
+function sessionEvents(count: number): SessionEvent[] {
   const events: SessionEvent[] = [];
   for (let turn = 0; events.length < count; turn++) {
     const file = `/project/src/module${turn % 50}.ts`;
@@ -142,7 +142,7 @@ export function sessionEvents(count: number): SessionEvent[] {
   return events.slice(0, count);
 }
 
-export async function replayFigures(dir: string): Promise<void> {
+async function replayFigures(dir: string): Promise<void> {
   const count = 10_000;
   const log = SessionLog.create(dir, 'bench-session', '/project');
   const events = sessionEvents(count);
