@@ -6,7 +6,7 @@
 //   node esbuild.mjs --tests         also bundle test/integration/** into out/test/integration
 import * as esbuild from 'esbuild';
 import { readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -26,10 +26,47 @@ const common = {
   logOverride: { 'empty-import-meta': 'silent' },
 };
 
+/**
+ * Code that startup does not need, each in a file of its own next to the program that loads it with
+ * `await import('./name')` on first use (esbuild's CommonJS output cannot split). A bundle that
+ * kept such a module inline would evaluate it lazily only by wrapping everything it reaches, zod
+ * included, which esbuild gets wrong for `sideEffects: false` packages (an import whose
+ * initializer is dropped).
+ *   module (relative to the repository) → the file it becomes in dist/
+ */
+const lazyChunks = {
+  // The MCP SDK with ajv: only when a session's MCP server is first used.
+  'src/agent/mcp/sdk.ts': 'dist/agentMcp.js',
+  // The extension's archive readers (yauzl, tar-stream, seek-bzip): only when an agent is installed.
+  'src/extension/services/registry/archives.ts': 'dist/registryArchives.js',
+};
+
+/**
+ * Resolves `import('./x')` of a lazy chunk to its own file (external), and refuses a static import
+ * of one (it would pull the chunk back in).
+ * @type {esbuild.Plugin}
+ */
+const lazyChunkImports = {
+  name: 'lazy-chunks',
+  setup(build) {
+    const chunkFiles = new Map(Object.entries(lazyChunks).map(([source, out]) => [resolve(source).replace(/\.ts$/, ''), out]));
+    build.onResolve({ filter: /^\./ }, (args) => {
+      const target = resolve(args.resolveDir, args.path).replace(/\.ts$/, '');
+      const out = chunkFiles.get(target);
+      if (out === undefined) return undefined;
+      if (args.kind !== 'dynamic-import') {
+        return { errors: [{ text: `${args.path} is a lazy chunk (esbuild.mjs lazyChunks): load it with await import(), never a static import` }] };
+      }
+      return { path: `./${basename(out)}`, external: true };
+    });
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
-  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...common, entryPoints: ['src/agent/main.ts'], outfile: 'dist/agent.js' },
+  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [lazyChunkImports] },
+  { ...common, entryPoints: ['src/agent/main.ts'], outfile: 'dist/agent.js', plugins: [lazyChunkImports] },
+  ...Object.entries(lazyChunks).map(([source, outfile]) => ({ ...common, entryPoints: [source], outfile })),
   // The Chat webview's script (browser code; chat.css sits next to it as written).
   { ...common, platform: 'browser', target: 'chrome120', format: 'iife', entryPoints: ['media/chat/main.ts'], outfile: 'media/chat/chat.js' },
 ];
@@ -57,7 +94,7 @@ if (watch) {
       build.onEnd((result) => console.log(`[watch] build finished${result.errors.length ? ` with ${result.errors.length} errors` : ''}`));
     },
   };
-  const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...b, plugins: [announce] })));
+  const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...b, plugins: [...(b.plugins ?? []), announce] })));
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));

@@ -34,6 +34,13 @@ export default tseslint.config(
     files: ['src/agent/**/*.ts', 'src/protocol/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Pure module: no vscode here.' }] }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z']",
+          message: "import * as z from 'zod': esbuild keeps all of zod's locales (264 KB) for the `z` re-export.",
+        },
+      ],
     },
   },
   {

@@ -154,7 +154,7 @@ async function replayFigures(dir: string): Promise<void> {
 
   let updates = 0;
   const [baseline, replay] = await compare(
-    9,
+    15,
     () => readFileSync(log.file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown),
     () => {
       const opened = SessionLog.open(dir, 'bench-session');
@@ -164,7 +164,8 @@ async function replayFigures(dir: string): Promise<void> {
     },
   );
 
-  process.stdout.write(`\nReplay of a ${count.toLocaleString('en')}-event session (${(size / MB).toFixed(1)} MB log, ${updates.toLocaleString('en')} updates) (median ms)\n`);
+  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  process.stdout.write(`\nReplay of a ${count.toLocaleString('en')}-event session (${(size / MB).toFixed(1)} MB log, ${updates.toLocaleString('en')} updates) (median ms, load ${load})\n`);
   process.stdout.write(`${'read + JSON.parse'.padEnd(34)}${pad(ms(baseline), 9)}\n`);
   process.stdout.write(`${'replay (read, validate, project)'.padEnd(34)}${pad(ms(replay), 9)}${pad(`${(replay / baseline).toFixed(2)}x`, 9)}\n`);
   process.stdout.write(`${'(appending the events, once)'.padEnd(34)}${pad(ms(appendTime), 9)}\n`);

@@ -22,25 +22,32 @@ export interface BridgeContext {
 
 /** The `tool_call` that announces a call. It starts `pending` (permission may still be asked). */
 export function callToAcp(toolCallId: string, view: ToolCallView, ctx: BridgeContext): ToolCallMessage {
-  const base = { sessionUpdate: 'tool_call' as const, toolCallId, status: 'pending' as const };
+  // Every arm spells its fields out: on Node 20, a literal that starts with `...base` and adds
+  // fields costs ~2 µs (V8's slow object-clone path), most of a replayed tool call's time.
   switch (view.card) {
-    case 'generic':
-      return {
-        ...base,
+    case 'generic': {
+      const message: ToolCallMessage = {
+        sessionUpdate: 'tool_call',
+        toolCallId,
+        status: 'pending',
         title: displayTitle(view.title, view.locations?.[0]?.path, ctx.cwd),
         kind: view.kind ?? 'other',
         content: (view.content ?? []).map((content) => ({ type: 'content', content })),
         locations: locationsToAcp(view.locations),
-        ...(view.rawInput !== undefined ? { rawInput: view.rawInput } : {}),
       };
+      if (view.rawInput !== undefined) message.rawInput = view.rawInput;
+      return message;
+    }
     case 'terminal': {
       const description: ToolCallContent[] = view.description
         ? [{ type: 'content', content: { type: 'text', text: view.description } }]
         : [];
-      if (!ctx.terminalOutput) return { ...base, title: view.title, kind: 'execute', content: description };
-      const info: TerminalInfoMeta = { terminal_id: toolCallId, ...(view.cwd !== undefined ? { cwd: view.cwd } : {}) };
+      if (!ctx.terminalOutput) return { sessionUpdate: 'tool_call', toolCallId, status: 'pending', title: view.title, kind: 'execute', content: description };
+      const info: TerminalInfoMeta = view.cwd !== undefined ? { terminal_id: toolCallId, cwd: view.cwd } : { terminal_id: toolCallId };
       return {
-        ...base,
+        sessionUpdate: 'tool_call',
+        toolCallId,
+        status: 'pending',
         title: view.title,
         kind: 'execute',
         content: [...description, { type: 'terminal', terminalId: toolCallId }],
@@ -49,7 +56,9 @@ export function callToAcp(toolCallId: string, view: ToolCallView, ctx: BridgeCon
     }
     case 'diff':
       return {
-        ...base,
+        sessionUpdate: 'tool_call',
+        toolCallId,
+        status: 'pending',
         title: displayTitle(view.title, view.diffs[0]?.path ?? view.locations?.[0]?.path, ctx.cwd),
         kind: 'edit',
         content: view.diffs.map(diffToAcp),
@@ -73,36 +82,28 @@ export function resultToAcp(
   ctx: BridgeContext,
   options: ResultOptions,
 ): ToolCallUpdateMessage[] {
-  const base = { sessionUpdate: 'tool_call_update' as const, toolCallId };
+  // Fields are set one by one rather than spread after a base (see callToAcp).
+  const update: ToolCallUpdateMessage = { sessionUpdate: 'tool_call_update', toolCallId, status };
   switch (view.card) {
     case 'generic':
-      return [{
-        ...base,
-        status,
-        ...(view.title !== undefined ? { title: view.title } : {}),
-        ...(view.content !== undefined ? { content: view.content.map((content) => ({ type: 'content' as const, content })) } : {}),
-      }];
+      if (view.title !== undefined) update.title = view.title;
+      if (view.content !== undefined) update.content = view.content.map((content) => ({ type: 'content' as const, content }));
+      return [update];
     case 'terminal': {
-      const title = view.title !== undefined ? { title: view.title } : {};
+      if (view.title !== undefined) update.title = view.title;
       if (!ctx.terminalOutput) {
-        return [{ ...base, status, ...title, content: [{ type: 'content', content: { type: 'text', text: consoleFallback(view) } }] }];
+        update.content = [{ type: 'content', content: { type: 'text', text: consoleFallback(view) } }];
+        return [update];
       }
-      const updates: ToolCallUpdateMessage[] = [];
-      if (!options.outputStreamed && view.output) updates.push(terminalOutputToAcp(toolCallId, view.output));
       const exit: TerminalExitMeta = { terminal_id: toolCallId, exit_code: view.exitCode ?? null, signal: view.signal ?? null };
-      updates.push({ ...base, status, ...title, _meta: { terminal_exit: exit } });
-      return updates;
+      update._meta = { terminal_exit: exit };
+      return !options.outputStreamed && view.output ? [terminalOutputToAcp(toolCallId, view.output), update] : [update];
     }
-    case 'diff': {
-      const title = view.title !== undefined ? { title: displayTitle(view.title, view.diffs[0]?.path, ctx.cwd) } : {};
-      return [{
-        ...base,
-        status,
-        ...title,
-        content: view.diffs.map(diffToAcp),
-        ...(view.locations !== undefined ? { locations: locationsToAcp(view.locations) } : {}),
-      }];
-    }
+    case 'diff':
+      if (view.title !== undefined) update.title = displayTitle(view.title, view.diffs[0]?.path, ctx.cwd);
+      update.content = view.diffs.map(diffToAcp);
+      if (view.locations !== undefined) update.locations = locationsToAcp(view.locations);
+      return [update];
     default:
       return assertNever(view, 'tool result view');
   }

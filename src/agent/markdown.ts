@@ -4,7 +4,7 @@
  */
 export function fenced(text: string, info = ''): string {
   let longest = 0;
-  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  if (text.includes('`')) for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   const fence = '`'.repeat(Math.max(3, longest + 1));
   const body = text.endsWith('\n') || text === '' ? text : `${text}\n`;
   return `${fence}${info}\n${body}${fence}`;

@@ -9,6 +9,7 @@ import type { JsonValue } from './json';
 import { log } from './log';
 import type { SessionEvent } from './sessionEvents';
 import { toolNamed } from './tools';
+import type { ToolPresentation } from './tools/registry';
 import { textBlock, type ToolCallView, type ToolResultView } from './views';
 
 export interface ProjectOptions {
@@ -20,7 +21,7 @@ const REPLAY: ProjectOptions = { outputStreamed: false };
 
 export class Projector {
   /** Calls seen so far, for presenting their results; removed once they have one. */
-  private readonly open = new Map<string, { tool: string; args: JsonValue }>();
+  private readonly open = new Map<string, OpenCall>();
 
   constructor(private readonly bridge: BridgeContext) {}
 
@@ -35,9 +36,11 @@ export class Projector {
         return [{ sessionUpdate: 'agent_message_chunk', content: textBlock(event.text) }];
       case 'agent_thought':
         return [{ sessionUpdate: 'agent_thought_chunk', content: textBlock(event.text) }];
-      case 'tool_call':
-        this.open.set(event.toolCallId, { tool: event.tool, args: event.args });
-        return [callToAcp(event.toolCallId, this.callView(event.tool, event.args), this.bridge)];
+      case 'tool_call': {
+        const call: OpenCall = { tool: event.tool, args: event.args, presentation: this.presentation(event.tool, event.args) };
+        this.open.set(event.toolCallId, call);
+        return [callToAcp(event.toolCallId, this.callView(call), this.bridge)];
+      }
       case 'tool_result': {
         const call = this.open.get(event.toolCallId);
         if (call === undefined) {
@@ -46,7 +49,7 @@ export class Projector {
         }
         this.open.delete(event.toolCallId);
         const outcome = { isError: event.isError, text: event.text };
-        const view = this.resultView(call.tool, call.args, outcome, event.meta);
+        const view = this.resultView(call, outcome, event.meta);
         return resultToAcp(event.toolCallId, view, event.isError ? 'failed' : 'completed', this.bridge, options);
       }
       case 'plan':
@@ -68,23 +71,38 @@ export class Projector {
     return updates;
   }
 
-  private callView(toolName: string, args: JsonValue): ToolCallView {
-    const tool = toolNamed(toolName);
+  /** The tool with the call's arguments parsed, or undefined when the tool is unknown or they do not parse. */
+  private presentation(toolName: string, args: JsonValue): ToolPresentation | undefined {
     try {
-      if (tool !== undefined) return tool.presentCall(args);
+      return toolNamed(toolName)?.present(args);
     } catch (error) {
       log.warn(`cannot present a ${toolName} call`, error);
+      return undefined;
     }
-    return { card: 'generic', title: `${toolName} (arguments not understood)`, kind: 'other', rawInput: args };
   }
 
-  private resultView(toolName: string, args: JsonValue, outcome: { isError: boolean; text: string }, meta: JsonValue | undefined): ToolResultView {
-    const tool = toolNamed(toolName);
+  private callView(call: OpenCall): ToolCallView {
     try {
-      if (tool !== undefined) return tool.presentResult(args, outcome, meta);
+      if (call.presentation !== undefined) return call.presentation.call();
     } catch (error) {
-      log.warn(`cannot present a ${toolName} result`, error);
+      log.warn(`cannot present a ${call.tool} call`, error);
+    }
+    return { card: 'generic', title: `${call.tool} (arguments not understood)`, kind: 'other', rawInput: call.args };
+  }
+
+  private resultView(call: OpenCall, outcome: { isError: boolean; text: string }, meta: JsonValue | undefined): ToolResultView {
+    try {
+      if (call.presentation !== undefined) return call.presentation.result(outcome, meta);
+    } catch (error) {
+      log.warn(`cannot present a ${call.tool} result`, error);
     }
     return { card: 'generic', content: [textBlock(outcome.text)] };
   }
+}
+
+interface OpenCall {
+  tool: string;
+  args: JsonValue;
+  /** Undefined when the call could not be presented (an unknown tool, arguments that do not parse). */
+  presentation: ToolPresentation | undefined;
 }

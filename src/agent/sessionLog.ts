@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { log } from './log';
-import { SESSION_LOG_VERSION, sessionEvent, type SessionEvent, type SessionHeader } from './sessionEvents';
+import { readSessionEvent, SESSION_LOG_VERSION, sessionEvent, type SessionEvent, type SessionHeader } from './sessionEvents';
 
 /** Session ids become file names: nothing that could climb out of the folder. */
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -112,8 +112,7 @@ export function parseLog(text: string, source: string): LoadedLog {
 
 function parseLine(line: string): SessionEvent | undefined {
   try {
-    const result = sessionEvent.safeParse(JSON.parse(line));
-    return result.success ? result.data : undefined;
+    return readSessionEvent(JSON.parse(line));
   } catch {
     return undefined;
   }

@@ -5,6 +5,21 @@ import * as path from 'node:path';
  * otherwise (a path outside the project is clearer in full than as `../../x`).
  */
 export function displayPath(filePath: string, cwd: string): string {
+  const key = `${cwd}\0${filePath}`;
+  let shown = recentlyShown.get(key);
+  if (shown === undefined) {
+    shown = computeDisplayPath(filePath, cwd);
+    // A session names few files, again and again (a replay: thousands of cards): remember them.
+    if (recentlyShown.size >= RECENT_PATHS) recentlyShown.clear();
+    recentlyShown.set(key, shown);
+  }
+  return shown;
+}
+
+const RECENT_PATHS = 1024;
+const recentlyShown = new Map<string, string>();
+
+function computeDisplayPath(filePath: string, cwd: string): string {
   if (!path.isAbsolute(filePath)) return filePath;
   const relative = path.relative(cwd, filePath);
   if (relative === '') return '.';

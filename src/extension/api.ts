@@ -100,6 +100,11 @@ export interface AcpNativeStats {
   sessionIds: string[];
   /** The active session's slash commands (`available_commands_update`), by name. */
   availableCommands: string[];
+  /**
+   * Startup, in `performance.now()` of the extension host: when dist/extension.js began evaluating,
+   * when `activate()` began, and how long `activate()` took (ms).
+   */
+  activation: { moduleEvaluationStartedAt: number; startedAt: number; ms: number };
 }
 
 export interface PendingPermission {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AcpNativeApi, LoggedChange, RenderedToolCall, RenderedTreeItem } from './api';
+import type { AcpNativeApi, AcpNativeStats, LoggedChange, RenderedToolCall, RenderedTreeItem } from './api';
 import { placeHunks } from './core/actionHunks';
 import { snapshotText, type FileChange, type FileChangeView } from './core/actionLog';
 import { currentFile } from './services/actionLogFiles';
@@ -12,7 +12,7 @@ import { callDisplayTitle } from './titles';
 import { PermissionService } from './services/permissions';
 
 /** Builds the API `activate()` returns, reading what the renderers actually produced. */
-export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[]): AcpNativeApi {
+export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], activation: AcpNativeStats['activation']): AcpNativeApi {
   const changed = new vscode.EventEmitter<void>();
   const permissionsChanged = new vscode.EventEmitter<void>();
   subscriptions.push(
@@ -99,6 +99,7 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[]): A
         },
         sessionIds: acp.sessions.all.map((s) => s.state.sessionId),
         availableCommands: (session?.state.availableCommands ?? []).map((c) => c.name),
+        activation,
       };
     },
     sessionHistory: async () => {

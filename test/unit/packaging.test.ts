@@ -13,6 +13,9 @@ const ALLOWED = new Set([
   'CHANGELOG.md',
   'dist/extension.js',
   'dist/agent.js',
+  // Lazy chunks (esbuild.mjs): code loaded on first use, not at startup.
+  'dist/agentMcp.js',
+  'dist/registryArchives.js',
   'media/acp.svg',
   // The Marketplace icon (its SVG source stays out).
   'media/icon.png',
@@ -81,5 +84,20 @@ describe('the VSIX', function () {
     assert.ok(size < 1024 * 1024, `VSIX is ${size} bytes`);
     assert.ok(!fs.existsSync(path.join(dir, 'dist', 'extension.js.map')), 'no source map in production');
     assert.ok(!fs.existsSync(path.join(dir, 'media', 'chat', 'chat.js.map')), 'no webview source map in production');
+  });
+
+  it('keeps what startup does not need out of the bundles it evaluates: zod locales, the MCP SDK', () => {
+    const agent = fs.readFileSync(path.join(dir, 'dist', 'agent.js'), 'latin1');
+    const mcp = fs.readFileSync(path.join(dir, 'dist', 'agentMcp.js'), 'latin1');
+    // zod's German locale: one of the 40-odd locales `import { z } from 'zod'` would keep.
+    assert.ok(!agent.includes('Ung\\xFCltige Eingabe'), 'no zod locale in dist/agent.js');
+    // The MCP client (its streamable-HTTP header) lives in its lazily imported chunk only.
+    assert.ok(!agent.includes('mcp-session-id'), 'no MCP SDK in dist/agent.js');
+    assert.ok(mcp.includes('mcp-session-id'), 'the MCP SDK is in dist/agentMcp.js');
+    assert.match(agent, /import\("\.\/agentMcp\.js"\)/, 'dist/agent.js imports its chunk on demand');
+    const extension = fs.readFileSync(path.join(dir, 'dist', 'extension.js'), 'latin1');
+    // yauzl's own error text: the zip reader is in the archives chunk, loaded on the first install.
+    assert.ok(!extension.includes('invalid local file header signature'), 'no yauzl in dist/extension.js');
+    assert.match(extension, /import\("\.\/registryArchives\.js"\)/, 'dist/extension.js imports the archive readers on demand');
   });
 });

@@ -5,13 +5,13 @@
  * the server died.
  */
 import type { McpServer } from '@agentclientprotocol/sdk';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { log } from '../log';
+
+/** The MCP SDK, evaluated on the first server's first use (see sdk.ts). */
+type McpSdk = typeof import('./sdk');
 
 /** Starting a server and its handshake; a server that takes longer is reported as failed. */
 const CONNECT_TIMEOUT_MS = 30_000;
@@ -108,8 +108,9 @@ export class McpServerConnection {
   private async start(signal?: AbortSignal): Promise<Client> {
     this.stderrTail = '';
     this.tools = undefined;
-    const transport = this.transport();
-    const client = new Client({ name: 'acp-native-agent', version: this.deps.clientVersion });
+    const sdk = await import('./sdk');
+    const transport = this.transport(sdk);
+    const client = new sdk.Client({ name: 'acp-native-agent', version: this.deps.clientVersion });
     client.onclose = () => {
       if (this.client !== client) return;
       // The server went away (a crash, or it ended): the next use starts it again.
@@ -134,22 +135,22 @@ export class McpServerConnection {
     return client;
   }
 
-  private transport(): Transport {
+  private transport(sdk: McpSdk): Transport {
     const server = this.server;
     if ('type' in server && (server.type === 'http' || server.type === 'sse')) {
       const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
       const url = new URL(server.url);
       return server.type === 'http'
-        ? new StreamableHTTPClientTransport(url, { requestInit: { headers } })
-        : new SSEClientTransport(url, { requestInit: { headers } });
+        ? new sdk.StreamableHTTPClientTransport(url, { requestInit: { headers } })
+        : new sdk.SSEClientTransport(url, { requestInit: { headers } });
     }
     const stdio = server as Extract<McpServer, { command: string }>;
-    const transport = new StdioClientTransport({
+    const transport = new sdk.StdioClientTransport({
       command: stdio.command,
       args: stdio.args,
       // The SDK's short list of safe variables (PATH, HOME…), not the agent's whole environment:
       // the agent's own secrets (its model API key) are no business of a tool server.
-      env: { ...getDefaultEnvironment(), ...Object.fromEntries(stdio.env.map((e) => [e.name, e.value])) },
+      env: { ...sdk.getDefaultEnvironment(), ...Object.fromEntries(stdio.env.map((e) => [e.name, e.value])) },
       cwd: this.deps.cwd,
       stderr: 'pipe',
     });

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { JsonValue } from '../json';
 import { HeadCapture, middleTruncate } from '../outputBuffer';
 import { startShell, type ExitStatus } from '../processes';

@@ -2,7 +2,7 @@
  * The presentation meta of file mutations: the applied diff, persisted on the result event so a
  * replay reads the hunks back instead of recomputing them (it could not: the old text is gone).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AppliedDiff } from '../hunks';
 import type { JsonValue } from '../json';
 import { textBlock, type DiffResultView, type GenericResultView } from '../views';

@@ -4,7 +4,7 @@
  * server, the tool, its arguments and the card kind its annotations suggest, all logged, so
  * replay shows the same `SERVER: TOOL` card without the server running.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import type { JsonValue } from '../json';
 import { McpServerError } from '../mcp/connection';

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { fenced } from '../markdown';
 import { textBlock } from '../views';
 import { isInsideAny } from '../paths';

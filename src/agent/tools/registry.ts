@@ -3,7 +3,7 @@
  * the agent handles calls as JSON (that is what the log stores), so a `Tool` re-parses the JSON
  * arguments with the tool's schema at every entry point — which also keeps old logs honest.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { JsonValue } from '../json';
 import { log } from '../log';
 import type { ToolCallView, ToolResultView } from '../views';
@@ -20,6 +20,16 @@ export interface Tool {
   presentCall(args: JsonValue): ToolCallView;
   run(args: JsonValue, ctx: ToolContext): Promise<{ outcome: ToolOutcome; meta: JsonValue | undefined }>;
   presentResult(args: JsonValue, outcome: ToolOutcome, meta: JsonValue | undefined): ToolResultView;
+  /**
+   * Both presentations of one call with its arguments parsed once (a replay presents thousands of
+   * calls and their results). Throws, as `presentCall` does, when the arguments do not parse.
+   */
+  present(args: JsonValue): ToolPresentation;
+}
+
+export interface ToolPresentation {
+  call(): ToolCallView;
+  result(outcome: ToolOutcome, meta: JsonValue | undefined): ToolResultView;
 }
 
 export function eraseTool<Args, Value>(def: ToolDefinition<Args, Value>): Tool {
@@ -50,5 +60,22 @@ export function eraseTool<Args, Value>(def: ToolDefinition<Args, Value>): Tool {
       }
     },
     presentResult: (args, outcome, meta) => def.presentResult(parse(args), outcome, meta),
+    present: (args) => new Presentation(def, parse(args)),
   };
+}
+
+/** One call's presentations over its parsed arguments (a class: no closures per call). */
+class Presentation<Args, Value> implements ToolPresentation {
+  constructor(
+    private readonly def: ToolDefinition<Args, Value>,
+    private readonly args: Args,
+  ) {}
+
+  call(): ToolCallView {
+    return this.def.presentCall(this.args);
+  }
+
+  result(outcome: ToolOutcome, meta: JsonValue | undefined): ToolResultView {
+    return this.def.presentResult(this.args, outcome, meta);
+  }
 }

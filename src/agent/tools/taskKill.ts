@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TaskSnapshot } from '../tasks';
 import { textBlock } from '../views';
 import { describeTask } from './taskOutput';

@@ -1,5 +1,5 @@
 import type { PlanEntry } from '@agentclientprotocol/sdk';
-import { z } from 'zod';
+import * as z from 'zod';
 import { textBlock } from '../views';
 import type { ToolDefinition } from './types';
 

@@ -20,6 +20,18 @@ describe('relative titles', () => {
     assert.equal(displayTitle(`Read ${cwd}/$&.ts`, `${cwd}/$&.ts`, cwd), 'Read $&.ts');
   });
 
+  it('answers for the cwd asked, however often a path was shown before (paths are remembered per cwd)', () => {
+    const file = `${cwd}/src/x.ts`;
+    for (let i = 0; i < 3; i++) {
+      assert.equal(displayPath(file, cwd), 'src/x.ts');
+      assert.equal(displayPath(file, `${cwd}/src`), 'x.ts');
+      assert.equal(displayPath(file, '/elsewhere'), file);
+    }
+    // More paths than are remembered: the answers stay right.
+    for (let i = 0; i < 3000; i++) assert.equal(displayPath(`${cwd}/f${i}.ts`, cwd), `f${i}.ts`);
+    assert.equal(displayPath(file, cwd), 'src/x.ts');
+  });
+
   it('shows the cwd itself as "."', () => {
     assert.equal(displayPath(cwd, cwd), '.');
   });

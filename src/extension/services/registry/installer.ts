@@ -21,7 +21,6 @@ import {
   type PackageRunner,
 } from '../../core/registryInstall';
 import { errorMessage, type Logger } from '../../log';
-import { extractArchive } from './archives';
 
 /** An agent added from the registry: what Choose Agent lists and `resolveLaunch` starts. */
 export interface AddedAgent extends CommandLine {
@@ -127,6 +126,8 @@ export class RegistryInstaller {
       report({ message: `Downloading ${agent.name} ${agent.version}…` });
       await downloadTo(url, download, report, signal);
       report({ message: `Unpacking ${agent.name} ${agent.version}…` });
+      // The archive readers (yauzl, tar-stream, seek-bzip) load on the first install, not at activation.
+      const { extractArchive } = await import('./archives');
       await extractArchive(download, archiveKind(url), staging, rawName);
       await fs.promises.rm(versionDir, { recursive: true, force: true });
       await fs.promises.rename(staging, versionDir);
