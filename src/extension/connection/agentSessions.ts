@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import * as acp from '@agentclientprotocol/sdk';
 import { SessionState, type SessionChanges } from '../core/session';
 import { KeyedSerialQueue } from '../core/serialQueue';
 import { RestartThrottle } from '../core/restartThrottle';
@@ -17,6 +17,11 @@ const MAX_EARLY_UPDATES = 1000;
 export interface SessionRecord {
   readonly state: SessionState;
   readonly agentName: string;
+  /**
+   * The agent as the settings name it (`bundled`, an `acpNative.agents` name, a registry agent):
+   * the key of its connection. `agentName` is how the agent calls itself.
+   */
+  readonly agentKey: string;
   readonly connection: AgentConnection;
   /** A turn is running. */
   busy: boolean;
@@ -31,16 +36,23 @@ export interface SessionChangeEvent {
   readonly changes: SessionChanges;
 }
 
+/** One agent's process: the connection once up, the start while it runs. */
+interface AgentSlot {
+  connection: AgentConnection | undefined;
+  starting: Promise<AgentConnection> | undefined;
+}
+
 /**
- * Owns the running agent and its sessions: starts the agent on demand, creates the session,
- * applies `session/update`s to each session's state strictly in arrival order, sends prompts.
+ * Owns the running agents (one connection per agent, started on demand) and their sessions:
+ * creates sessions, applies `session/update`s to each session's state strictly in arrival order,
+ * sends prompts. Everything acts on a session, through its own agent's connection; the active
+ * session is only a pointer for the UI (what the chat shows, where a new prompt goes).
  */
 export class AgentSessions extends Disposable {
-  private connection: AgentConnection | undefined;
-  private starting: Promise<AgentConnection> | undefined;
+  private readonly agents = new Map<string, AgentSlot>();
   private readonly sessions = new Map<string, SessionRecord>();
   private activeSessionIdValue: string | undefined;
-  /** The session that was active when the agent stopped or died: a restart reloads it. */
+  /** The session that was active when its agent stopped or died: a restart reloads it. */
   private lastActiveSessionId: string | undefined;
 
   private get activeSessionId(): string | undefined {
@@ -74,8 +86,10 @@ export class AgentSessions extends Disposable {
     private readonly deps: {
       log: Logger;
       handlers: ClientRequestHandlers;
-      /** Resolves the agent to start (the default one from the settings). */
-      resolveLaunch: () => AgentLaunch;
+      /** Resolves how to start an agent, by its name in the settings. */
+      resolveLaunch: (agentKey: string) => AgentLaunch;
+      /** The agent new sessions start with when none is named (`acpNative.defaultAgent`). */
+      defaultAgent: () => string;
       /** The session's cwd and the other roots. */
       workspaceRoots: () => { cwd: string; additional: string[] };
       /** A turn begins: what the agent changes from now on belongs to it. */
@@ -116,14 +130,48 @@ export class AgentSessions extends Disposable {
     return this.sessions.get(sessionId);
   }
 
-  /** Sends a prompt to the active session, starting the agent and a session when needed. */
-  async prompt(prompt: string | acp.ContentBlock[]): Promise<acp.StopReason> {
+  /** Makes an open session the one the UI shows (the chat's session switcher). */
+  setActive(sessionId: string): SessionRecord {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new Error(`There is no open session ${sessionId}.`);
+    if (this.activeSessionId !== sessionId) {
+      this.activeSessionIdValue = sessionId;
+      this.sessionsEmitter.fire();
+    }
+    return session;
+  }
+
+  /**
+   * Closes an open session: its running turn is cancelled first, then its record goes (its cards,
+   * questions and "always" answers with it). Its agent keeps running for its other sessions. The
+   * newest remaining session becomes active.
+   */
+  async closeSession(sessionId: string): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    if (session.busy) await this.cancel(sessionId);
+    // Its questions are answered `cancelled` whether or not a turn was running.
+    this.deps.onCancel(sessionId);
+    this.remove(session);
+    if (this.activeSessionIdValue === sessionId) this.activeSessionIdValue = this.all.at(-1)?.state.sessionId;
+    if (this.lastActiveSessionId === sessionId) this.lastActiveSessionId = undefined;
+    this.sessionsEmitter.fire();
+  }
+
+  /**
+   * Sends a prompt to a session (the active one by default), starting an agent and a session when
+   * there is none: the agent of the session that was active last, else the default agent.
+   */
+  async prompt(prompt: string | acp.ContentBlock[], sessionId?: string): Promise<acp.StopReason> {
     const blocks: acp.ContentBlock[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
-    // A sign-in may restart the agent, so the retry asks again for the active session; the
-    // prompt is shown once per session it is sent to.
+    const target = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    if (sessionId !== undefined && !target) throw new Error(`There is no open session ${sessionId}.`);
+    const agentKey = target?.agentKey ?? this.active?.agentKey ?? this.lastActiveAgentKey();
+    // A sign-in may restart the agent, so the retry asks again for the session; the prompt is
+    // shown once per session it is sent to.
     const recordedIn = new Set<SessionRecord>();
-    return this.withSignIn(async () => {
-      const session = this.active ?? (await this.newSession());
+    return this.withSignIn(agentKey, async () => {
+      const session = target ?? this.active ?? (await this.newSessionOnce(agentKey));
       if (!recordedIn.has(session)) {
         recordedIn.add(session);
         session.state.recordPrompt(blocks);
@@ -132,9 +180,14 @@ export class AgentSessions extends Disposable {
     });
   }
 
+  private lastActiveAgentKey(): string | undefined {
+    return this.lastActiveSessionId ? this.sessions.get(this.lastActiveSessionId)?.agentKey : undefined;
+  }
+
   private async promptOnce(session: SessionRecord, blocks: acp.ContentBlock[]): Promise<acp.StopReason> {
     // ACP runs one turn at a time per session.
     if (session.busy) throw new Error('The agent is still working on the last prompt; wait for it or cancel it first.');
+    if (!session.connection.process.isAlive) throw new Error(`Agent "${session.agentName}" of this session is no longer running; start a new session.`);
     this.deps.onTurnStart(session.state.sessionId);
     session.busy = true;
     this.sessionsEmitter.fire();
@@ -150,6 +203,7 @@ export class AgentSessions extends Disposable {
     }
   }
 
+  /** Cancels a session's running turn (the active session's by default), through its own agent. */
   async cancel(sessionId = this.activeSessionId): Promise<void> {
     const session = sessionId ? this.sessions.get(sessionId) : undefined;
     if (!session?.busy) return;
@@ -159,32 +213,38 @@ export class AgentSessions extends Disposable {
     this.deps.onCancel(session.state.sessionId);
   }
 
-  /** Restarts the agent (throttled) and starts a new session with it. */
-  async restart(): Promise<SessionRecord> {
+  /**
+   * Restarts an agent (the active session's, else the default; throttled) and continues its
+   * session where the agent can load it, else starts a new one. Other agents keep running.
+   */
+  async restart(agentKey?: string): Promise<SessionRecord> {
     const allowed = this.restarts.tryRestart();
     if (!allowed.ok) {
       throw new Error(`The agent was restarted too often; wait ${Math.ceil(allowed.retryInMs / 1000)} s before restarting it again.`);
     }
-    const previous = this.activeSessionId ?? this.lastActiveSessionId;
-    await this.stopAgent();
-    // Continue the conversation where the agent can load it; otherwise start afresh.
-    const connection = await this.ensureAgent();
+    const key = agentKey ?? this.active?.agentKey ?? this.lastActiveAgentKey() ?? this.deps.defaultAgent();
+    const candidates = [this.activeSessionId, this.lastActiveSessionId];
+    const previous = candidates.find((id) => id !== undefined && this.sessions.get(id)?.agentKey === key);
+    await this.stopAgent(key);
+    const connection = await this.ensureAgent(key);
     if (previous && connection.canLoadSession) {
       try {
-        return await this.loadSession(previous);
+        return await this.loadSession(previous, key);
       } catch (error) {
         this.deps.log.warn(`Could not reload session ${previous} after the restart: ${errorMessage(error)}`);
       }
     }
-    return this.newSession();
+    return this.newSession(key);
   }
 
-  async newSession(): Promise<SessionRecord> {
-    return this.withSignIn(() => this.newSessionOnce());
+  /** Starts a new session with an agent (the default one unless named), starting it if needed, and makes it active. */
+  async newSession(agentKey?: string): Promise<SessionRecord> {
+    const key = agentKey ?? this.deps.defaultAgent();
+    return this.withSignIn(key, () => this.newSessionOnce(key));
   }
 
-  private async newSessionOnce(): Promise<SessionRecord> {
-    const connection = await this.ensureAgent();
+  private async newSessionOnce(agentKey = this.deps.defaultAgent()): Promise<SessionRecord> {
+    const connection = await this.ensureAgent(agentKey);
     const { cwd, additional } = this.deps.workspaceRoots();
     const canAddDirs = connection.initializeResponse.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
     const { servers: mcpServers } = await this.deps.mcpServers(connection);
@@ -198,7 +258,7 @@ export class AgentSessions extends Disposable {
         mcpServers,
         ...(canAddDirs && additional.length ? { additionalDirectories: additional } : {}),
       });
-      record = this.recordFor(response.sessionId, connection, cwd, additional);
+      record = this.recordFor(response.sessionId, agentKey, connection, cwd, additional);
     } finally {
       created();
     }
@@ -210,15 +270,19 @@ export class AgentSessions extends Disposable {
   }
 
   /**
-   * Opens a stored session with the agent (`session/load`): the agent replays the conversation as
-   * updates, so its cards come back as they were. An already open session just becomes active.
+   * Opens a stored session (`session/load`) with an agent (the active session's, else the
+   * default): the agent replays the conversation as updates, so its cards come back as they were.
+   * An already open session just becomes active.
    */
-  async loadSession(sessionId: string): Promise<SessionRecord> {
-    return this.withSignIn(() => this.loadSessionOnce(sessionId));
+  async loadSession(sessionId: string, agentKey?: string): Promise<SessionRecord> {
+    const open = this.sessions.get(sessionId);
+    if (open?.connection.process.isAlive && (agentKey === undefined || open.agentKey === agentKey)) return this.setActive(sessionId);
+    const key = agentKey ?? open?.agentKey ?? this.active?.agentKey ?? this.deps.defaultAgent();
+    return this.withSignIn(key, () => this.loadSessionOnce(sessionId, key));
   }
 
-  private async loadSessionOnce(sessionId: string): Promise<SessionRecord> {
-    const connection = await this.ensureAgent();
+  private async loadSessionOnce(sessionId: string, agentKey: string): Promise<SessionRecord> {
+    const connection = await this.ensureAgent(agentKey);
     const existing = this.sessions.get(sessionId);
     if (existing?.connection === connection) {
       this.activeSessionId = sessionId;
@@ -229,7 +293,7 @@ export class AgentSessions extends Disposable {
     const { cwd, additional } = this.deps.workspaceRoots();
     const { servers: mcpServers } = await this.deps.mcpServers(connection);
     // The record exists before the replay arrives, so the replayed updates land in it.
-    const record = this.recordFor(sessionId, connection, cwd, additional);
+    const record = this.recordFor(sessionId, agentKey, connection, cwd, additional);
     record.loading = true;
     let response: acp.LoadSessionResponse;
     try {
@@ -247,9 +311,12 @@ export class AgentSessions extends Disposable {
     return record;
   }
 
-  /** The agent's stored sessions for this workspace (`session/list`); undefined when it cannot list them. */
-  async listSessions(): Promise<acp.SessionInfo[] | undefined> {
-    const connection = await this.ensureAgent();
+  /**
+   * An agent's stored sessions for this workspace (`session/list`; the active session's agent,
+   * else the default); undefined when it cannot list them.
+   */
+  async listSessions(agentKey?: string): Promise<acp.SessionInfo[] | undefined> {
+    const connection = await this.ensureAgent(agentKey ?? this.active?.agentKey ?? this.deps.defaultAgent());
     if (connection.initializeResponse.agentCapabilities?.sessionCapabilities?.list == null) return undefined;
     const { cwd } = this.deps.workspaceRoots();
     const sessions: acp.SessionInfo[] = [];
@@ -282,14 +349,39 @@ export class AgentSessions extends Disposable {
     session.state.flushNow();
   }
 
-  /** Stops the running agent; its sessions stay visible, their state kept. */
-  async stopAgent(): Promise<void> {
-    const connection = this.connection;
-    this.connection = undefined;
-    this.starting = undefined;
-    this.activeSessionId = undefined;
-    if (connection) await connection.dispose();
+  /**
+   * Stops one agent (by its settings name), or every agent when none is named; their sessions
+   * stay visible, their state kept. The other agents' sessions keep running.
+   */
+  async stopAgent(agentKey?: string): Promise<void> {
+    const keys = agentKey === undefined ? [...this.agents.keys()] : [agentKey];
+    const stopping: Promise<void>[] = [];
+    for (const key of keys) {
+      const slot = this.agents.get(key);
+      if (!slot) continue;
+      this.agents.delete(key);
+      if (this.active?.agentKey === key) this.activeSessionId = undefined;
+      if (slot.connection) stopping.push(slot.connection.dispose());
+    }
+    await Promise.all(stopping);
     this.sessionsEmitter.fire();
+  }
+
+  /** Stops the agent behind a connection (sign-in restarts an agent with new variables this way). */
+  stopConnection(connection: AgentConnection): Promise<void> {
+    const key = this.agentKeyOf(connection);
+    return key === undefined ? connection.dispose() : this.stopAgent(key);
+  }
+
+  /** The settings name of a running agent's connection. */
+  agentKeyOf(connection: AgentConnection): string | undefined {
+    for (const [key, slot] of this.agents) if (slot.connection === connection) return key;
+    return undefined;
+  }
+
+  /** The settings names of the agents that run now. */
+  get runningAgentKeys(): string[] {
+    return [...this.agents].filter(([, slot]) => slot.connection?.process.isAlive).map(([key]) => key);
   }
 
   clear(): void {
@@ -308,75 +400,121 @@ export class AgentSessions extends Disposable {
   }
 
   override dispose(): void {
-    void this.connection?.dispose();
+    for (const slot of this.agents.values()) void slot.connection?.dispose();
+    this.agents.clear();
     for (const record of this.sessions.values()) record.state.dispose();
     super.dispose();
   }
 
-  /** The running agent, started if needed (no session). */
-  connectAgent(): Promise<AgentConnection> {
-    return this.ensureAgent();
+  /** An agent (the active session's, else the default one), started if needed (no session). */
+  connectAgent(agentKey?: string): Promise<AgentConnection> {
+    return this.ensureAgent(agentKey ?? this.active?.agentKey ?? this.deps.defaultAgent());
   }
 
-  /** The running agent, if one is up. */
+  /** The running agent of the active session, else the default agent if it runs. */
   get runningAgent(): AgentConnection | undefined {
-    return this.connection?.process.isAlive ? this.connection : undefined;
+    const active = this.active;
+    if (active?.connection.process.isAlive) return active.connection;
+    const connection = this.agents.get(this.deps.defaultAgent())?.connection;
+    return connection?.process.isAlive ? connection : undefined;
   }
 
   /** Runs a request that the agent may refuse until the user signs in: then signs in and retries once. */
-  private withSignIn<T>(attempt: () => Promise<T>): Promise<T> {
+  private withSignIn<T>(agentKey: string | undefined, attempt: () => Promise<T>): Promise<T> {
     const onAuthRequired = this.deps.onAuthRequired;
     if (!onAuthRequired) return attempt();
     return retryAfterSignIn(attempt, async (error) => {
-      const connection = this.runningAgent;
-      return connection ? onAuthRequired(connection, error) : undefined;
+      const connection = this.agents.get(agentKey ?? this.deps.defaultAgent())?.connection;
+      return connection?.process.isAlive ? onAuthRequired(connection, error) : undefined;
     });
   }
 
-  private ensureAgent(): Promise<AgentConnection> {
-    if (this.connection?.process.isAlive) return Promise.resolve(this.connection);
-    if (!this.starting) {
-      const launch = this.deps.resolveLaunch();
-      this.deps.log.info(`Starting agent "${launch.name}": ${launch.command} ${launch.args.join(' ')}`);
-      // Updates name sessions of the connection that sent them: a restarted agent reuses ids.
-      let from: AgentConnection | undefined;
-      this.starting = AgentConnection.start({
-        launch,
-        handlers: this.deps.handlers,
-        onSessionUpdate: (notification) => this.receiveUpdate(notification, from),
-        log: this.deps.log,
-        ...(this.deps.trace ? { trace: (direction: 'send' | 'receive', line: string) => this.deps.trace?.(launch.name, direction, line) } : {}),
-      }).then(
-        (connection) => {
-          from = connection;
-          this.connection = connection;
-          this.starting = undefined;
-          void connection.exited.then((exit) => {
-            this.deps.log.warn(`Agent "${launch.name}" exited (code ${exit.code}, signal ${exit.signal}).`);
-            const sessionIds = this.all.filter((s) => s.connection === connection).map((s) => s.state.sessionId);
-            this.deps.onAgentExit(connection, sessionIds);
-            if (this.connection === connection) {
-              this.connection = undefined;
-              this.activeSessionId = undefined;
-              this.sessionsEmitter.fire();
-            }
-          });
-          return connection;
-        },
-        (error: unknown) => {
-          this.starting = undefined;
-          throw error;
-        },
-      );
+  private ensureAgent(agentKey: string): Promise<AgentConnection> {
+    let slot = this.agents.get(agentKey);
+    if (slot?.connection?.process.isAlive) return Promise.resolve(slot.connection);
+    if (slot?.starting) return slot.starting;
+    if (!slot) {
+      slot = { connection: undefined, starting: undefined };
+      this.agents.set(agentKey, slot);
     }
-    return this.starting;
+    const owner = slot;
+    const launch = this.deps.resolveLaunch(agentKey);
+    this.deps.log.info(`Starting agent "${launch.name}": ${launch.command} ${launch.args.join(' ')}`);
+    // Updates and questions name sessions of the connection that sent them: a restarted agent
+    // reuses ids, and two agents may both be asked about "their" session 1.
+    let from: AgentConnection | undefined;
+    owner.starting = AgentConnection.start({
+      launch,
+      handlers: this.handlersFor(() => from),
+      onSessionUpdate: (notification) => this.receiveUpdate(notification, from),
+      log: this.deps.log,
+      ...(this.deps.trace ? { trace: (direction: 'send' | 'receive', line: string) => this.deps.trace?.(launch.name, direction, line) } : {}),
+    }).then(
+      (connection) => {
+        from = connection;
+        owner.starting = undefined;
+        if (this.agents.get(agentKey) !== owner) {
+          // Stopped while it started: nobody wants it any more.
+          void connection.dispose();
+          throw new Error(`Agent "${launch.name}" was stopped while it started.`);
+        }
+        owner.connection = connection;
+        void connection.exited.then((exit) => this.agentExited(agentKey, owner, connection, exit));
+        return connection;
+      },
+      (error: unknown) => {
+        owner.starting = undefined;
+        if (this.agents.get(agentKey) === owner && !owner.connection) this.agents.delete(agentKey);
+        throw error;
+      },
+    );
+    return owner.starting;
+  }
+
+  /** One agent ended (crash or stop): its sessions' leftovers are cleaned up; other agents run on. */
+  private agentExited(agentKey: string, slot: AgentSlot, connection: AgentConnection, exit: { code: number | null; signal: string | null }): void {
+    this.deps.log.warn(`Agent "${connection.name}" exited (code ${exit.code}, signal ${exit.signal}).`);
+    const sessionIds = this.all.filter((s) => s.connection === connection).map((s) => s.state.sessionId);
+    this.deps.onAgentExit(connection, sessionIds);
+    if (slot.connection === connection) {
+      slot.connection = undefined;
+      if (this.agents.get(agentKey) === slot && !slot.starting) this.agents.delete(agentKey);
+    }
+    if (this.active?.connection === connection) this.activeSessionId = undefined;
+    this.sessionsEmitter.fire();
+  }
+
+  /**
+   * The client handlers as one connection sees them: a question about a session that another
+   * agent's connection owns is refused, so one agent can never ask in another's session.
+   */
+  private handlersFor(from: () => AgentConnection | undefined): ClientRequestHandlers {
+    const handlers = this.deps.handlers;
+    const owned = (sessionId: string) => {
+      const record = this.sessions.get(sessionId);
+      if (record && record.connection !== from()) {
+        throw acp.RequestError.invalidParams({ sessionId }, `session ${sessionId} is not a session of this agent`);
+      }
+    };
+    return {
+      ...handlers,
+      requestPermission: async (params, signal) => {
+        owned(params.sessionId);
+        return handlers.requestPermission(params, signal);
+      },
+      createElicitation: async (params, signal) => {
+        if ('sessionId' in params && typeof params.sessionId === 'string') owned(params.sessionId);
+        return handlers.createElicitation(params, signal);
+      },
+    };
   }
 
   /**
    * Applies an update in arrival order, after those already queued for its session. Also used for
    * what a permission request says of its tool call, so it lands after the updates before it.
+   * Without `from`, the update counts as coming from the session's own agent.
    */
-  receiveUpdate(notification: acp.SessionNotification, from: AgentConnection | undefined = this.connection): void {
+  receiveUpdate(notification: acp.SessionNotification, from?: AgentConnection): void {
     const { sessionId, update } = notification;
     try {
       this.deps.onUpdateArrived?.(notification);
@@ -386,9 +524,9 @@ export class AgentSessions extends Disposable {
     void this.updateQueue
       .run(sessionId, () => {
         const record = this.sessions.get(sessionId);
-        // A record of a dead predecessor with the same id is not this session: it is replaced
-        // when `session/new` or `session/load` answers, so hold the update for that.
-        if (record && record.connection === from) record.state.apply(update);
+        // A record of a dead predecessor with the same id (or of another agent) is not this
+        // session: it is replaced when `session/new` or `session/load` answers, so hold the update for that.
+        if (record && (from === undefined || record.connection === from)) record.state.apply(update);
         else this.early.receive(sessionId, update);
       })
       .catch((error: unknown) => this.deps.log.error(`Update for session ${sessionId} failed: ${errorMessage(error)}`));
@@ -399,9 +537,14 @@ export class AgentSessions extends Disposable {
    * update never creates one). Updates that arrived before it are applied first, in order, now,
    * before any queued after them.
    */
-  private recordFor(sessionId: string, connection: AgentConnection, cwd?: string, additional: string[] = []): SessionRecord {
+  private recordFor(sessionId: string, agentKey: string, connection: AgentConnection, cwd?: string, additional: string[] = []): SessionRecord {
     const existing = this.sessions.get(sessionId);
     if (existing?.connection === connection) return existing;
+    if (existing && existing.agentKey !== agentKey && existing.connection.process.isAlive) {
+      // Sessions are known by their id everywhere (questions, terminals, the action log): a second
+      // live agent using the same id would take over the first one's session.
+      throw new Error(`Agent "${connection.name}" named its session ${sessionId}, the id of an open session of "${existing.agentName}"; close that session first.`);
+    }
     if (existing) {
       // A restarted agent may hand out an id its dead predecessor used (or reload that session):
       // the new connection's session replaces the old record.
@@ -409,7 +552,15 @@ export class AgentSessions extends Disposable {
     }
     const roots = this.deps.workspaceRoots();
     const state = new SessionState({ sessionId, cwd: cwd ?? roots.cwd, additionalDirectories: additional });
-    const record: SessionRecord = { state, agentName: connection.name, connection, busy: false, loading: false, counters: { updatesApplied: 0, changeEvents: 0 } };
+    const record: SessionRecord = {
+      state,
+      agentName: connection.name,
+      agentKey,
+      connection,
+      busy: false,
+      loading: false,
+      counters: { updatesApplied: 0, changeEvents: 0 },
+    };
     state.onDidChange((changes) => {
       record.counters.updatesApplied += changes.updates;
       record.counters.changeEvents++;

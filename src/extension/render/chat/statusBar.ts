@@ -2,17 +2,26 @@ import * as vscode from 'vscode';
 import type { AgentSessions } from '../../connection/agentSessions';
 import { activityOf } from '../../core/chatViewModel';
 import type { PermissionRequests } from '../../core/permissionRequests';
+import { busySummary } from '../../core/openSessions';
+import type { ElicitationService } from '../../services/elicitations';
 import { Disposable } from '../../util/lifecycle';
+import { openSessionsOf } from './openSessions';
 
-/** The agent and what it is doing (idle, working, waiting for permission); a click focuses the chat. */
+/**
+ * The agent and what it is doing (idle, working, waiting for permission); with several sessions
+ * open, how many are busy and waiting ("ACP: 2 busy"), one line per session in the tooltip. A
+ * click focuses the chat.
+ */
 export class ChatStatusBar extends Disposable {
   private readonly item = this._register(vscode.window.createStatusBarItem('acpNative.status', vscode.StatusBarAlignment.Left, 50));
 
   constructor(
     private readonly sessions: AgentSessions,
     private readonly requests: PermissionRequests,
+    private readonly elicitations?: ElicitationService,
   ) {
     super();
+    if (elicitations) this._register(elicitations.onDidChange(() => this.update()));
     this.item.name = 'ACP Agent';
     this.item.command = 'acpNative.focusChat';
     this._register(sessions.onDidChangeSessions(() => this.update()));
@@ -22,6 +31,7 @@ export class ChatStatusBar extends Disposable {
   }
 
   private update(): void {
+    if (this.sessions.all.length > 1) return this.showSeveral();
     const session = this.sessions.active;
     const activity = activityOf({
       hasSession: !!session,
@@ -51,5 +61,12 @@ export class ChatStatusBar extends Disposable {
         this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         return;
     }
+  }
+
+  private showSeveral(): void {
+    const summary = busySummary(openSessionsOf(this.sessions, { requests: this.requests }, this.elicitations));
+    this.item.text = `${summary.busy ? '$(loading~spin)' : '$(comment-discussion)'} ACP: ${summary.text}`;
+    this.item.tooltip = `${this.sessions.all.length} sessions open:\n${summary.lines.join('\n')}\nClick to open the chat.`;
+    this.item.backgroundColor = summary.waiting ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   }
 }
