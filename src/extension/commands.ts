@@ -101,14 +101,14 @@ export const COMMANDS: Record<string, CommandHandler> = {
     return sessionId;
   },
   'acpNative.switchSession': async (acp, sessionId?: unknown) => {
-    const target = typeof sessionId === 'string' ? sessionId : await pickOpenSession(acp, 'ACP: Switch Session');
+    const target = sessionIdArg(sessionId) ?? (await pickOpenSession(acp, 'ACP: Switch Session'));
     if (!target) return undefined;
     acp.sessions.setActive(target);
     await acp.chat.view.focus();
     return target;
   },
   'acpNative.closeSession': async (acp, sessionId?: unknown) => {
-    const target = typeof sessionId === 'string' ? sessionId : acp.sessions.active?.state.sessionId;
+    const target = sessionIdArg(sessionId) ?? acp.chat.view.currentSession()?.state.sessionId;
     if (target) await acp.sessions.closeSession(target);
   },
   'acpNative.addAgent': (acp) => acp.registry.pick(),
@@ -240,4 +240,11 @@ async function pickOpenSession(acp: AcpNative, title: string): Promise<string | 
   }));
   const pick = await vscode.window.showQuickPick(items, { title, placeHolder: 'An open session', matchOnDescription: true });
   return pick?.sessionId;
+}
+
+/** A session id given to a command: the id itself, or a Tool Calls tree node of a session. */
+function sessionIdArg(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  const node = value as { type?: unknown; sessionId?: unknown } | null | undefined;
+  return node?.type === 'session' && typeof node.sessionId === 'string' ? node.sessionId : undefined;
 }

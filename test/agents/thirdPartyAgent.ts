@@ -38,6 +38,11 @@
 //                               answer comes back as "elicitation: {json}"
 //   ask-url URL                 `elicitation/create` (url); the answer as "elicitation: {json}"
 //   show-image                  an agent message and a tool result that carry a PNG image block
+//   ask-permission TITLE        `session/request_permission` (allow once / reject once) for a call
+//                               titled TITLE; the outcome as rawOutput and as "permission: {json}"
+//   wait-cancel                 a tool call that runs until `session/cancel` names this session,
+//                               then the turn ends `cancelled` ("cancelled here" is said first)
+// Options: --session-prefix P makes session ids `P` + `sess_N` (two instances side by side).
 // session/new sends `available_commands_update` (a `/early` command) BEFORE its response, as real
 // agents do.
 // Agents that change files themselves, reported as Claude's adapter does (action log tests):
@@ -420,6 +425,8 @@ async function writeHuge(out: NodeJS.WritableStream, head: string, mb: number, t
 
 const sessions = new Map<string, string>();
 let clientElicitation: unknown = null;
+/** Turns waiting for `session/cancel`, by session. */
+const cancelWaiters = new Map<string, () => void>();
 
 /** An 8x8 red PNG. */
 const RED_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGO4o6GBFTEMLQkAe3tLAfuiUfAAAAAASUVORK5CYII=';
@@ -478,7 +485,7 @@ acp
     };
   })
   .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
-    const sessionId = `sess_${nextId++}`;
+    const sessionId = `${argValue('--session-prefix') ?? ''}sess_${nextId++}`;
     sessions.set(sessionId, params.cwd);
     if (recordMcp !== undefined) {
       receivedMcp.push(params.mcpServers);
@@ -691,6 +698,28 @@ acp
           return answer;
         });
         break;
+      case 'ask-permission':
+        await report(client, sid, arg || 'Do something risky', async () => {
+          const answer = await client.request(acp.methods.client.session.requestPermission, {
+            sessionId: sid,
+            toolCall: { toolCallId: `perm_${nextId++}`, title: arg || 'Do something risky', kind: 'execute' },
+            options: [
+              { optionId: 'yes', name: 'Allow once', kind: 'allow_once' },
+              { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+            ],
+          });
+          await say(client, sid, `permission: ${JSON.stringify(answer.outcome)}`);
+          return answer.outcome;
+        });
+        break;
+      case 'wait-cancel': {
+        const toolCallId = `wait_${nextId++}`;
+        await update(client, sid, { sessionUpdate: 'tool_call', toolCallId, title: 'Wait for cancel', kind: 'other', status: 'in_progress' });
+        await new Promise<void>((resolve) => cancelWaiters.set(sid, resolve));
+        await update(client, sid, { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+        await say(client, sid, 'cancelled here');
+        return { stopReason: 'cancelled' as const };
+      }
       case 'show-image': {
         await update(client, sid, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Here is the screenshot:' } });
         await update(client, sid, { sessionUpdate: 'agent_message_chunk', content: { type: 'image', mimeType: 'image/png', data: RED_PNG } });
@@ -710,5 +739,8 @@ acp
     }
     return { stopReason: 'end_turn' };
   })
-  .onNotification(acp.methods.agent.session.cancel, () => undefined)
+  .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+    cancelWaiters.get(params.sessionId)?.();
+    cancelWaiters.delete(params.sessionId);
+  })
   .connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));

@@ -171,13 +171,26 @@ export class AgentSessions extends Disposable {
     // shown once per session it is sent to.
     const recordedIn = new Set<SessionRecord>();
     return this.withSignIn(agentKey, async () => {
-      const session = target ?? this.active ?? (await this.newSessionOnce(agentKey));
+      let session = target ?? this.active ?? (await this.newSessionOnce(agentKey));
+      if (!session.connection.process.isAlive) session = await this.revive(session);
       if (!recordedIn.has(session)) {
         recordedIn.add(session);
         session.state.recordPrompt(blocks);
       }
       return this.promptOnce(session, blocks);
     });
+  }
+
+  /**
+   * A session whose agent has stopped (the switcher can show one): its agent starts again and
+   * reloads it when it can; otherwise the user is told to start a new session.
+   */
+  private async revive(session: SessionRecord): Promise<SessionRecord> {
+    const connection = await this.ensureAgent(session.agentKey);
+    if (!connection.canLoadSession) {
+      throw new Error(`Agent "${session.agentName}" of this session stopped and cannot reload it; start a new session.`);
+    }
+    return this.loadSessionOnce(session.state.sessionId, session.agentKey);
   }
 
   private lastActiveAgentKey(): string | undefined {
@@ -187,7 +200,6 @@ export class AgentSessions extends Disposable {
   private async promptOnce(session: SessionRecord, blocks: acp.ContentBlock[]): Promise<acp.StopReason> {
     // ACP runs one turn at a time per session.
     if (session.busy) throw new Error('The agent is still working on the last prompt; wait for it or cancel it first.');
-    if (!session.connection.process.isAlive) throw new Error(`Agent "${session.agentName}" of this session is no longer running; start a new session.`);
     this.deps.onTurnStart(session.state.sessionId);
     session.busy = true;
     this.sessionsEmitter.fire();

@@ -235,7 +235,9 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     const label = state?.title || `${record?.agentName ?? 'Agent'} · ${path.basename(state?.cwd ?? '')}`;
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
     item.id = node.id;
-    item.description = record?.busy ? 'working' : `${state?.toolCalls().length ?? 0} tool calls`;
+    const doing = record?.busy ? 'working' : `${state?.toolCalls().length ?? 0} tool calls`;
+    // Several agents at once: each session's node says whose it is.
+    item.description = state?.title && record ? `${record.agentName} · ${doing}` : doing;
     item.iconPath = new vscode.ThemeIcon(record?.busy ? 'loading~spin' : 'comment-discussion');
     item.contextValue = 'acpNative.session';
     return item;
