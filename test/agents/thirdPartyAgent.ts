@@ -425,8 +425,9 @@ async function writeHuge(out: NodeJS.WritableStream, head: string, mb: number, t
 
 const sessions = new Map<string, string>();
 let clientElicitation: unknown = null;
-/** Turns waiting for `session/cancel`, by session. */
+/** Turns waiting for `session/cancel`, by session; and sessions whose running turn was cancelled already. */
 const cancelWaiters = new Map<string, () => void>();
+const cancelledTurns = new Set<string>();
 
 /** An 8x8 red PNG. */
 const RED_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGO4o6GBFTEMLQkAe3tLAfuiUfAAAAAASUVORK5CYII=';
@@ -533,6 +534,7 @@ acp
     const [firstLine, ...restLines] = text.split('\n');
     const [scenario, arg = '', arg2, arg3] = firstLine.trim().split(/\s+/, 4);
     const sid = params.sessionId;
+    cancelledTurns.delete(sid);
     const cwd = sessions.get(params.sessionId) ?? process.cwd();
     switch (scenario) {
       case 'claude-edit':
@@ -715,7 +717,8 @@ acp
       case 'wait-cancel': {
         const toolCallId = `wait_${nextId++}`;
         await update(client, sid, { sessionUpdate: 'tool_call', toolCallId, title: 'Wait for cancel', kind: 'other', status: 'in_progress' });
-        await new Promise<void>((resolve) => cancelWaiters.set(sid, resolve));
+        // The cancel may come before this point (the client sends it as soon as the turn is busy).
+        if (!cancelledTurns.has(sid)) await new Promise<void>((resolve) => cancelWaiters.set(sid, resolve));
         await update(client, sid, { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
         await say(client, sid, 'cancelled here');
         return { stopReason: 'cancelled' as const };
@@ -740,6 +743,7 @@ acp
     return { stopReason: 'end_turn' };
   })
   .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+    cancelledTurns.add(params.sessionId);
     cancelWaiters.get(params.sessionId)?.();
     cancelWaiters.delete(params.sessionId);
   })
