@@ -213,23 +213,21 @@ function syncSwitcher(next: ChatStatus): void {
   agentLabel.hidden = several;
   switcher.hidden = !several;
   closeSession.hidden = !several;
-  if (several) {
-    const key = JSON.stringify(next.sessions.map((s) => [s.sessionId, s.agentName, s.title, s.activity]));
-    if (switcher.dataset.key !== key) {
-      switcher.dataset.key = key;
-      switcher.replaceChildren(
-        ...next.sessions.map((s) => {
-          const option = el('option', '', `${s.agentName} · ${s.title}${ACTIVITY_SUFFIX[s.activity]}`);
-          option.value = s.sessionId;
-          option.dataset.activity = s.activity;
-          return option;
-        }),
-      );
-    }
-    const shown = next.sessions.find((s) => s.shown);
-    if (shown) switcher.value = shown.sessionId;
-    switcher.dataset.activity = shown?.activity ?? 'idle';
+  const key = JSON.stringify(next.sessions.map((s) => [s.sessionId, s.agentName, s.title, s.activity]));
+  if (switcher.dataset.key !== key) {
+    switcher.dataset.key = key;
+    switcher.replaceChildren(
+      ...next.sessions.map((s) => {
+        const option = el('option', '', `${s.agentName} · ${s.title}${ACTIVITY_SUFFIX[s.activity]}`);
+        option.value = s.sessionId;
+        option.dataset.activity = s.activity;
+        return option;
+      }),
+    );
   }
+  const shown = next.sessions.find((s) => s.shown);
+  if (shown) switcher.value = shown.sessionId;
+  switcher.dataset.activity = shown?.activity ?? 'idle';
   // The first other session that waits for an answer: one click shows it.
   const asking = next.sessions.find((s) => !s.shown && s.activity === 'waiting');
   elsewhere.hidden = !asking;

@@ -38,8 +38,9 @@
 //                               answer comes back as "elicitation: {json}"
 //   ask-url URL                 `elicitation/create` (url); the answer as "elicitation: {json}"
 //   show-image                  an agent message and a tool result that carry a PNG image block
-//   ask-permission TITLE        `session/request_permission` (allow once / reject once) for a call
-//                               titled TITLE; the outcome as rawOutput and as "permission: {json}"
+//   ask-permission TITLE [GATE] `session/request_permission` (allow once / reject once) for a call
+//                               titled TITLE (once GATE, a file path, exists); the outcome as
+//                               rawOutput and as "permission: {json}"
 //   wait-cancel                 a tool call that runs until `session/cancel` names this session,
 //                               then the turn ends `cancelled` ("cancelled here" is said first)
 // Options: --session-prefix P makes session ids `P` + `sess_N` (two instances side by side).
@@ -702,6 +703,7 @@ acp
         break;
       case 'ask-permission':
         await report(client, sid, arg || 'Do something risky', async () => {
+          if (arg2) await waitForFile(arg2);
           const answer = await client.request(acp.methods.client.session.requestPermission, {
             sessionId: sid,
             toolCall: { toolCallId: `perm_${nextId++}`, title: arg || 'Do something risky', kind: 'execute' },

@@ -11,6 +11,8 @@ export interface OpenSession {
   readonly busy: boolean;
   /** Questions (permissions, forms) of this session waiting for an answer. */
   readonly questions: number;
+  /** Its agent runs. A stopped agent's sessions stay readable but leave the switcher. */
+  readonly running: boolean;
 }
 
 /** A session's label when the agent gave it no title: its first prompt, cut short. */
@@ -31,9 +33,12 @@ export function sessionActivity(session: Pick<OpenSession, 'busy' | 'questions'>
   return session.busy ? 'working' : 'idle';
 }
 
-/** The chat header's session switcher, in the order the sessions were opened. */
+/**
+ * The chat header's session switcher, in the order the sessions were opened: the sessions whose
+ * agent runs, and the one shown even if its agent stopped.
+ */
 export function switcherEntries(sessions: readonly OpenSession[], shownId: string | undefined): ChatSessionEntry[] {
-  return sessions.map((s) => ({
+  return sessions.filter((s) => s.running || s.sessionId === shownId).map((s) => ({
     sessionId: s.sessionId,
     agentName: s.agentName,
     title: sessionTitle(s),
@@ -50,19 +55,23 @@ export const ACTIVITY_LABELS: Readonly<Record<Exclude<ChatActivity, 'none'>, str
 
 /** The status bar across several sessions: how many work, how many wait, one line per session. */
 export interface BusySummary {
+  /** Sessions whose agent runs. */
+  readonly open: number;
   readonly busy: number;
   readonly waiting: number;
-  /** "2 busy", "1 busy, 1 waiting", "idle". */
+  /** "2 busy", "1 busy, 1 waiting", "3 open". */
   readonly text: string;
   /** One line per open session: "Claude · Fix the tests: working". */
   readonly lines: readonly string[];
 }
 
+/** Counts the sessions whose agent runs (a stopped agent's sessions are history, not work). */
 export function busySummary(sessions: readonly OpenSession[]): BusySummary {
   let busy = 0;
   let waiting = 0;
   const lines: string[] = [];
-  for (const session of sessions) {
+  const open = sessions.filter((s) => s.running);
+  for (const session of open) {
     const activity = sessionActivity(session);
     // A session waiting for an answer is in a turn too: it counts as busy and as waiting.
     if (session.busy || activity === 'waiting') busy++;
@@ -70,5 +79,5 @@ export function busySummary(sessions: readonly OpenSession[]): BusySummary {
     lines.push(`${session.agentName} · ${sessionTitle(session)}: ${ACTIVITY_LABELS[activity]}`);
   }
   const parts = [busy ? `${busy} busy` : undefined, waiting ? `${waiting} waiting` : undefined].filter(Boolean);
-  return { busy, waiting, text: parts.length ? parts.join(', ') : 'idle', lines };
+  return { open: open.length, busy, waiting, text: parts.length ? parts.join(', ') : `${open.length} open`, lines };
 }

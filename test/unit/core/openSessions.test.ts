@@ -5,7 +5,7 @@ import type { TranscriptEntry } from '../../../src/extension/core/transcript';
 const prompt = (text: string): TranscriptEntry => ({ type: 'message', role: 'user', messageId: undefined, parts: [{ type: 'text', text }], text });
 
 function open(partial: Partial<OpenSession> & { sessionId: string }): OpenSession {
-  return { agentName: 'Claude', title: undefined, transcript: [], busy: false, questions: 0, ...partial };
+  return { agentName: 'Claude', title: undefined, transcript: [], busy: false, questions: 0, running: true, ...partial };
 }
 
 describe('open sessions (switcher and status bar)', () => {
@@ -45,6 +45,15 @@ describe('open sessions (switcher and status bar)', () => {
     assert.equal(summary.waiting, 1);
     assert.equal(summary.text, '2 busy, 1 waiting');
     assert.deepEqual(summary.lines, ['Claude · Tests: working', 'Codex · Docs: needs your answer', 'Gemini · Idle one: idle']);
-    assert.equal(busySummary([open({ sessionId: 'a' }), open({ sessionId: 'b' })]).text, 'idle');
+    assert.equal(busySummary([open({ sessionId: 'a' }), open({ sessionId: 'b' })]).text, '2 open');
+  });
+
+  it("leaves a stopped agent's sessions out of the counts and the switcher, unless one is shown", () => {
+    const sessions = [open({ sessionId: 'old', busy: false, running: false }), open({ sessionId: 'a', busy: true }), open({ sessionId: 'b' })];
+    const summary = busySummary(sessions);
+    assert.equal(summary.open, 2);
+    assert.equal(summary.text, '1 busy');
+    assert.deepEqual(switcherEntries(sessions, 'a').map((e) => e.sessionId), ['a', 'b']);
+    assert.deepEqual(switcherEntries(sessions, 'old').map((e) => e.sessionId), ['old', 'a', 'b']);
   });
 });

@@ -18,6 +18,7 @@ export function openSessionsOf(
       transcript: record.state.transcript,
       busy: record.busy,
       questions: permissions.requests.pending(id).length + (elicitations?.pending(id).length ?? 0),
+      running: record.connection.process.isAlive,
     };
   });
 }

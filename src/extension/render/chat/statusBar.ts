@@ -9,8 +9,8 @@ import { openSessionsOf } from './openSessions';
 
 /**
  * The agent and what it is doing (idle, working, waiting for permission); with several sessions
- * open, how many are busy and waiting ("ACP: 2 busy"), one line per session in the tooltip. A
- * click focuses the chat.
+ * open, how many are busy and waiting ("Claude: idle · 2 busy"), one line per session in the
+ * tooltip. A click focuses the chat.
  */
 export class ChatStatusBar extends Disposable {
   private readonly item = this._register(vscode.window.createStatusBarItem('acpNative.status', vscode.StatusBarAlignment.Left, 50));
@@ -31,7 +31,18 @@ export class ChatStatusBar extends Disposable {
   }
 
   private update(): void {
-    if (this.sessions.all.length > 1) return this.showSeveral();
+    this.showActive();
+    // Several agents at once: how many sessions work or wait, each listed in the tooltip.
+    const summary = busySummary(openSessionsOf(this.sessions, { requests: this.requests }, this.elicitations));
+    if (summary.open < 2) return;
+    if (summary.busy && !this.item.text.startsWith('$(loading~spin)')) this.item.text = this.item.text.replace(/^\$\([^)]*\)/, '$(loading~spin)');
+    this.item.text += ` · ${summary.text}`;
+    this.item.tooltip = `${summary.open} sessions open:\n${summary.lines.join('\n')}\nClick to open the chat.`;
+    if (summary.waiting) this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+  }
+
+  /** The session the chat shows: its agent and what it is doing. */
+  private showActive(): void {
     const session = this.sessions.active;
     const activity = activityOf({
       hasSession: !!session,
@@ -61,12 +72,5 @@ export class ChatStatusBar extends Disposable {
         this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         return;
     }
-  }
-
-  private showSeveral(): void {
-    const summary = busySummary(openSessionsOf(this.sessions, { requests: this.requests }, this.elicitations));
-    this.item.text = `${summary.busy ? '$(loading~spin)' : '$(comment-discussion)'} ACP: ${summary.text}`;
-    this.item.tooltip = `${this.sessions.all.length} sessions open:\n${summary.lines.join('\n')}\nClick to open the chat.`;
-    this.item.backgroundColor = summary.waiting ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   }
 }
