@@ -192,6 +192,7 @@ export class AcpNative extends Disposable {
       }),
     );
     permissions.questionsShownElsewhere = () => this.chat.view.isVisible;
+    permissions.agentNameOf = (sessionId) => this.sessions.session(sessionId)?.agentName;
     elicitations.shownInChat = () => this.chat.view.isVisible;
   }
 

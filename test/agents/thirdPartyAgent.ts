@@ -43,7 +43,6 @@
 //                               rawOutput and as "permission: {json}"
 //   wait-cancel                 a tool call that runs until `session/cancel` names this session,
 //                               then the turn ends `cancelled` ("cancelled here" is said first)
-// Options: --session-prefix P makes session ids `P` + `sess_N` (two instances side by side).
 // session/new sends `available_commands_update` (a `/early` command) BEFORE its response, as real
 // agents do.
 // Agents that change files themselves, reported as Claude's adapter does (action log tests):
@@ -487,7 +486,7 @@ acp
     };
   })
   .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
-    const sessionId = `${argValue('--session-prefix') ?? ''}sess_${nextId++}`;
+    const sessionId = `sess_${nextId++}`;
     sessions.set(sessionId, params.cwd);
     if (recordMcp !== undefined) {
       receivedMcp.push(params.mcpServers);

@@ -3,12 +3,15 @@ import * as vscode from 'vscode';
 import type { AcpNativeApi, OpenSessionInfo } from '../../src/extension/api';
 import { getApi, isMultiRoot, setSetting, testAgentPath, waitFor, within } from './support/helpers';
 
-/** Two instances of the third-party test agent under two names, with session ids that differ. */
+/**
+ * Two instances of the third-party test agent under two names. Both count their sessions
+ * `sess_1`, `sess_2`…: the editor must tell them apart all the same.
+ */
 const AGENT_A = 'agent-a';
 const AGENT_B = 'agent-b';
 
-function testAgent(name: string, prefix: string) {
-  return { name, command: process.execPath, args: [testAgentPath('thirdPartyAgent'), '--session-prefix', prefix], env: { ELECTRON_RUN_AS_NODE: '1' } };
+function testAgent(name: string) {
+  return { name, command: process.execPath, args: [testAgentPath('thirdPartyAgent')], env: { ELECTRON_RUN_AS_NODE: '1' } };
 }
 
 /** Which way a promise went, without waiting for it. */
@@ -35,7 +38,7 @@ describe('several sessions of several agents at once', function () {
     if (isMultiRoot()) this.skip();
     api = await getApi();
     await api.stopAgent();
-    await setSetting('acpNative.agents', [testAgent(AGENT_A, 'a-'), testAgent(AGENT_B, 'b-')]);
+    await setSetting('acpNative.agents', [testAgent(AGENT_A), testAgent(AGENT_B)]);
     await setSetting('acpNative.defaultAgent', 'bundled');
     await setSetting('acpNative.permissions.autoApprove', 'reads');
   });
@@ -100,9 +103,12 @@ describe('several sessions of several agents at once', function () {
     assert.equal(turnB.value, 'cancelled');
   });
 
-  it('routes each permission question to its own session and its answer to its own agent', async () => {
+  it('routes each permission question to its own session and its answer to its own agent, though both agents use the same session id', async () => {
     const a = await within('agent A session', api.newSession(AGENT_A));
     const b = await within('agent B session', api.newSession(AGENT_B));
+    // Each agent calls its session sess_1; the editor knows B's by a suffixed id.
+    assert.equal(a, 'sess_1');
+    assert.equal(b, 'sess_1~2');
     const turnA = track(api.prompt('ask-permission Deploy-A', a));
     const turnB = track(api.prompt('ask-permission Deploy-B', b));
     const questions = await waitFor('two questions', () => (api.pendingPermissions().length === 2 ? api.pendingPermissions() : undefined));

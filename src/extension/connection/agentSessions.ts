@@ -22,6 +22,12 @@ export interface SessionRecord {
    * the key of its connection. `agentName` is how the agent calls itself.
    */
   readonly agentKey: string;
+  /**
+   * The id the agent knows the session by. `state.sessionId`, the id the editor knows it by, is
+   * the same unless another agent already has a session of that id (test agents count `sess_1`,
+   * `sess_2`…): then the editor's id gets a suffix, and the connection layer translates both ways.
+   */
+  readonly agentSessionId: string;
   readonly connection: AgentConnection;
   /** A turn is running. */
   busy: boolean;
@@ -51,6 +57,8 @@ interface AgentSlot {
 export class AgentSessions extends Disposable {
   private readonly agents = new Map<string, AgentSlot>();
   private readonly sessions = new Map<string, SessionRecord>();
+  /** Per connection: agent session id → editor session id, where they differ. */
+  private readonly aliases = new WeakMap<AgentConnection, Map<string, string>>();
   private activeSessionIdValue: string | undefined;
   /** The session that was active when its agent stopped or died: a restart reloads it. */
   private lastActiveSessionId: string | undefined;
@@ -190,7 +198,7 @@ export class AgentSessions extends Disposable {
     if (!connection.canLoadSession) {
       throw new Error(`Agent "${session.agentName}" of this session stopped and cannot reload it; start a new session.`);
     }
-    return this.loadSessionOnce(session.state.sessionId, session.agentKey);
+    return this.loadSessionOnce(session.agentSessionId, session.agentKey);
   }
 
   private lastActiveAgentKey(): string | undefined {
@@ -204,7 +212,7 @@ export class AgentSessions extends Disposable {
     session.busy = true;
     this.sessionsEmitter.fire();
     try {
-      const response = await session.connection.prompt({ sessionId: session.state.sessionId, prompt: blocks });
+      const response = await session.connection.prompt({ sessionId: session.agentSessionId, prompt: blocks });
       return response.stopReason;
     } finally {
       session.busy = false;
@@ -221,7 +229,7 @@ export class AgentSessions extends Disposable {
     if (!session?.busy) return;
     // The agent hears of the cancel first, so it reads the `cancelled` answers that follow as
     // part of it rather than as a refusal of one call.
-    await session.connection.cancel(session.state.sessionId);
+    await session.connection.cancel(session.agentSessionId);
     this.deps.onCancel(session.state.sessionId);
   }
 
@@ -252,7 +260,32 @@ export class AgentSessions extends Disposable {
   /** Starts a new session with an agent (the default one unless named), starting it if needed, and makes it active. */
   async newSession(agentKey?: string): Promise<SessionRecord> {
     const key = agentKey ?? this.deps.defaultAgent();
+    await this.restartIfRelaunched(key);
     return this.withSignIn(key, () => this.newSessionOnce(key));
+  }
+
+  /**
+   * The agent's settings changed since it started (another program or arguments: a registry
+   * update, the bundled agent's brain): a new session gets the agent as it is set up now. The
+   * running process is stopped only while none of its sessions is in a turn.
+   */
+  private async restartIfRelaunched(agentKey: string): Promise<void> {
+    const running = this.agents.get(agentKey)?.connection;
+    if (!running?.process.isAlive) return;
+    let wanted: AgentLaunch;
+    try {
+      wanted = this.deps.resolveLaunch(agentKey);
+    } catch {
+      return; // ensureAgent says why, if it must start one
+    }
+    const now = running.process.launch;
+    if (wanted.command === now.command && wanted.args.join('\0') === now.args.join('\0')) return;
+    if (this.all.some((s) => s.connection === running && s.busy)) {
+      this.deps.log.info(`Agent "${running.name}" is set up differently now; it keeps running until its turns end.`);
+      return;
+    }
+    this.deps.log.info(`Agent "${running.name}" is set up differently now (${wanted.command} ${wanted.args.join(' ')}): restarting it.`);
+    await this.stopAgent(agentKey);
   }
 
   private async newSessionOnce(agentKey = this.deps.defaultAgent()): Promise<SessionRecord> {
@@ -276,7 +309,7 @@ export class AgentSessions extends Disposable {
     }
     if (response.modes) record.state.setModes(response.modes);
     if (response.configOptions) record.state.setConfigOptions(response.configOptions);
-    this.activeSessionId = response.sessionId;
+    this.activeSessionId = record.state.sessionId;
     this.sessionsEmitter.fire();
     return record;
   }
@@ -290,14 +323,17 @@ export class AgentSessions extends Disposable {
     const open = this.sessions.get(sessionId);
     if (open?.connection.process.isAlive && (agentKey === undefined || open.agentKey === agentKey)) return this.setActive(sessionId);
     const key = agentKey ?? open?.agentKey ?? this.active?.agentKey ?? this.deps.defaultAgent();
-    return this.withSignIn(key, () => this.loadSessionOnce(sessionId, key));
+    // An open record names the agent's own id; a listed session (session/list) is the agent's id.
+    const agentSessionId = open?.agentKey === key ? open.agentSessionId : sessionId;
+    return this.withSignIn(key, () => this.loadSessionOnce(agentSessionId, key));
   }
 
+  /** `sessionId` is the agent's id of the session. */
   private async loadSessionOnce(sessionId: string, agentKey: string): Promise<SessionRecord> {
     const connection = await this.ensureAgent(agentKey);
-    const existing = this.sessions.get(sessionId);
+    const existing = this.sessions.get(this.clientIdOf(connection, sessionId));
     if (existing?.connection === connection) {
-      this.activeSessionId = sessionId;
+      this.activeSessionId = existing.state.sessionId;
       this.sessionsEmitter.fire();
       return existing;
     }
@@ -310,7 +346,7 @@ export class AgentSessions extends Disposable {
     let response: acp.LoadSessionResponse;
     try {
       response = await connection.loadSession({ sessionId, cwd, mcpServers });
-      await this.updateQueue.run(sessionId, () => undefined);
+      await this.updateQueue.run(record.state.sessionId, () => undefined);
       record.state.flushNow();
     } finally {
       record.loading = false;
@@ -318,7 +354,7 @@ export class AgentSessions extends Disposable {
     if (response.modes) record.state.setModes(response.modes);
     if (response.configOptions) record.state.setConfigOptions(response.configOptions);
     record.state.flushNow();
-    this.activeSessionId = sessionId;
+    this.activeSessionId = record.state.sessionId;
     this.sessionsEmitter.fire();
     return record;
   }
@@ -347,7 +383,7 @@ export class AgentSessions extends Disposable {
   async setMode(sessionId: string, modeId: string): Promise<void> {
     const session = this.sessions.get(sessionId);
     if (!session) throw new Error('There is no such session.');
-    await session.connection.setMode({ sessionId, modeId });
+    await session.connection.setMode({ sessionId: session.agentSessionId, modeId });
     session.state.setModes({ currentModeId: modeId, availableModes: [...session.state.availableModes] });
     session.state.flushNow();
   }
@@ -356,7 +392,7 @@ export class AgentSessions extends Disposable {
   async setConfigOption(sessionId: string, configId: string, value: string): Promise<void> {
     const session = this.sessions.get(sessionId);
     if (!session) throw new Error('There is no such session.');
-    const response = await session.connection.setConfigOption({ sessionId, configId, value });
+    const response = await session.connection.setConfigOption({ sessionId: session.agentSessionId, configId, value });
     session.state.setConfigOptions(response.configOptions);
     session.state.flushNow();
   }
@@ -496,38 +532,58 @@ export class AgentSessions extends Disposable {
     this.sessionsEmitter.fire();
   }
 
+  /** The editor's id of a session the agent names by `agentSessionId`. */
+  private clientIdOf(connection: AgentConnection, agentSessionId: string): string {
+    return this.aliases.get(connection)?.get(agentSessionId) ?? agentSessionId;
+  }
+
   /**
-   * The client handlers as one connection sees them: a question about a session that another
-   * agent's connection owns is refused, so one agent can never ask in another's session.
+   * The client handlers as one connection sees them: the session ids the agent sends become the
+   * editor's, and a question about a session that another agent's connection owns is refused, so
+   * one agent can never ask in another's session.
    */
   private handlersFor(from: () => AgentConnection | undefined): ClientRequestHandlers {
     const handlers = this.deps.handlers;
-    const owned = (sessionId: string) => {
-      const record = this.sessions.get(sessionId);
+    const toClient = <P>(params: P): P => {
+      const connection = from();
+      const agentId = (params as { sessionId?: unknown }).sessionId;
+      if (!connection || typeof agentId !== 'string') return params;
+      const sessionId = this.clientIdOf(connection, agentId);
+      return sessionId === agentId ? params : { ...params, sessionId };
+    };
+    const owned = <P>(params: P): P => {
+      const translated = toClient(params);
+      const sessionId = (translated as { sessionId?: unknown }).sessionId;
+      const record = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
       if (record && record.connection !== from()) {
-        throw acp.RequestError.invalidParams({ sessionId }, `session ${sessionId} is not a session of this agent`);
+        throw acp.RequestError.invalidParams({ sessionId }, `session ${String(sessionId)} is not a session of this agent`);
       }
+      return translated;
     };
     return {
-      ...handlers,
-      requestPermission: async (params, signal) => {
-        owned(params.sessionId);
-        return handlers.requestPermission(params, signal);
-      },
-      createElicitation: async (params, signal) => {
-        if ('sessionId' in params && typeof params.sessionId === 'string') owned(params.sessionId);
-        return handlers.createElicitation(params, signal);
-      },
+      requestPermission: async (p, signal) => handlers.requestPermission(owned(p), signal),
+      createElicitation: async (p, signal) => handlers.createElicitation(owned(p), signal),
+      readTextFile: async (p, signal) => handlers.readTextFile(owned(p), signal),
+      writeTextFile: async (p, signal) => handlers.writeTextFile(owned(p), signal),
+      createTerminal: async (p, signal) => handlers.createTerminal(owned(p), signal),
+      terminalOutput: async (p) => handlers.terminalOutput(owned(p)),
+      waitForTerminalExit: async (p, signal) => handlers.waitForTerminalExit(owned(p), signal),
+      killTerminal: async (p) => handlers.killTerminal(owned(p)),
+      releaseTerminal: async (p) => handlers.releaseTerminal(owned(p)),
     };
   }
 
   /**
    * Applies an update in arrival order, after those already queued for its session. Also used for
    * what a permission request says of its tool call, so it lands after the updates before it.
-   * Without `from`, the update counts as coming from the session's own agent.
+   * With `from`, the update is as that agent sent it (its session ids); without, it names the
+   * editor's session id and counts as coming from the session's own agent.
    */
-  receiveUpdate(notification: acp.SessionNotification, from?: AgentConnection): void {
-    const { sessionId, update } = notification;
+  receiveUpdate(received: acp.SessionNotification, from?: AgentConnection): void {
+    const agentSessionId = received.sessionId;
+    const sessionId = from ? this.clientIdOf(from, agentSessionId) : agentSessionId;
+    const notification = sessionId === agentSessionId ? received : { ...received, sessionId };
+    const { update } = notification;
     try {
       this.deps.onUpdateArrived?.(notification);
     } catch (error) {
@@ -537,9 +593,9 @@ export class AgentSessions extends Disposable {
       .run(sessionId, () => {
         const record = this.sessions.get(sessionId);
         // A record of a dead predecessor with the same id (or of another agent) is not this
-        // session: it is replaced when `session/new` or `session/load` answers, so hold the update for that.
+        // session: the update is held, under the agent's id, for `session/new` or `session/load`.
         if (record && (from === undefined || record.connection === from)) record.state.apply(update);
-        else this.early.receive(sessionId, update);
+        else this.early.receive(agentSessionId, update);
       })
       .catch((error: unknown) => this.deps.log.error(`Update for session ${sessionId} failed: ${errorMessage(error)}`));
   }
@@ -549,18 +605,25 @@ export class AgentSessions extends Disposable {
    * update never creates one). Updates that arrived before it are applied first, in order, now,
    * before any queued after them.
    */
-  private recordFor(sessionId: string, agentKey: string, connection: AgentConnection, cwd?: string, additional: string[] = []): SessionRecord {
-    const existing = this.sessions.get(sessionId);
-    if (existing?.connection === connection) return existing;
-    if (existing && existing.agentKey !== agentKey && existing.connection.process.isAlive) {
-      // Sessions are known by their id everywhere (questions, terminals, the action log): a second
-      // live agent using the same id would take over the first one's session.
-      throw new Error(`Agent "${connection.name}" named its session ${sessionId}, the id of an open session of "${existing.agentName}"; close that session first.`);
+  private recordFor(agentSessionId: string, agentKey: string, connection: AgentConnection, cwd?: string, additional: string[] = []): SessionRecord {
+    const known = this.sessions.get(this.clientIdOf(connection, agentSessionId));
+    if (known?.connection === connection) return known;
+    // A restarted agent may hand out an id its dead predecessor used (or reload that session):
+    // the new connection's session replaces the old record, under the same editor id.
+    const predecessor = this.all.find((r) => r.agentKey === agentKey && r.agentSessionId === agentSessionId && !r.connection.process.isAlive);
+    let sessionId = predecessor?.state.sessionId ?? agentSessionId;
+    if (predecessor) this.remove(predecessor);
+    if (this.sessions.has(sessionId)) {
+      // Another agent's session has this id: the editor knows this one by a suffixed id.
+      let n = 2;
+      while (this.sessions.has(`${agentSessionId}~${n}`)) n++;
+      sessionId = `${agentSessionId}~${n}`;
     }
-    if (existing) {
-      // A restarted agent may hand out an id its dead predecessor used (or reload that session):
-      // the new connection's session replaces the old record.
-      this.remove(existing);
+    if (sessionId !== agentSessionId) {
+      const aliases = this.aliases.get(connection) ?? new Map<string, string>();
+      aliases.set(agentSessionId, sessionId);
+      this.aliases.set(connection, aliases);
+      this.deps.log.info(`Agent "${connection.name}" session ${agentSessionId} is known here as ${sessionId} (another agent uses that id).`);
     }
     const roots = this.deps.workspaceRoots();
     const state = new SessionState({ sessionId, cwd: cwd ?? roots.cwd, additionalDirectories: additional });
@@ -568,6 +631,7 @@ export class AgentSessions extends Disposable {
       state,
       agentName: connection.name,
       agentKey,
+      agentSessionId,
       connection,
       busy: false,
       loading: false,
@@ -579,7 +643,7 @@ export class AgentSessions extends Disposable {
       this.sessionChangeEmitter.fire({ session: record, changes });
     });
     this.sessions.set(sessionId, record);
-    for (const update of this.early.take(sessionId)) state.apply(update);
+    for (const update of this.early.take(agentSessionId)) state.apply(update);
     this.sessionsEmitter.fire();
     return record;
   }

@@ -79,19 +79,15 @@ export async function pickAgent(deps: { config: Config; sessions: AgentSessions;
     await vscode.commands.executeCommand('acpNative.addAgent');
     return;
   }
-  let bundledArgsChanged = false;
   if (pick.brain === 'llm') {
     const args = await askLlmArgs(config.bundledAgentArgs);
     if (!args) return;
-    bundledArgsChanged = args.join('\0') !== config.bundledAgentArgs.join('\0');
     await config.setBundledAgentArgs(args);
   } else if (pick.brain === 'scripted' && llm) {
-    bundledArgsChanged = true;
     await config.setBundledAgentArgs(withoutLlmArgs(config.bundledAgentArgs));
   }
   await config.setDefaultAgent(pick.agent);
-  // The bundled agent reads its brain at launch: only it restarts. Other agents keep running.
-  if (bundledArgsChanged) await deps.sessions.stopAgent(BUNDLED_AGENT_NAME);
+  // Other agents keep running; the bundled agent restarts when its brain changed (newSession).
   await deps.sessions.newSession(pick.agent);
 }
 
