@@ -703,14 +703,17 @@ acp
       case 'ask-permission':
         await report(client, sid, arg || 'Do something risky', async () => {
           if (arg2) await waitForFile(arg2);
+          const toolCallId = `perm_${nextId++}`;
           const answer = await client.request(acp.methods.client.session.requestPermission, {
             sessionId: sid,
-            toolCall: { toolCallId: `perm_${nextId++}`, title: arg || 'Do something risky', kind: 'execute' },
+            toolCall: { toolCallId, title: arg || 'Do something risky', kind: 'execute' },
             options: [
               { optionId: 'yes', name: 'Allow once', kind: 'allow_once' },
               { optionId: 'no', name: 'Reject', kind: 'reject_once' },
             ],
           });
+          const allowed = answer.outcome.outcome === 'selected' && answer.outcome.optionId === 'yes';
+          await update(client, sid, { sessionUpdate: 'tool_call_update', toolCallId, status: allowed ? 'completed' : 'failed' });
           await say(client, sid, `permission: ${JSON.stringify(answer.outcome)}`);
           return answer.outcome;
         });
