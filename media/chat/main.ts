@@ -233,8 +233,8 @@ function syncSwitcher(next: ChatStatus): void {
   elsewhere.hidden = !asking;
   if (asking) {
     elsewhere.dataset.sessionId = asking.sessionId;
-    // "Asks" first: a narrow header cuts the agent's name, not what happened.
-    elsewhere.textContent = `Asks: ${asking.agentName}`;
+    // "Asks" first: a narrow header cuts the title, not what happened.
+    elsewhere.textContent = `Asks: ${asking.agentName} · ${asking.title}`;
     elsewhere.title = `${asking.agentName} · ${asking.title} needs your answer: show that session`;
   } else {
     delete elsewhere.dataset.sessionId;
