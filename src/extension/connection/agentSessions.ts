@@ -7,8 +7,10 @@ import { EarlyUpdates } from '../core/earlyUpdates';
 import { retryAfterSignIn, type SignedIn } from '../core/signIn';
 import { Disposable } from '../util/lifecycle';
 import { errorMessage, type Logger } from '../log';
-import { AgentConnection, type ClientRequestHandlers } from './agentConnection';
-import type { AgentLaunch } from './agentProcess';
+import type { AgentConnection, ClientRequestHandlers } from './agentConnection';
+import type { AgentExit, AgentLaunch } from './agentProcess';
+import { AgentPool } from './agentPool';
+import { SessionAliases } from '../core/sessionAliases';
 
 /** Updates held for sessions whose `session/new` has not answered yet (all sessions together). */
 const MAX_EARLY_UPDATES = 1000;
@@ -42,12 +44,6 @@ export interface SessionChangeEvent {
   readonly changes: SessionChanges;
 }
 
-/** One agent's process: the connection once up, the start while it runs. */
-interface AgentSlot {
-  connection: AgentConnection | undefined;
-  starting: Promise<AgentConnection> | undefined;
-}
-
 /**
  * Owns the running agents (one connection per agent, started on demand) and their sessions:
  * creates sessions, applies `session/update`s to each session's state strictly in arrival order,
@@ -55,10 +51,9 @@ interface AgentSlot {
  * session is only a pointer for the UI (what the chat shows, where a new prompt goes).
  */
 export class AgentSessions extends Disposable {
-  private readonly agents = new Map<string, AgentSlot>();
+  private readonly agents: AgentPool;
   private readonly sessions = new Map<string, SessionRecord>();
-  /** Per connection: agent session id → editor session id, where they differ. */
-  private readonly aliases = new WeakMap<AgentConnection, Map<string, string>>();
+  private readonly aliases = new SessionAliases<AgentConnection>();
   private activeSessionIdValue: string | undefined;
   /** The session that was active when its agent stopped or died: a restart reloads it. */
   private lastActiveSessionId: string | undefined;
@@ -124,6 +119,14 @@ export class AgentSessions extends Disposable {
   ) {
     super();
     this.early = new EarlyUpdates({ maxHeld: MAX_EARLY_UPDATES, log: (m) => deps.log.warn(m) });
+    this.agents = new AgentPool({
+      log: deps.log,
+      resolveLaunch: deps.resolveLaunch,
+      handlersFor: (from) => this.handlersFor(from),
+      onSessionUpdate: (notification, from) => this.receiveUpdate(notification, from),
+      onExit: (connection, exit) => this.agentExited(connection, exit),
+      trace: deps.trace,
+    });
   }
 
   get active(): SessionRecord | undefined {
@@ -194,7 +197,7 @@ export class AgentSessions extends Disposable {
    * reloads it when it can; otherwise the user is told to start a new session.
    */
   private async revive(session: SessionRecord): Promise<SessionRecord> {
-    const connection = await this.ensureAgent(session.agentKey);
+    const connection = await this.agents.ensure(session.agentKey);
     if (!connection.canLoadSession) {
       throw new Error(`Agent "${session.agentName}" of this session stopped and cannot reload it; start a new session.`);
     }
@@ -246,7 +249,7 @@ export class AgentSessions extends Disposable {
     const candidates = [this.activeSessionId, this.lastActiveSessionId];
     const previous = candidates.find((id) => id !== undefined && this.sessions.get(id)?.agentKey === key);
     await this.stopAgent(key);
-    const connection = await this.ensureAgent(key);
+    const connection = await this.agents.ensure(key);
     if (previous && connection.canLoadSession) {
       try {
         return await this.loadSession(previous, key);
@@ -270,16 +273,9 @@ export class AgentSessions extends Disposable {
    * running process is stopped only while none of its sessions is in a turn.
    */
   private async restartIfRelaunched(agentKey: string): Promise<void> {
-    const running = this.agents.get(agentKey)?.connection;
-    if (!running?.process.isAlive) return;
-    let wanted: AgentLaunch;
-    try {
-      wanted = this.deps.resolveLaunch(agentKey);
-    } catch {
-      return; // ensureAgent says why, if it must start one
-    }
-    const now = running.process.launch;
-    if (wanted.command === now.command && wanted.args.join('\0') === now.args.join('\0')) return;
+    const wanted = this.agents.relaunchWanted(agentKey);
+    const running = this.agents.running(agentKey);
+    if (!wanted || !running) return;
     if (this.all.some((s) => s.connection === running && s.busy)) {
       this.deps.log.info(`Agent "${running.name}" is set up differently now; it keeps running until its turns end.`);
       return;
@@ -289,7 +285,7 @@ export class AgentSessions extends Disposable {
   }
 
   private async newSessionOnce(agentKey = this.deps.defaultAgent()): Promise<SessionRecord> {
-    const connection = await this.ensureAgent(agentKey);
+    const connection = await this.agents.ensure(agentKey);
     const { cwd, additional } = this.deps.workspaceRoots();
     const canAddDirs = connection.initializeResponse.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
     const { servers: mcpServers } = await this.deps.mcpServers(connection);
@@ -330,7 +326,7 @@ export class AgentSessions extends Disposable {
 
   /** `sessionId` is the agent's id of the session. */
   private async loadSessionOnce(sessionId: string, agentKey: string): Promise<SessionRecord> {
-    const connection = await this.ensureAgent(agentKey);
+    const connection = await this.agents.ensure(agentKey);
     const existing = this.sessions.get(this.clientIdOf(connection, sessionId));
     if (existing?.connection === connection) {
       this.activeSessionId = existing.state.sessionId;
@@ -364,7 +360,7 @@ export class AgentSessions extends Disposable {
    * else the default); undefined when it cannot list them.
    */
   async listSessions(agentKey?: string): Promise<acp.SessionInfo[] | undefined> {
-    const connection = await this.ensureAgent(agentKey ?? this.active?.agentKey ?? this.deps.defaultAgent());
+    const connection = await this.agents.ensure(agentKey ?? this.active?.agentKey ?? this.deps.defaultAgent());
     if (connection.initializeResponse.agentCapabilities?.sessionCapabilities?.list == null) return undefined;
     const { cwd } = this.deps.workspaceRoots();
     const sessions: acp.SessionInfo[] = [];
@@ -402,16 +398,10 @@ export class AgentSessions extends Disposable {
    * stay visible, their state kept. The other agents' sessions keep running.
    */
   async stopAgent(agentKey?: string): Promise<void> {
-    const keys = agentKey === undefined ? [...this.agents.keys()] : [agentKey];
-    const stopping: Promise<void>[] = [];
-    for (const key of keys) {
-      const slot = this.agents.get(key);
-      if (!slot) continue;
-      this.agents.delete(key);
-      if (this.active?.agentKey === key) this.activeSessionId = undefined;
-      if (slot.connection) stopping.push(slot.connection.dispose());
-    }
-    await Promise.all(stopping);
+    const keys = agentKey === undefined ? this.agents.keys : [agentKey];
+    const active = this.active?.agentKey;
+    if (active !== undefined && keys.includes(active)) this.activeSessionId = undefined;
+    await this.agents.stop(keys);
     this.sessionsEmitter.fire();
   }
 
@@ -423,13 +413,12 @@ export class AgentSessions extends Disposable {
 
   /** The settings name of a running agent's connection. */
   agentKeyOf(connection: AgentConnection): string | undefined {
-    for (const [key, slot] of this.agents) if (slot.connection === connection) return key;
-    return undefined;
+    return this.agents.keyOf(connection);
   }
 
   /** The settings names of the agents that run now. */
   get runningAgentKeys(): string[] {
-    return [...this.agents].filter(([, slot]) => slot.connection?.process.isAlive).map(([key]) => key);
+    return this.agents.runningKeys;
   }
 
   clear(): void {
@@ -448,23 +437,21 @@ export class AgentSessions extends Disposable {
   }
 
   override dispose(): void {
-    for (const slot of this.agents.values()) void slot.connection?.dispose();
-    this.agents.clear();
+    this.agents.dispose();
     for (const record of this.sessions.values()) record.state.dispose();
     super.dispose();
   }
 
   /** An agent (the active session's, else the default one), started if needed (no session). */
   connectAgent(agentKey?: string): Promise<AgentConnection> {
-    return this.ensureAgent(agentKey ?? this.active?.agentKey ?? this.deps.defaultAgent());
+    return this.agents.ensure(agentKey ?? this.active?.agentKey ?? this.deps.defaultAgent());
   }
 
   /** The running agent of the active session, else the default agent if it runs. */
   get runningAgent(): AgentConnection | undefined {
     const active = this.active;
     if (active?.connection.process.isAlive) return active.connection;
-    const connection = this.agents.get(this.deps.defaultAgent())?.connection;
-    return connection?.process.isAlive ? connection : undefined;
+    return this.agents.running(this.deps.defaultAgent());
   }
 
   /** Runs a request that the agent may refuse until the user signs in: then signs in and retries once. */
@@ -472,69 +459,23 @@ export class AgentSessions extends Disposable {
     const onAuthRequired = this.deps.onAuthRequired;
     if (!onAuthRequired) return attempt();
     return retryAfterSignIn(attempt, async (error) => {
-      const connection = this.agents.get(agentKey ?? this.deps.defaultAgent())?.connection;
-      return connection?.process.isAlive ? onAuthRequired(connection, error) : undefined;
+      const connection = this.agents.running(agentKey ?? this.deps.defaultAgent());
+      return connection ? onAuthRequired(connection, error) : undefined;
     });
   }
 
-  private ensureAgent(agentKey: string): Promise<AgentConnection> {
-    let slot = this.agents.get(agentKey);
-    if (slot?.connection?.process.isAlive) return Promise.resolve(slot.connection);
-    if (slot?.starting) return slot.starting;
-    if (!slot) {
-      slot = { connection: undefined, starting: undefined };
-      this.agents.set(agentKey, slot);
-    }
-    const owner = slot;
-    const launch = this.deps.resolveLaunch(agentKey);
-    this.deps.log.info(`Starting agent "${launch.name}": ${launch.command} ${launch.args.join(' ')}`);
-    // Updates and questions name sessions of the connection that sent them: a restarted agent
-    // reuses ids, and two agents may both be asked about "their" session 1.
-    let from: AgentConnection | undefined;
-    owner.starting = AgentConnection.start({
-      launch,
-      handlers: this.handlersFor(() => from),
-      onSessionUpdate: (notification) => this.receiveUpdate(notification, from),
-      log: this.deps.log,
-      ...(this.deps.trace ? { trace: (direction: 'send' | 'receive', line: string) => this.deps.trace?.(launch.name, direction, line) } : {}),
-    }).then(
-      (connection) => {
-        from = connection;
-        owner.starting = undefined;
-        if (this.agents.get(agentKey) !== owner) {
-          // Stopped while it started: nobody wants it any more.
-          void connection.dispose();
-          throw new Error(`Agent "${launch.name}" was stopped while it started.`);
-        }
-        owner.connection = connection;
-        void connection.exited.then((exit) => this.agentExited(agentKey, owner, connection, exit));
-        return connection;
-      },
-      (error: unknown) => {
-        owner.starting = undefined;
-        if (this.agents.get(agentKey) === owner && !owner.connection) this.agents.delete(agentKey);
-        throw error;
-      },
-    );
-    return owner.starting;
-  }
-
   /** One agent ended (crash or stop): its sessions' leftovers are cleaned up; other agents run on. */
-  private agentExited(agentKey: string, slot: AgentSlot, connection: AgentConnection, exit: { code: number | null; signal: string | null }): void {
+  private agentExited(connection: AgentConnection, exit: AgentExit): void {
     this.deps.log.warn(`Agent "${connection.name}" exited (code ${exit.code}, signal ${exit.signal}).`);
     const sessionIds = this.all.filter((s) => s.connection === connection).map((s) => s.state.sessionId);
     this.deps.onAgentExit(connection, sessionIds);
-    if (slot.connection === connection) {
-      slot.connection = undefined;
-      if (this.agents.get(agentKey) === slot && !slot.starting) this.agents.delete(agentKey);
-    }
     if (this.active?.connection === connection) this.activeSessionId = undefined;
     this.sessionsEmitter.fire();
   }
 
   /** The editor's id of a session the agent names by `agentSessionId`. */
   private clientIdOf(connection: AgentConnection, agentSessionId: string): string {
-    return this.aliases.get(connection)?.get(agentSessionId) ?? agentSessionId;
+    return this.aliases.clientId(connection, agentSessionId);
   }
 
   /**
@@ -611,18 +552,10 @@ export class AgentSessions extends Disposable {
     // A restarted agent may hand out an id its dead predecessor used (or reload that session):
     // the new connection's session replaces the old record, under the same editor id.
     const predecessor = this.all.find((r) => r.agentKey === agentKey && r.agentSessionId === agentSessionId && !r.connection.process.isAlive);
-    let sessionId = predecessor?.state.sessionId ?? agentSessionId;
     if (predecessor) this.remove(predecessor);
-    if (this.sessions.has(sessionId)) {
-      // Another agent's session has this id: the editor knows this one by a suffixed id.
-      let n = 2;
-      while (this.sessions.has(`${agentSessionId}~${n}`)) n++;
-      sessionId = `${agentSessionId}~${n}`;
-    }
+    // Another agent's session may have this id: the editor then knows this one by a suffixed id.
+    const sessionId = this.aliases.assign(connection, agentSessionId, predecessor?.state.sessionId ?? agentSessionId, (id) => this.sessions.has(id));
     if (sessionId !== agentSessionId) {
-      const aliases = this.aliases.get(connection) ?? new Map<string, string>();
-      aliases.set(agentSessionId, sessionId);
-      this.aliases.set(connection, aliases);
       this.deps.log.info(`Agent "${connection.name}" session ${agentSessionId} is known here as ${sessionId} (another agent uses that id).`);
     }
     const roots = this.deps.workspaceRoots();
