@@ -86,7 +86,7 @@ export interface AcpNativeApi {
   /** The running agent's sign-in methods, as it sent them (empty when no agent runs). */
   authMethods(): AuthMethodInfo[];
   /**
-   * Signs in to the default agent (started if needed) with one of its methods, as **ACP: Sign In**
+   * Signs in to the agent of the active session, else the default agent (started if needed), with one of its methods, as **ACP: Sign In**
    * does, with the secrets given instead of asked for: `{VAR: value}` for an `env_var` method,
    * `{"api-key": KEY}` for an API-key method, `{baseUrl, headers}` (headers a JSON object
    * string) for a gateway. A terminal method still opens its terminal and waits for it.
