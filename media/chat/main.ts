@@ -1,5 +1,5 @@
 /** The Chat webview's entry: builds the page, talks to the host through the chat protocol. */
-import { CHAT_PROTOCOL_VERSION, MAX_IMAGE_BYTES, parseHostMessage, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../src/protocol/chat';
+import { CHAT_PROTOCOL_VERSION, MAX_IMAGE_BYTES, parseHostMessage, type ChatSessionEntry, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../src/protocol/chat';
 import { ChatList } from './list';
 import { PromptBox } from './prompt';
 import { el, renderElicitations, renderFooter, renderItem, renderPermissions, renderPlan, syncSelect } from './render';
@@ -37,7 +37,28 @@ const button = (label: string, title: string, message: WebviewToHost) => {
   return b;
 };
 // New session, history and the agent picker are the view's own title-bar actions (package.json).
-toolbar.append(agentLabel);
+// With several sessions open the label gives way to the switcher (one option per session: agent,
+// title, status), with a close button; another session's question shows as a button that goes there.
+const switcher = el('select', 'session-switcher');
+switcher.title = 'Open sessions: agent · title — status';
+switcher.setAttribute('aria-label', 'Open sessions');
+switcher.hidden = true;
+switcher.addEventListener('change', () => post({ v, type: 'switchSession', sessionId: switcher.value }));
+const newWithAgent = button('+', 'New session with agent… (the sessions open keep running)', { v, type: 'newSessionWithAgent' });
+newWithAgent.classList.add('new-with-agent');
+const closeSession = el('button', 'icon-button close-session', '×');
+closeSession.title = 'Close this session';
+closeSession.hidden = true;
+closeSession.addEventListener('click', () => {
+  if (status?.sessionId) post({ v, type: 'closeSession', sessionId: status.sessionId });
+});
+const elsewhere = el('button', 'elsewhere');
+elsewhere.hidden = true;
+elsewhere.addEventListener('click', () => {
+  const target = elsewhere.dataset.sessionId;
+  if (target) post({ v, type: 'switchSession', sessionId: target });
+});
+toolbar.append(agentLabel, switcher, el('span', 'spacer'), elsewhere, newWithAgent, closeSession);
 const scroller = el('div', 'scroller');
 const listHost = el('div', 'list');
 listHost.setAttribute('role', 'log');
@@ -157,6 +178,7 @@ let status: ChatStatus | undefined;
 function applyStatus(next: ChatStatus): void {
   status = next;
   agentLabel.textContent = next.agentName ? `${next.agentName}${next.title ? ` · ${next.title}` : ''}` : 'No session';
+  syncSwitcher(next);
   syncSelect(modeSelect, next.modes, next.currentModeId);
   modePicker.hidden = next.modes.length === 0;
   syncConfigPickers(next);
@@ -181,6 +203,42 @@ function applyStatus(next: ChatStatus): void {
     }),
   );
   if (follow) list.scrollToEnd();
+}
+
+const ACTIVITY_SUFFIX: Record<ChatSessionEntry['activity'], string> = { idle: '', working: ' — working', waiting: ' — needs your answer' };
+
+/** The session switcher and the "another session asks" button: shown only with several sessions open. */
+function syncSwitcher(next: ChatStatus): void {
+  const several = next.sessions.length > 1;
+  agentLabel.hidden = several;
+  switcher.hidden = !several;
+  closeSession.hidden = !several;
+  const key = JSON.stringify(next.sessions.map((s) => [s.sessionId, s.agentName, s.title, s.activity]));
+  if (switcher.dataset.key !== key) {
+    switcher.dataset.key = key;
+    switcher.replaceChildren(
+      ...next.sessions.map((s) => {
+        const option = el('option', '', `${s.agentName} · ${s.title}${ACTIVITY_SUFFIX[s.activity]}`);
+        option.value = s.sessionId;
+        option.dataset.activity = s.activity;
+        return option;
+      }),
+    );
+  }
+  const shown = next.sessions.find((s) => s.shown);
+  if (shown) switcher.value = shown.sessionId;
+  switcher.dataset.activity = shown?.activity ?? 'idle';
+  // The first other session that waits for an answer: one click shows it.
+  const asking = next.sessions.find((s) => !s.shown && s.activity === 'waiting');
+  elsewhere.hidden = !asking;
+  if (asking) {
+    elsewhere.dataset.sessionId = asking.sessionId;
+    // "Asks" first: a narrow header cuts the title, not what happened.
+    elsewhere.textContent = `Asks: ${asking.agentName} · ${asking.title}`;
+    elsewhere.title = `${asking.agentName} · ${asking.title} needs your answer: show that session`;
+  } else {
+    delete elsewhere.dataset.sessionId;
+  }
 }
 
 /** One labelled picker per select-type config option, mode and model first; kept (not rebuilt) while the options stay. */

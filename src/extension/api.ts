@@ -11,14 +11,29 @@ import type { PermissionOptionKind, StopReason, ToolCallStatus, ToolKind } from 
  * ```
  */
 export interface AcpNativeApi {
-  /** Sends a prompt to the active session, starting the default agent and a session if needed. */
-  prompt(text: string): Promise<StopReason>;
-  /** Cancels the active session's running turn, if any. */
-  cancel(): Promise<void>;
-  /** Starts a new session with the default agent and makes it active. Returns its id. */
-  newSession(): Promise<string>;
-  /** Stops the running agent (its sessions' cards stay visible). */
-  stopAgent(): Promise<void>;
+  /**
+   * Sends a prompt to the active session (or to the open session named), starting the default
+   * agent and a session if needed.
+   */
+  prompt(text: string, sessionId?: string): Promise<StopReason>;
+  /** Cancels the active session's (or the named session's) running turn, if any. */
+  cancel(sessionId?: string): Promise<void>;
+  /**
+   * Starts a new session with the default agent (or the agent of that settings name: `bundled`,
+   * an `acpNative.agents` entry, an agent added from the registry) and makes it active. Agents
+   * already running keep running. Returns its id.
+   */
+  newSession(agentName?: string): Promise<string>;
+  /** Stops every running agent, or the one of that settings name (its sessions' cards stay visible). */
+  stopAgent(agentName?: string): Promise<void>;
+  /** The open sessions, of every agent, in the order they were opened. */
+  sessions(): OpenSessionInfo[];
+  /** Makes an open session the one the chat shows (the chat header's switcher). */
+  setActiveSession(sessionId: string): void;
+  /** Closes an open session (its running turn is cancelled first); its agent keeps running. */
+  closeSession(sessionId: string): Promise<void>;
+  /** The settings names of the agents running now. */
+  runningAgents(): string[];
   /** Restarts the agent (throttled: a crashing agent is not respawned in a loop) with a new session. */
   restartAgent(): Promise<string>;
   /** The agent's questions waiting for an answer. */
@@ -71,12 +86,28 @@ export interface AcpNativeApi {
   /** The running agent's sign-in methods, as it sent them (empty when no agent runs). */
   authMethods(): AuthMethodInfo[];
   /**
-   * Signs in to the default agent (started if needed) with one of its methods, as **ACP: Sign In**
+   * Signs in to the agent of the active session, else the default agent (started if needed), with one of its methods, as **ACP: Sign In**
    * does, with the secrets given instead of asked for: `{VAR: value}` for an `env_var` method,
    * `{"api-key": KEY}` for an API-key method, `{baseUrl, headers}` (headers a JSON object
    * string) for a gateway. A terminal method still opens its terminal and waits for it.
    */
   signIn(methodId: string, secret?: Record<string, string>): Promise<void>;
+}
+
+export interface OpenSessionInfo {
+  sessionId: string;
+  /** The agent's settings name (`bundled`, an `acpNative.agents` name…). */
+  agent: string;
+  /** How the agent names itself (its launch name). */
+  agentName: string;
+  /** The agent's title, else the first prompt, else "New session". */
+  title: string;
+  busy: boolean;
+  active: boolean;
+  /** Idle, working, or waiting for an answer (a permission or a form). */
+  activity: 'idle' | 'working' | 'waiting';
+  /** The agent process of this session is running. */
+  agentRunning: boolean;
 }
 
 export interface AuthMethodInfo {

@@ -10,6 +10,8 @@ import type { ToolCallState } from './core/toolCalls';
 import type { SessionRecord } from './connection/agentSessions';
 import { callDisplayTitle } from './titles';
 import { PermissionService } from './services/permissions';
+import { sessionActivity, sessionTitle } from './core/openSessions';
+import { openSessionsOf } from './render/chat/openSessions';
 
 /** Builds the API `activate()` returns, reading what the renderers actually produced. */
 export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], activation: AcpNativeStats['activation']): AcpNativeApi {
@@ -25,10 +27,29 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     acp.permissions.requests.onDidChange(() => permissionsChanged.fire()),
   );
   return {
-    prompt: (text) => acp.sessions.prompt(text),
-    cancel: () => acp.sessions.cancel(),
-    newSession: async () => (await acp.sessions.newSession()).state.sessionId,
-    stopAgent: () => acp.sessions.stopAgent(),
+    prompt: (text, sessionId) => acp.sessions.prompt(text, sessionId),
+    cancel: (sessionId) => acp.sessions.cancel(sessionId),
+    newSession: async (agentName) => (await acp.sessions.newSession(agentName)).state.sessionId,
+    stopAgent: (agentName) => acp.sessions.stopAgent(agentName),
+    sessions: () => {
+      const activeId = acp.sessions.active?.state.sessionId;
+      return openSessionsOf(acp.sessions, acp.permissions, acp.elicitations).map((s) => {
+        const record = acp.sessions.session(s.sessionId);
+        return {
+          sessionId: s.sessionId,
+          agent: record?.agentKey ?? '',
+          agentName: s.agentName,
+          title: sessionTitle(s),
+          busy: s.busy,
+          active: s.sessionId === activeId,
+          activity: sessionActivity(s),
+          agentRunning: record?.connection.process.isAlive ?? false,
+        };
+      });
+    },
+    setActiveSession: (sessionId) => void acp.sessions.setActive(sessionId),
+    closeSession: (sessionId) => acp.sessions.closeSession(sessionId),
+    runningAgents: () => acp.sessions.runningAgentKeys,
     restartAgent: async () => (await acp.sessions.restart()).state.sessionId,
     pendingPermissions: () =>
       acp.permissions.requests.pending().map((q) => ({

@@ -9,6 +9,8 @@ import { isAuthRequired, StillNotSignedInError } from './core/signIn';
 import { summaryText } from './core/actionLog';
 import { fileDisplayPath } from './titles';
 import type { UndoOutcome } from './services/actionLogActions';
+import { ACTIVITY_LABELS, switcherEntries } from './core/openSessions';
+import { openSessionsOf } from './render/chat/openSessions';
 
 type CommandHandler = (acp: AcpNative, ...args: unknown[]) => unknown;
 
@@ -92,6 +94,23 @@ export const COMMANDS: Record<string, CommandHandler> = {
   'acpNative.focusChat': (acp) => acp.chat.view.focus(),
   'acpNative.showHistory': (acp) => acp.chat.showHistory(),
   'acpNative.chooseAgent': (acp) => acp.chat.chooseAgent(),
+  'acpNative.newSessionWithAgent': async (acp, agent?: unknown) => {
+    // With an agent's settings name (tests, keybindings), no picker.
+    const sessionId = typeof agent === 'string' ? (await acp.sessions.newSession(agent)).state.sessionId : await acp.chat.newSessionWithAgent();
+    if (sessionId) await acp.chat.view.focus();
+    return sessionId;
+  },
+  'acpNative.switchSession': async (acp, sessionId?: unknown) => {
+    const target = sessionIdArg(sessionId) ?? (await pickOpenSession(acp, 'ACP: Switch Session'));
+    if (!target) return undefined;
+    acp.sessions.setActive(target);
+    await acp.chat.view.focus();
+    return target;
+  },
+  'acpNative.closeSession': async (acp, sessionId?: unknown) => {
+    const target = sessionIdArg(sessionId) ?? acp.chat.view.currentSession()?.state.sessionId;
+    if (target) await acp.sessions.closeSession(target);
+  },
   'acpNative.addAgent': (acp) => acp.registry.pick(),
   'acpNative.setLlmApiKey': (acp) => acp.chat.apiKey.prompt(),
   'acpNative.sendToChat': (acp, uri) => acp.chat.send.editor(uri),
@@ -204,4 +223,28 @@ export function registerCommands(acp: AcpNative): vscode.Disposable[] {
       }
     }),
   );
+}
+
+/** A QuickPick of the open sessions (agent, title, what it is doing); the chat's is shown first. */
+async function pickOpenSession(acp: AcpNative, title: string): Promise<string | undefined> {
+  const shown = acp.chat.view.currentSession()?.state.sessionId;
+  const entries = switcherEntries(openSessionsOf(acp.sessions, acp.permissions, acp.elicitations), shown);
+  if (entries.length === 0) {
+    void vscode.window.showInformationMessage('ACP: no session is open.');
+    return undefined;
+  }
+  const items = entries.map((e) => ({
+    label: `${e.shown ? '$(eye) ' : ''}${e.title}`,
+    description: `${e.agentName} · ${ACTIVITY_LABELS[e.activity]}`,
+    sessionId: e.sessionId,
+  }));
+  const pick = await vscode.window.showQuickPick(items, { title, placeHolder: 'An open session', matchOnDescription: true });
+  return pick?.sessionId;
+}
+
+/** A session id given to a command: the id itself, or a Tool Calls tree node of a session. */
+function sessionIdArg(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  const node = value as { type?: unknown; sessionId?: unknown } | null | undefined;
+  return node?.type === 'session' && typeof node.sessionId === 'string' ? node.sessionId : undefined;
 }

@@ -126,7 +126,8 @@ export class AcpNative extends Disposable {
       new AgentSessions({
         log,
         handlers,
-        resolveLaunch: () => this.resolveLaunch(),
+        resolveLaunch: (agentKey) => this.resolveLaunch(agentKey),
+        defaultAgent: () => this.config.defaultAgent,
         workspaceRoots: () => this.workspaceRoots(),
         onCancel: (sessionId) => {
           permissions.cancelSession(sessionId);
@@ -191,6 +192,7 @@ export class AcpNative extends Disposable {
       }),
     );
     permissions.questionsShownElsewhere = () => this.chat.view.isVisible;
+    permissions.agentNameOf = (sessionId) => this.sessions.session(sessionId)?.agentName;
     elicitations.shownInChat = () => this.chat.view.isVisible;
   }
 
@@ -202,12 +204,12 @@ export class AcpNative extends Disposable {
     return { cwd, additional };
   }
 
-  private resolveLaunch(): AgentLaunch {
+  /** How to start an agent, by its settings name (`bundled`, an `acpNative.agents` entry, a registry agent). */
+  private resolveLaunch(wanted: string): AgentLaunch {
     if (!vscode.workspace.isTrusted) {
       throw new Error('This workspace is not trusted. Agents run programs and change files, so ACP Native starts none here until you trust the workspace.');
     }
     const { cwd } = this.workspaceRoots();
-    const wanted = this.config.defaultAgent;
     if (wanted === BUNDLED_AGENT_NAME) return this.bundledLaunch(cwd);
     const agent = this.config.agents.find((a) => a.name === wanted);
     // Variables the user gave to sign in (env_var methods) come from secret storage.

@@ -125,6 +125,16 @@ export type ChatElicitationAction = 'accept' | 'decline' | 'cancel';
 /** Images above this are refused in the prompt (before base64) and not shown in the conversation. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
+/** One open session in the chat header's switcher. */
+export interface ChatSessionEntry {
+  readonly sessionId: string;
+  readonly agentName: string;
+  readonly title: string;
+  readonly activity: Exclude<ChatActivity, 'none'>;
+  /** The session the chat shows. */
+  readonly shown: boolean;
+}
+
 export interface ChatStatus {
   readonly agentName: string | null;
   readonly sessionId: string | null;
@@ -146,6 +156,8 @@ export interface ChatStatus {
   readonly elicitations: readonly ChatElicitation[];
   /** The agent takes images in prompts (`promptCapabilities.image`). */
   readonly acceptsImages: boolean;
+  /** Every open session, for the switcher (several agents may run at once). */
+  readonly sessions: readonly ChatSessionEntry[];
 }
 
 export type HostToWebview =
@@ -175,6 +187,12 @@ export type WebviewToHost =
   | { readonly v: number; readonly type: 'newSession' }
   | { readonly v: number; readonly type: 'history' }
   | { readonly v: number; readonly type: 'pickAgent' }
+  /** "New Session with Agent…": a session with another agent; the running ones keep running. */
+  | { readonly v: number; readonly type: 'newSessionWithAgent' }
+  /** The switcher: show another open session. */
+  | { readonly v: number; readonly type: 'switchSession'; readonly sessionId: string }
+  /** The switcher's close button: close an open session (its turn is cancelled first). */
+  | { readonly v: number; readonly type: 'closeSession'; readonly sessionId: string }
   /** "Restore to before this prompt" on a user message. */
   | { readonly v: number; readonly type: 'restoreCheckpoint'; readonly turn: number }
   /** The turn's changes in the multi-diff editor. */
@@ -229,7 +247,11 @@ export function parseWebviewMessage(value: unknown): ParseResult<WebviewToHost> 
     case 'newSession':
     case 'history':
     case 'pickAgent':
+    case 'newSessionWithAgent':
       return ok({ v, type });
+    case 'switchSession':
+    case 'closeSession':
+      return isId(f.sessionId) ? ok({ v, type, sessionId: f.sessionId }) : fail(`${type}: bad sessionId`);
     case 'prompt':
       if (typeof f.text !== 'string' || !f.text.trim()) return fail('prompt: empty text');
       if (f.text.length > MAX_PROMPT_CHARS) return fail(`prompt: longer than ${MAX_PROMPT_CHARS} characters`);

@@ -38,6 +38,11 @@
 //                               answer comes back as "elicitation: {json}"
 //   ask-url URL                 `elicitation/create` (url); the answer as "elicitation: {json}"
 //   show-image                  an agent message and a tool result that carry a PNG image block
+//   ask-permission TITLE [GATE] `session/request_permission` (allow once / reject once) for a call
+//                               titled TITLE (once GATE, a file path, exists); the outcome as
+//                               rawOutput and as "permission: {json}"
+//   wait-cancel                 a tool call that runs until `session/cancel` names this session,
+//                               then the turn ends `cancelled` ("cancelled here" is said first)
 // session/new sends `available_commands_update` (a `/early` command) BEFORE its response, as real
 // agents do.
 // Agents that change files themselves, reported as Claude's adapter does (action log tests):
@@ -420,6 +425,9 @@ async function writeHuge(out: NodeJS.WritableStream, head: string, mb: number, t
 
 const sessions = new Map<string, string>();
 let clientElicitation: unknown = null;
+/** Turns waiting for `session/cancel`, by session; and sessions whose running turn was cancelled already. */
+const cancelWaiters = new Map<string, () => void>();
+const cancelledTurns = new Set<string>();
 
 /** An 8x8 red PNG. */
 const RED_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGO4o6GBFTEMLQkAe3tLAfuiUfAAAAAASUVORK5CYII=';
@@ -526,6 +534,7 @@ acp
     const [firstLine, ...restLines] = text.split('\n');
     const [scenario, arg = '', arg2, arg3] = firstLine.trim().split(/\s+/, 4);
     const sid = params.sessionId;
+    cancelledTurns.delete(sid);
     const cwd = sessions.get(params.sessionId) ?? process.cwd();
     switch (scenario) {
       case 'claude-edit':
@@ -691,6 +700,33 @@ acp
           return answer;
         });
         break;
+      case 'ask-permission':
+        await report(client, sid, arg || 'Do something risky', async () => {
+          if (arg2) await waitForFile(arg2);
+          const toolCallId = `perm_${nextId++}`;
+          const answer = await client.request(acp.methods.client.session.requestPermission, {
+            sessionId: sid,
+            toolCall: { toolCallId, title: arg || 'Do something risky', kind: 'execute' },
+            options: [
+              { optionId: 'yes', name: 'Allow once', kind: 'allow_once' },
+              { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+            ],
+          });
+          const allowed = answer.outcome.outcome === 'selected' && answer.outcome.optionId === 'yes';
+          await update(client, sid, { sessionUpdate: 'tool_call_update', toolCallId, status: allowed ? 'completed' : 'failed' });
+          await say(client, sid, `permission: ${JSON.stringify(answer.outcome)}`);
+          return answer.outcome;
+        });
+        break;
+      case 'wait-cancel': {
+        const toolCallId = `wait_${nextId++}`;
+        await update(client, sid, { sessionUpdate: 'tool_call', toolCallId, title: 'Wait for cancel', kind: 'other', status: 'in_progress' });
+        // The cancel may come before this point (the client sends it as soon as the turn is busy).
+        if (!cancelledTurns.has(sid)) await new Promise<void>((resolve) => cancelWaiters.set(sid, resolve));
+        await update(client, sid, { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+        await say(client, sid, 'cancelled here');
+        return { stopReason: 'cancelled' as const };
+      }
       case 'show-image': {
         await update(client, sid, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Here is the screenshot:' } });
         await update(client, sid, { sessionUpdate: 'agent_message_chunk', content: { type: 'image', mimeType: 'image/png', data: RED_PNG } });
@@ -710,5 +746,9 @@ acp
     }
     return { stopReason: 'end_turn' };
   })
-  .onNotification(acp.methods.agent.session.cancel, () => undefined)
+  .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+    cancelledTurns.add(params.sessionId);
+    cancelWaiters.get(params.sessionId)?.();
+    cancelWaiters.delete(params.sessionId);
+  })
   .connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));

@@ -46,7 +46,8 @@ describe('Chat view: workspace context, images, forms, pickers (real browser)', 
     await chat().locator('textarea.prompt').waitFor({ state: 'visible', timeout: 60_000 });
     await palette('ACP: Choose Agent');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: TEST_AGENT }).first().click({ timeout: WAIT });
-    await chat().locator('.agent-label', { hasText: TEST_AGENT }).waitFor({ timeout: WAIT });
+    // Other agents' sessions stay open beside it (the header then shows the session switcher).
+    await page.locator('.statusbar-item', { hasText: `${TEST_AGENT}: idle` }).first().waitFor({ timeout: WAIT });
   });
 
   after(async () => {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type * as acp from '@agentclientprotocol/sdk';
+import * as acp from '@agentclientprotocol/sdk';
 import { SessionState, type SessionChanges } from '../core/session';
 import { KeyedSerialQueue } from '../core/serialQueue';
 import { RestartThrottle } from '../core/restartThrottle';
@@ -7,8 +7,10 @@ import { EarlyUpdates } from '../core/earlyUpdates';
 import { retryAfterSignIn, type SignedIn } from '../core/signIn';
 import { Disposable } from '../util/lifecycle';
 import { errorMessage, type Logger } from '../log';
-import { AgentConnection, type ClientRequestHandlers } from './agentConnection';
-import type { AgentLaunch } from './agentProcess';
+import type { AgentConnection, ClientRequestHandlers } from './agentConnection';
+import type { AgentExit, AgentLaunch } from './agentProcess';
+import { AgentPool } from './agentPool';
+import { SessionAliases } from '../core/sessionAliases';
 
 /** Updates held for sessions whose `session/new` has not answered yet (all sessions together). */
 const MAX_EARLY_UPDATES = 1000;
@@ -17,6 +19,17 @@ const MAX_EARLY_UPDATES = 1000;
 export interface SessionRecord {
   readonly state: SessionState;
   readonly agentName: string;
+  /**
+   * The agent as the settings name it (`bundled`, an `acpNative.agents` name, a registry agent):
+   * the key of its connection. `agentName` is how the agent calls itself.
+   */
+  readonly agentKey: string;
+  /**
+   * The id the agent knows the session by. `state.sessionId`, the id the editor knows it by, is
+   * the same unless another agent already has a session of that id (test agents count `sess_1`,
+   * `sess_2`…): then the editor's id gets a suffix, and the connection layer translates both ways.
+   */
+  readonly agentSessionId: string;
   readonly connection: AgentConnection;
   /** A turn is running. */
   busy: boolean;
@@ -32,15 +45,17 @@ export interface SessionChangeEvent {
 }
 
 /**
- * Owns the running agent and its sessions: starts the agent on demand, creates the session,
- * applies `session/update`s to each session's state strictly in arrival order, sends prompts.
+ * Owns the running agents (one connection per agent, started on demand) and their sessions:
+ * creates sessions, applies `session/update`s to each session's state strictly in arrival order,
+ * sends prompts. Everything acts on a session, through its own agent's connection; the active
+ * session is only a pointer for the UI (what the chat shows, where a new prompt goes).
  */
 export class AgentSessions extends Disposable {
-  private connection: AgentConnection | undefined;
-  private starting: Promise<AgentConnection> | undefined;
+  private readonly agents: AgentPool;
   private readonly sessions = new Map<string, SessionRecord>();
+  private readonly aliases = new SessionAliases<AgentConnection>();
   private activeSessionIdValue: string | undefined;
-  /** The session that was active when the agent stopped or died: a restart reloads it. */
+  /** The session that was active when its agent stopped or died: a restart reloads it. */
   private lastActiveSessionId: string | undefined;
 
   private get activeSessionId(): string | undefined {
@@ -74,8 +89,10 @@ export class AgentSessions extends Disposable {
     private readonly deps: {
       log: Logger;
       handlers: ClientRequestHandlers;
-      /** Resolves the agent to start (the default one from the settings). */
-      resolveLaunch: () => AgentLaunch;
+      /** Resolves how to start an agent, by its name in the settings. */
+      resolveLaunch: (agentKey: string) => AgentLaunch;
+      /** The agent new sessions start with when none is named (`acpNative.defaultAgent`). */
+      defaultAgent: () => string;
       /** The session's cwd and the other roots. */
       workspaceRoots: () => { cwd: string; additional: string[] };
       /** A turn begins: what the agent changes from now on belongs to it. */
@@ -102,6 +119,14 @@ export class AgentSessions extends Disposable {
   ) {
     super();
     this.early = new EarlyUpdates({ maxHeld: MAX_EARLY_UPDATES, log: (m) => deps.log.warn(m) });
+    this.agents = new AgentPool({
+      log: deps.log,
+      resolveLaunch: deps.resolveLaunch,
+      handlersFor: (from) => this.handlersFor(from),
+      onSessionUpdate: (notification, from) => this.receiveUpdate(notification, from),
+      onExit: (connection, exit) => this.agentExited(connection, exit),
+      trace: deps.trace,
+    });
   }
 
   get active(): SessionRecord | undefined {
@@ -116,20 +141,71 @@ export class AgentSessions extends Disposable {
     return this.sessions.get(sessionId);
   }
 
-  /** Sends a prompt to the active session, starting the agent and a session when needed. */
-  async prompt(prompt: string | acp.ContentBlock[]): Promise<acp.StopReason> {
+  /** Makes an open session the one the UI shows (the chat's session switcher). */
+  setActive(sessionId: string): SessionRecord {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new Error(`There is no open session ${sessionId}.`);
+    if (this.activeSessionId !== sessionId) {
+      this.activeSessionIdValue = sessionId;
+      this.sessionsEmitter.fire();
+    }
+    return session;
+  }
+
+  /**
+   * Closes an open session: its running turn is cancelled first, then its record goes (its cards,
+   * questions and "always" answers with it). Its agent keeps running for its other sessions. The
+   * newest remaining session becomes active.
+   */
+  async closeSession(sessionId: string): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    if (session.busy) await this.cancel(sessionId);
+    // Its questions are answered `cancelled` whether or not a turn was running.
+    this.deps.onCancel(sessionId);
+    this.remove(session);
+    if (this.activeSessionIdValue === sessionId) this.activeSessionIdValue = this.all.at(-1)?.state.sessionId;
+    if (this.lastActiveSessionId === sessionId) this.lastActiveSessionId = undefined;
+    this.sessionsEmitter.fire();
+  }
+
+  /**
+   * Sends a prompt to a session (the active one by default), starting an agent and a session when
+   * there is none: the agent of the session that was active last, else the default agent.
+   */
+  async prompt(prompt: string | acp.ContentBlock[], sessionId?: string): Promise<acp.StopReason> {
     const blocks: acp.ContentBlock[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
-    // A sign-in may restart the agent, so the retry asks again for the active session; the
-    // prompt is shown once per session it is sent to.
+    const target = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    if (sessionId !== undefined && !target) throw new Error(`There is no open session ${sessionId}.`);
+    const agentKey = target?.agentKey ?? this.active?.agentKey ?? this.lastActiveAgentKey();
+    // A sign-in may restart the agent, so the retry asks again for the session; the prompt is
+    // shown once per session it is sent to.
     const recordedIn = new Set<SessionRecord>();
-    return this.withSignIn(async () => {
-      const session = this.active ?? (await this.newSession());
+    return this.withSignIn(agentKey, async () => {
+      let session = target ?? this.active ?? (await this.newSessionOnce(agentKey));
+      if (!session.connection.process.isAlive) session = await this.revive(session);
       if (!recordedIn.has(session)) {
         recordedIn.add(session);
         session.state.recordPrompt(blocks);
       }
       return this.promptOnce(session, blocks);
     });
+  }
+
+  /**
+   * A session whose agent has stopped (the switcher can show one): its agent starts again and
+   * reloads it when it can; otherwise the user is told to start a new session.
+   */
+  private async revive(session: SessionRecord): Promise<SessionRecord> {
+    const connection = await this.agents.ensure(session.agentKey);
+    if (!connection.canLoadSession) {
+      throw new Error(`Agent "${session.agentName}" of this session stopped and cannot reload it; start a new session.`);
+    }
+    return this.loadSessionOnce(session.agentSessionId, session.agentKey);
+  }
+
+  private lastActiveAgentKey(): string | undefined {
+    return this.lastActiveSessionId ? this.sessions.get(this.lastActiveSessionId)?.agentKey : undefined;
   }
 
   private async promptOnce(session: SessionRecord, blocks: acp.ContentBlock[]): Promise<acp.StopReason> {
@@ -139,7 +215,7 @@ export class AgentSessions extends Disposable {
     session.busy = true;
     this.sessionsEmitter.fire();
     try {
-      const response = await session.connection.prompt({ sessionId: session.state.sessionId, prompt: blocks });
+      const response = await session.connection.prompt({ sessionId: session.agentSessionId, prompt: blocks });
       return response.stopReason;
     } finally {
       session.busy = false;
@@ -150,41 +226,66 @@ export class AgentSessions extends Disposable {
     }
   }
 
+  /** Cancels a session's running turn (the active session's by default), through its own agent. */
   async cancel(sessionId = this.activeSessionId): Promise<void> {
     const session = sessionId ? this.sessions.get(sessionId) : undefined;
     if (!session?.busy) return;
     // The agent hears of the cancel first, so it reads the `cancelled` answers that follow as
     // part of it rather than as a refusal of one call.
-    await session.connection.cancel(session.state.sessionId);
+    await session.connection.cancel(session.agentSessionId);
     this.deps.onCancel(session.state.sessionId);
   }
 
-  /** Restarts the agent (throttled) and starts a new session with it. */
-  async restart(): Promise<SessionRecord> {
+  /**
+   * Restarts an agent (the active session's, else the default; throttled) and continues its
+   * session where the agent can load it, else starts a new one. Other agents keep running.
+   */
+  async restart(agentKey?: string): Promise<SessionRecord> {
     const allowed = this.restarts.tryRestart();
     if (!allowed.ok) {
       throw new Error(`The agent was restarted too often; wait ${Math.ceil(allowed.retryInMs / 1000)} s before restarting it again.`);
     }
-    const previous = this.activeSessionId ?? this.lastActiveSessionId;
-    await this.stopAgent();
-    // Continue the conversation where the agent can load it; otherwise start afresh.
-    const connection = await this.ensureAgent();
+    const key = agentKey ?? this.active?.agentKey ?? this.lastActiveAgentKey() ?? this.deps.defaultAgent();
+    const candidates = [this.activeSessionId, this.lastActiveSessionId];
+    const previous = candidates.find((id) => id !== undefined && this.sessions.get(id)?.agentKey === key);
+    await this.stopAgent(key);
+    const connection = await this.agents.ensure(key);
     if (previous && connection.canLoadSession) {
       try {
-        return await this.loadSession(previous);
+        return await this.loadSession(previous, key);
       } catch (error) {
         this.deps.log.warn(`Could not reload session ${previous} after the restart: ${errorMessage(error)}`);
       }
     }
-    return this.newSession();
+    return this.newSession(key);
   }
 
-  async newSession(): Promise<SessionRecord> {
-    return this.withSignIn(() => this.newSessionOnce());
+  /** Starts a new session with an agent (the default one unless named), starting it if needed, and makes it active. */
+  async newSession(agentKey?: string): Promise<SessionRecord> {
+    const key = agentKey ?? this.deps.defaultAgent();
+    await this.restartIfRelaunched(key);
+    return this.withSignIn(key, () => this.newSessionOnce(key));
   }
 
-  private async newSessionOnce(): Promise<SessionRecord> {
-    const connection = await this.ensureAgent();
+  /**
+   * The agent's settings changed since it started (another program or arguments: a registry
+   * update, the bundled agent's brain): a new session gets the agent as it is set up now. The
+   * running process is stopped only while none of its sessions is in a turn.
+   */
+  private async restartIfRelaunched(agentKey: string): Promise<void> {
+    const wanted = this.agents.relaunchWanted(agentKey);
+    const running = this.agents.running(agentKey);
+    if (!wanted || !running) return;
+    if (this.all.some((s) => s.connection === running && s.busy)) {
+      this.deps.log.info(`Agent "${running.name}" is set up differently now; it keeps running until its turns end.`);
+      return;
+    }
+    this.deps.log.info(`Agent "${running.name}" is set up differently now (${wanted.command} ${wanted.args.join(' ')}): restarting it.`);
+    await this.stopAgent(agentKey);
+  }
+
+  private async newSessionOnce(agentKey = this.deps.defaultAgent()): Promise<SessionRecord> {
+    const connection = await this.agents.ensure(agentKey);
     const { cwd, additional } = this.deps.workspaceRoots();
     const canAddDirs = connection.initializeResponse.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
     const { servers: mcpServers } = await this.deps.mcpServers(connection);
@@ -198,30 +299,37 @@ export class AgentSessions extends Disposable {
         mcpServers,
         ...(canAddDirs && additional.length ? { additionalDirectories: additional } : {}),
       });
-      record = this.recordFor(response.sessionId, connection, cwd, additional);
+      record = this.recordFor(response.sessionId, agentKey, connection, cwd, additional);
     } finally {
       created();
     }
     if (response.modes) record.state.setModes(response.modes);
     if (response.configOptions) record.state.setConfigOptions(response.configOptions);
-    this.activeSessionId = response.sessionId;
+    this.activeSessionId = record.state.sessionId;
     this.sessionsEmitter.fire();
     return record;
   }
 
   /**
-   * Opens a stored session with the agent (`session/load`): the agent replays the conversation as
-   * updates, so its cards come back as they were. An already open session just becomes active.
+   * Opens a stored session (`session/load`) with an agent (the active session's, else the
+   * default): the agent replays the conversation as updates, so its cards come back as they were.
+   * An already open session just becomes active.
    */
-  async loadSession(sessionId: string): Promise<SessionRecord> {
-    return this.withSignIn(() => this.loadSessionOnce(sessionId));
+  async loadSession(sessionId: string, agentKey?: string): Promise<SessionRecord> {
+    const open = this.sessions.get(sessionId);
+    if (open?.connection.process.isAlive && (agentKey === undefined || open.agentKey === agentKey)) return this.setActive(sessionId);
+    const key = agentKey ?? open?.agentKey ?? this.active?.agentKey ?? this.deps.defaultAgent();
+    // An open record names the agent's own id; a listed session (session/list) is the agent's id.
+    const agentSessionId = open?.agentKey === key ? open.agentSessionId : sessionId;
+    return this.withSignIn(key, () => this.loadSessionOnce(agentSessionId, key));
   }
 
-  private async loadSessionOnce(sessionId: string): Promise<SessionRecord> {
-    const connection = await this.ensureAgent();
-    const existing = this.sessions.get(sessionId);
+  /** `sessionId` is the agent's id of the session. */
+  private async loadSessionOnce(sessionId: string, agentKey: string): Promise<SessionRecord> {
+    const connection = await this.agents.ensure(agentKey);
+    const existing = this.sessions.get(this.clientIdOf(connection, sessionId));
     if (existing?.connection === connection) {
-      this.activeSessionId = sessionId;
+      this.activeSessionId = existing.state.sessionId;
       this.sessionsEmitter.fire();
       return existing;
     }
@@ -229,12 +337,12 @@ export class AgentSessions extends Disposable {
     const { cwd, additional } = this.deps.workspaceRoots();
     const { servers: mcpServers } = await this.deps.mcpServers(connection);
     // The record exists before the replay arrives, so the replayed updates land in it.
-    const record = this.recordFor(sessionId, connection, cwd, additional);
+    const record = this.recordFor(sessionId, agentKey, connection, cwd, additional);
     record.loading = true;
     let response: acp.LoadSessionResponse;
     try {
       response = await connection.loadSession({ sessionId, cwd, mcpServers });
-      await this.updateQueue.run(sessionId, () => undefined);
+      await this.updateQueue.run(record.state.sessionId, () => undefined);
       record.state.flushNow();
     } finally {
       record.loading = false;
@@ -242,14 +350,17 @@ export class AgentSessions extends Disposable {
     if (response.modes) record.state.setModes(response.modes);
     if (response.configOptions) record.state.setConfigOptions(response.configOptions);
     record.state.flushNow();
-    this.activeSessionId = sessionId;
+    this.activeSessionId = record.state.sessionId;
     this.sessionsEmitter.fire();
     return record;
   }
 
-  /** The agent's stored sessions for this workspace (`session/list`); undefined when it cannot list them. */
-  async listSessions(): Promise<acp.SessionInfo[] | undefined> {
-    const connection = await this.ensureAgent();
+  /**
+   * An agent's stored sessions for this workspace (`session/list`; the active session's agent,
+   * else the default); undefined when it cannot list them.
+   */
+  async listSessions(agentKey?: string): Promise<acp.SessionInfo[] | undefined> {
+    const connection = await this.agents.ensure(agentKey ?? this.active?.agentKey ?? this.deps.defaultAgent());
     if (connection.initializeResponse.agentCapabilities?.sessionCapabilities?.list == null) return undefined;
     const { cwd } = this.deps.workspaceRoots();
     const sessions: acp.SessionInfo[] = [];
@@ -268,7 +379,7 @@ export class AgentSessions extends Disposable {
   async setMode(sessionId: string, modeId: string): Promise<void> {
     const session = this.sessions.get(sessionId);
     if (!session) throw new Error('There is no such session.');
-    await session.connection.setMode({ sessionId, modeId });
+    await session.connection.setMode({ sessionId: session.agentSessionId, modeId });
     session.state.setModes({ currentModeId: modeId, availableModes: [...session.state.availableModes] });
     session.state.flushNow();
   }
@@ -277,19 +388,37 @@ export class AgentSessions extends Disposable {
   async setConfigOption(sessionId: string, configId: string, value: string): Promise<void> {
     const session = this.sessions.get(sessionId);
     if (!session) throw new Error('There is no such session.');
-    const response = await session.connection.setConfigOption({ sessionId, configId, value });
+    const response = await session.connection.setConfigOption({ sessionId: session.agentSessionId, configId, value });
     session.state.setConfigOptions(response.configOptions);
     session.state.flushNow();
   }
 
-  /** Stops the running agent; its sessions stay visible, their state kept. */
-  async stopAgent(): Promise<void> {
-    const connection = this.connection;
-    this.connection = undefined;
-    this.starting = undefined;
-    this.activeSessionId = undefined;
-    if (connection) await connection.dispose();
+  /**
+   * Stops one agent (by its settings name), or every agent when none is named; their sessions
+   * stay visible, their state kept. The other agents' sessions keep running.
+   */
+  async stopAgent(agentKey?: string): Promise<void> {
+    const keys = agentKey === undefined ? this.agents.keys : [agentKey];
+    const active = this.active?.agentKey;
+    if (active !== undefined && keys.includes(active)) this.activeSessionId = undefined;
+    await this.agents.stop(keys);
     this.sessionsEmitter.fire();
+  }
+
+  /** Stops the agent behind a connection (sign-in restarts an agent with new variables this way). */
+  stopConnection(connection: AgentConnection): Promise<void> {
+    const key = this.agentKeyOf(connection);
+    return key === undefined ? connection.dispose() : this.stopAgent(key);
+  }
+
+  /** The settings name of a running agent's connection. */
+  agentKeyOf(connection: AgentConnection): string | undefined {
+    return this.agents.keyOf(connection);
+  }
+
+  /** The settings names of the agents that run now. */
+  get runningAgentKeys(): string[] {
+    return this.agents.runningKeys;
   }
 
   clear(): void {
@@ -308,76 +437,94 @@ export class AgentSessions extends Disposable {
   }
 
   override dispose(): void {
-    void this.connection?.dispose();
+    this.agents.dispose();
     for (const record of this.sessions.values()) record.state.dispose();
     super.dispose();
   }
 
-  /** The running agent, started if needed (no session). */
-  connectAgent(): Promise<AgentConnection> {
-    return this.ensureAgent();
+  /** An agent (the active session's, else the default one), started if needed (no session). */
+  connectAgent(agentKey?: string): Promise<AgentConnection> {
+    return this.agents.ensure(agentKey ?? this.active?.agentKey ?? this.deps.defaultAgent());
   }
 
-  /** The running agent, if one is up. */
+  /** The running agent of the active session, else the default agent if it runs. */
   get runningAgent(): AgentConnection | undefined {
-    return this.connection?.process.isAlive ? this.connection : undefined;
+    const active = this.active;
+    if (active?.connection.process.isAlive) return active.connection;
+    return this.agents.running(this.deps.defaultAgent());
   }
 
   /** Runs a request that the agent may refuse until the user signs in: then signs in and retries once. */
-  private withSignIn<T>(attempt: () => Promise<T>): Promise<T> {
+  private withSignIn<T>(agentKey: string | undefined, attempt: () => Promise<T>): Promise<T> {
     const onAuthRequired = this.deps.onAuthRequired;
     if (!onAuthRequired) return attempt();
     return retryAfterSignIn(attempt, async (error) => {
-      const connection = this.runningAgent;
+      const connection = this.agents.running(agentKey ?? this.deps.defaultAgent());
       return connection ? onAuthRequired(connection, error) : undefined;
     });
   }
 
-  private ensureAgent(): Promise<AgentConnection> {
-    if (this.connection?.process.isAlive) return Promise.resolve(this.connection);
-    if (!this.starting) {
-      const launch = this.deps.resolveLaunch();
-      this.deps.log.info(`Starting agent "${launch.name}": ${launch.command} ${launch.args.join(' ')}`);
-      // Updates name sessions of the connection that sent them: a restarted agent reuses ids.
-      let from: AgentConnection | undefined;
-      this.starting = AgentConnection.start({
-        launch,
-        handlers: this.deps.handlers,
-        onSessionUpdate: (notification) => this.receiveUpdate(notification, from),
-        log: this.deps.log,
-        ...(this.deps.trace ? { trace: (direction: 'send' | 'receive', line: string) => this.deps.trace?.(launch.name, direction, line) } : {}),
-      }).then(
-        (connection) => {
-          from = connection;
-          this.connection = connection;
-          this.starting = undefined;
-          void connection.exited.then((exit) => {
-            this.deps.log.warn(`Agent "${launch.name}" exited (code ${exit.code}, signal ${exit.signal}).`);
-            const sessionIds = this.all.filter((s) => s.connection === connection).map((s) => s.state.sessionId);
-            this.deps.onAgentExit(connection, sessionIds);
-            if (this.connection === connection) {
-              this.connection = undefined;
-              this.activeSessionId = undefined;
-              this.sessionsEmitter.fire();
-            }
-          });
-          return connection;
-        },
-        (error: unknown) => {
-          this.starting = undefined;
-          throw error;
-        },
-      );
-    }
-    return this.starting;
+  /** One agent ended (crash or stop): its sessions' leftovers are cleaned up; other agents run on. */
+  private agentExited(connection: AgentConnection, exit: AgentExit): void {
+    this.deps.log.warn(`Agent "${connection.name}" exited (code ${exit.code}, signal ${exit.signal}).`);
+    const sessionIds = this.all.filter((s) => s.connection === connection).map((s) => s.state.sessionId);
+    this.deps.onAgentExit(connection, sessionIds);
+    if (this.active?.connection === connection) this.activeSessionId = undefined;
+    this.sessionsEmitter.fire();
+  }
+
+  /** The editor's id of a session the agent names by `agentSessionId`. */
+  private clientIdOf(connection: AgentConnection, agentSessionId: string): string {
+    return this.aliases.clientId(connection, agentSessionId);
+  }
+
+  /**
+   * The client handlers as one connection sees them: the session ids the agent sends become the
+   * editor's, and a question about a session that another agent's connection owns is refused, so
+   * one agent can never ask in another's session.
+   */
+  private handlersFor(from: () => AgentConnection | undefined): ClientRequestHandlers {
+    const handlers = this.deps.handlers;
+    const toClient = <P>(params: P): P => {
+      const connection = from();
+      const agentId = (params as { sessionId?: unknown }).sessionId;
+      if (!connection || typeof agentId !== 'string') return params;
+      const sessionId = this.clientIdOf(connection, agentId);
+      return sessionId === agentId ? params : { ...params, sessionId };
+    };
+    const owned = <P>(params: P): P => {
+      const translated = toClient(params);
+      const sessionId = (translated as { sessionId?: unknown }).sessionId;
+      const record = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
+      if (record && record.connection !== from()) {
+        throw acp.RequestError.invalidParams({ sessionId }, `session ${String(sessionId)} is not a session of this agent`);
+      }
+      return translated;
+    };
+    return {
+      requestPermission: async (p, signal) => handlers.requestPermission(owned(p), signal),
+      createElicitation: async (p, signal) => handlers.createElicitation(owned(p), signal),
+      readTextFile: async (p, signal) => handlers.readTextFile(owned(p), signal),
+      writeTextFile: async (p, signal) => handlers.writeTextFile(owned(p), signal),
+      createTerminal: async (p, signal) => handlers.createTerminal(owned(p), signal),
+      terminalOutput: async (p) => handlers.terminalOutput(owned(p)),
+      waitForTerminalExit: async (p, signal) => handlers.waitForTerminalExit(owned(p), signal),
+      killTerminal: async (p) => handlers.killTerminal(owned(p)),
+      releaseTerminal: async (p) => handlers.releaseTerminal(owned(p)),
+    };
   }
 
   /**
    * Applies an update in arrival order, after those already queued for its session. Also used for
    * what a permission request says of its tool call, so it lands after the updates before it.
+   * With `from`, the update is as that agent sent it (its session ids); without, it names the
+   * editor's session id and counts as coming from the session's own agent.
    */
-  receiveUpdate(notification: acp.SessionNotification, from: AgentConnection | undefined = this.connection): void {
-    const { sessionId, update } = notification;
+  receiveUpdate(received: acp.SessionNotification, from?: AgentConnection): void {
+    const agentSessionId = received.sessionId;
+    const sessionId = from ? this.clientIdOf(from, agentSessionId) : agentSessionId;
+    const notification = sessionId === agentSessionId ? received : { ...received, sessionId };
+    const { update } = notification;
     try {
       this.deps.onUpdateArrived?.(notification);
     } catch (error) {
@@ -386,10 +533,10 @@ export class AgentSessions extends Disposable {
     void this.updateQueue
       .run(sessionId, () => {
         const record = this.sessions.get(sessionId);
-        // A record of a dead predecessor with the same id is not this session: it is replaced
-        // when `session/new` or `session/load` answers, so hold the update for that.
-        if (record && record.connection === from) record.state.apply(update);
-        else this.early.receive(sessionId, update);
+        // A record of a dead predecessor with the same id (or of another agent) is not this
+        // session: the update is held, under the agent's id, for `session/new` or `session/load`.
+        if (record && (from === undefined || record.connection === from)) record.state.apply(update);
+        else this.early.receive(agentSessionId, update);
       })
       .catch((error: unknown) => this.deps.log.error(`Update for session ${sessionId} failed: ${errorMessage(error)}`));
   }
@@ -399,24 +546,37 @@ export class AgentSessions extends Disposable {
    * update never creates one). Updates that arrived before it are applied first, in order, now,
    * before any queued after them.
    */
-  private recordFor(sessionId: string, connection: AgentConnection, cwd?: string, additional: string[] = []): SessionRecord {
-    const existing = this.sessions.get(sessionId);
-    if (existing?.connection === connection) return existing;
-    if (existing) {
-      // A restarted agent may hand out an id its dead predecessor used (or reload that session):
-      // the new connection's session replaces the old record.
-      this.remove(existing);
+  private recordFor(agentSessionId: string, agentKey: string, connection: AgentConnection, cwd?: string, additional: string[] = []): SessionRecord {
+    const known = this.sessions.get(this.clientIdOf(connection, agentSessionId));
+    if (known?.connection === connection) return known;
+    // A restarted agent may hand out an id its dead predecessor used (or reload that session):
+    // the new connection's session replaces the old record, under the same editor id.
+    const predecessor = this.all.find((r) => r.agentKey === agentKey && r.agentSessionId === agentSessionId && !r.connection.process.isAlive);
+    if (predecessor) this.remove(predecessor);
+    // Another agent's session may have this id: the editor then knows this one by a suffixed id.
+    const sessionId = this.aliases.assign(connection, agentSessionId, predecessor?.state.sessionId ?? agentSessionId, (id) => this.sessions.has(id));
+    if (sessionId !== agentSessionId) {
+      this.deps.log.info(`Agent "${connection.name}" session ${agentSessionId} is known here as ${sessionId} (another agent uses that id).`);
     }
     const roots = this.deps.workspaceRoots();
     const state = new SessionState({ sessionId, cwd: cwd ?? roots.cwd, additionalDirectories: additional });
-    const record: SessionRecord = { state, agentName: connection.name, connection, busy: false, loading: false, counters: { updatesApplied: 0, changeEvents: 0 } };
+    const record: SessionRecord = {
+      state,
+      agentName: connection.name,
+      agentKey,
+      agentSessionId,
+      connection,
+      busy: false,
+      loading: false,
+      counters: { updatesApplied: 0, changeEvents: 0 },
+    };
     state.onDidChange((changes) => {
       record.counters.updatesApplied += changes.updates;
       record.counters.changeEvents++;
       this.sessionChangeEmitter.fire({ session: record, changes });
     });
     this.sessions.set(sessionId, record);
-    for (const update of this.early.take(sessionId)) state.apply(update);
+    for (const update of this.early.take(agentSessionId)) state.apply(update);
     this.sessionsEmitter.fire();
     return record;
   }

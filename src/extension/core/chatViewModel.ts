@@ -12,6 +12,7 @@ import {
   type ChatItem,
   type ChatPermission,
   type ChatSelect,
+  type ChatSessionEntry,
   type ChatStatus,
   type ChatToolTarget,
 } from '../../protocol/chat';
@@ -197,6 +198,8 @@ export interface ChatStatusInput {
   /** Open forms of this session. */
   readonly elicitations?: readonly ChatElicitation[];
   readonly acceptsImages?: boolean;
+  /** Every open session, for the header's switcher. */
+  readonly sessions?: readonly ChatSessionEntry[];
 }
 
 export function activityOf(input: { hasSession: boolean; busy: boolean; waiting: boolean }): ChatActivity {
@@ -233,6 +236,7 @@ export function chatStatus(input: ChatStatusInput): ChatStatus {
     attachments: input.attachments,
     elicitations: input.elicitations ?? [],
     acceptsImages: input.acceptsImages ?? false,
+    sessions: input.sessions ?? [],
   };
 }
 

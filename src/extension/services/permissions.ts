@@ -25,6 +25,8 @@ export class PermissionService extends Disposable {
    * agent's questions and the editor's own (overwrite unsaved changes…) follow this rule.
    */
   questionsShownElsewhere: () => boolean = () => false;
+  /** The name of the agent a session belongs to: with several agents running, the notification says which asks. */
+  agentNameOf: (sessionId: string) => string | undefined = () => undefined;
   /** A button of an editor question that shows more without answering (Compare), by question id. */
   private readonly inspections = new Map<number, { label: string; run: () => Promise<void> }>();
 
@@ -66,7 +68,7 @@ export class PermissionService extends Disposable {
       const hasDiff = (question.toolCall.content ?? []).some((c) => c.type === 'diff');
       const showDiff = () => this.deps.showDiff(question.sessionId, question.toolCall.toolCallId);
       // The chat shows the question, and its tool row opens the diff.
-      if (!this.questionsShownElsewhere()) void this.notify(question, `The agent asks to ${kindVerb(question.toolCall.kind)}: ${PermissionService.titleOf(question)}`, hasDiff ? showDiff : undefined);
+      if (!this.questionsShownElsewhere()) void this.notify(question, `${this.agentNameOf(question.sessionId) ?? 'The agent'} asks to ${kindVerb(question.toolCall.kind)}: ${PermissionService.titleOf(question)}`, hasDiff ? showDiff : undefined);
     }
     return { outcome: await answer };
   }

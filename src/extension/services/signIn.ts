@@ -96,7 +96,7 @@ export class SignInService extends Disposable {
     if (connection.canLogout) await connection.logout();
     const forgotten = await this.credentials.forget(agentName);
     // The variables live in the running process's environment: only a fresh process is rid of them.
-    if (forgotten?.credentials.kind === 'env') await sessions.stopAgent();
+    if (forgotten?.credentials.kind === 'env') await sessions.stopConnection(connection);
     this.deps.log.info(`Signed out of "${agentName}"${connection.canLogout ? ' (logout)' : ''}${forgotten ? '; its stored credentials were forgotten' : ''}.`);
     return { agentName, loggedOut: connection.canLogout, forgot: forgotten !== undefined };
   }
@@ -196,8 +196,10 @@ export class SignInService extends Disposable {
         const launchEnv = connection.process.launch.env;
         if (!connection.process.isAlive || Object.entries(credentials.env).some(([k, v]) => launchEnv[k] !== v)) {
           const sessions = this.deps.sessions();
-          await sessions.stopAgent();
-          target = await sessions.connectAgent();
+          // Only this agent restarts: the other agents' sessions run on.
+          const agentKey = sessions.agentKeyOf(connection);
+          await sessions.stopConnection(connection);
+          target = await sessions.connectAgent(agentKey);
         }
         try {
           await target.authenticate(method.id);

@@ -19,6 +19,9 @@ describe('chat protocol', () => {
         { v, type: 'newSession' },
         { v, type: 'history' },
         { v, type: 'pickAgent' },
+        { v, type: 'newSessionWithAgent' },
+        { v, type: 'switchSession', sessionId: 'b-sess_1' },
+        { v, type: 'closeSession', sessionId: 'b-sess_1' },
       ];
       for (const message of good) {
         const parsed = parseWebviewMessage({ ...message, extra: '<script>' });
@@ -47,6 +50,9 @@ describe('chat protocol', () => {
         { v, type: 'setMode', modeId: {} },
         { v, type: 'attach', what: 'folder' },
         { v, type: 'detach', id: 'x'.repeat(2000) },
+        { v, type: 'switchSession' },
+        { v, type: 'switchSession', sessionId: '' },
+        { v, type: 'closeSession', sessionId: 7 },
       ];
       for (const message of bad) assert.equal(parseWebviewMessage(message).ok, false, JSON.stringify(message).slice(0, 80));
     });

@@ -87,8 +87,45 @@ export async function pickAgent(deps: { config: Config; sessions: AgentSessions;
     await config.setBundledAgentArgs(withoutLlmArgs(config.bundledAgentArgs));
   }
   await config.setDefaultAgent(pick.agent);
-  await deps.sessions.stopAgent();
-  await deps.sessions.newSession();
+  // Other agents keep running; the bundled agent restarts when its brain changed (newSession).
+  await deps.sessions.newSession(pick.agent);
+}
+
+type SessionAgentPick = vscode.QuickPickItem & { agent: string };
+
+/**
+ * **New Session with Agent…**: a session with any configured agent (the bundled one,
+ * `acpNative.agents`, those added from the ACP Registry) next to the sessions already open. Starts
+ * the agent if it is not running; stops none, and leaves the default agent as it is.
+ */
+export async function pickAgentForSession(deps: { config: Config; sessions: AgentSessions; registry?: AddedAgentList | undefined }): Promise<string | undefined> {
+  const { config, sessions } = deps;
+  const running = new Set(sessions.runningAgentKeys);
+  const openCount = (agent: string) => sessions.all.filter((s) => s.agentKey === agent).length;
+  const detail = (agent: string) => {
+    const parts = [agent === config.defaultAgent ? 'default' : undefined, running.has(agent) ? 'running' : undefined];
+    const open = openCount(agent);
+    if (open) parts.push(`${open} open session${open === 1 ? '' : 's'}`);
+    return parts.filter(Boolean).join(' · ') || undefined;
+  };
+  const items: SessionAgentPick[] = [
+    { label: 'Bundled agent', description: config.bundledAgentArgs.includes('llm') ? 'LLM' : 'scripted, offline', agent: BUNDLED_AGENT_NAME },
+    ...config.agents.map((a) => ({ label: a.name, description: [a.command, ...a.args].join(' '), agent: a.name })),
+    ...(deps.registry?.added.all() ?? [])
+      .filter((a) => !config.agents.some((s) => s.name === a.name))
+      .map((a) => ({ label: a.name, description: `${a.version} · ACP Registry`, agent: a.name })),
+  ];
+  for (const item of items) {
+    const text = detail(item.agent);
+    if (text) item.detail = text;
+  }
+  const pick = await vscode.window.showQuickPick(items, {
+    title: 'ACP: New Session with Agent',
+    placeHolder: 'The agent for a new session; the sessions already open keep running',
+    matchOnDescription: true,
+  });
+  if (!pick) return undefined;
+  return (await sessions.newSession(pick.agent)).state.sessionId;
 }
 
 async function askLlmArgs(currentArgs: readonly string[]): Promise<string[] | undefined> {

@@ -8,7 +8,7 @@ import { WorkspaceFiles } from './workspaceFiles';
 import { SendToChat } from './sendToChat';
 import { Disposable } from '../../util/lifecycle';
 import type { ToolCallsTree } from '../tree/toolCallsTree';
-import { LlmApiKey, pickAgent, type AddedAgentList } from './agentPicker';
+import { LlmApiKey, pickAgent, pickAgentForSession, type AddedAgentList } from './agentPicker';
 import { ChatActions } from './chatActions';
 import { ChatView } from './chatView';
 import { FollowAlong } from './followAlong';
@@ -54,7 +54,7 @@ export class Chat extends Disposable {
       new ChatView({ extensionUri: extensionContext.extensionUri, sessions, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}) }),
     );
     this.send = new SendToChat({ actions: this.actions, view: this.view });
-    this._register(new ChatStatusBar(sessions, permissions.requests));
+    this._register(new ChatStatusBar(sessions, permissions.requests, elicitations));
     this.followAlong = this._register(new FollowAlong({ sessions, config }));
   }
 
@@ -88,6 +88,11 @@ export class Chat extends Disposable {
     await sessions.loadSession(pick.sessionId);
     await this.view.focus();
     return pick.sessionId;
+  }
+
+  /** **New Session with Agent…**: the agent picked starts (if needed) beside those running. */
+  newSessionWithAgent(): Promise<string | undefined> {
+    return pickAgentForSession({ config: this.deps.config, sessions: this.deps.sessions, registry: this.deps.registry });
   }
 
   chooseAgent(): Promise<void> {

@@ -8,7 +8,7 @@ import type { PermissionService } from '../../services/permissions';
 import type { ToolCallsTree } from '../tree/toolCallsTree';
 import { Disposable } from '../../util/lifecycle';
 import { fileDisplayPath } from '../../titles';
-import { pickAgent, type AddedAgentList, type LlmApiKey } from './agentPicker';
+import { pickAgent, pickAgentForSession, type AddedAgentList, type LlmApiKey } from './agentPicker';
 import type { SessionHistory } from './sessionHistory';
 import type { ElicitationService } from '../../services/elicitations';
 import type { WorkspaceFiles } from './workspaceFiles';
@@ -88,6 +88,14 @@ export class ChatActions extends Disposable {
         return;
       case 'pickAgent':
         return pickAgent({ config: this.deps.config, sessions, apiKey: this.deps.apiKey, registry: this.deps.registry });
+      case 'newSessionWithAgent':
+        await pickAgentForSession({ config: this.deps.config, sessions, registry: this.deps.registry });
+        return;
+      case 'switchSession':
+        sessions.setActive(message.sessionId);
+        return;
+      case 'closeSession':
+        return sessions.closeSession(message.sessionId);
       case 'restoreCheckpoint':
         // The command asks first, listing the files.
         if (session) await vscode.commands.executeCommand('acpNative.restoreCheckpoint', { sessionId: session.state.sessionId, turn: message.turn });
@@ -116,11 +124,11 @@ export class ChatActions extends Disposable {
   }
 
   /** Sends the prompt with the attached context; the attachments go with it. */
-  async prompt(text: string): Promise<acp.StopReason> {
+  async prompt(text: string, sessionId?: string): Promise<acp.StopReason> {
     const attached = this.attachments.flatMap((a) => a.blocks);
     this.attachments = [];
     this.attachmentsEmitter.fire();
-    return this.deps.sessions.prompt([{ type: 'text', text }, ...attached]);
+    return this.deps.sessions.prompt([{ type: 'text', text }, ...attached], sessionId);
   }
 
   /**

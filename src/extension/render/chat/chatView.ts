@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { CHAT_PROTOCOL_VERSION, parseWebviewMessage, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../../protocol/chat';
 import { ChatTranscript, chatStatus } from '../../core/chatViewModel';
+import { switcherEntries, type OpenSession } from '../../core/openSessions';
+import { openSessionsOf } from './openSessions';
 import type { AgentSessions, SessionRecord } from '../../connection/agentSessions';
 import { PermissionService } from '../../services/permissions';
 import type { ElicitationService } from '../../services/elicitations';
@@ -50,7 +52,11 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
     this._register(deps.sessions.onDidChangeSessions(() => this.schedule({ status: true })));
     this._register(
       deps.sessions.onDidChangeSession(({ session, changes }) => {
-        if (session !== this.shown) return;
+        // Another session's title or first prompt shows in the switcher.
+        if (session !== this.shown) {
+          if (changes.info || changes.transcript) this.schedule({ status: true });
+          return;
+        }
         this.schedule({ toolCalls: changes.toolCalls, transcript: changes.transcript, status: true });
       }),
     );
@@ -190,7 +196,12 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
       attachments: this.deps.actions.attachmentChoices(),
       elicitations: this.deps.elicitations.pending(sessionId),
       acceptsImages: session?.connection.initializeResponse.agentCapabilities?.promptCapabilities?.image === true,
+      sessions: switcherEntries(this.openSessions(), sessionId),
     });
+  }
+
+  private openSessions(): OpenSession[] {
+    return openSessionsOf(this.deps.sessions, this.deps.permissions, this.deps.elicitations);
   }
 
   private post(message: HostToWebview): void {

@@ -2,17 +2,26 @@ import * as vscode from 'vscode';
 import type { AgentSessions } from '../../connection/agentSessions';
 import { activityOf } from '../../core/chatViewModel';
 import type { PermissionRequests } from '../../core/permissionRequests';
+import { busySummary } from '../../core/openSessions';
+import type { ElicitationService } from '../../services/elicitations';
 import { Disposable } from '../../util/lifecycle';
+import { openSessionsOf } from './openSessions';
 
-/** The agent and what it is doing (idle, working, waiting for permission); a click focuses the chat. */
+/**
+ * The agent and what it is doing (idle, working, waiting for permission); with several sessions
+ * open, how many are busy and waiting ("Claude: idle · 2 busy"), one line per session in the
+ * tooltip. A click focuses the chat.
+ */
 export class ChatStatusBar extends Disposable {
   private readonly item = this._register(vscode.window.createStatusBarItem('acpNative.status', vscode.StatusBarAlignment.Left, 50));
 
   constructor(
     private readonly sessions: AgentSessions,
     private readonly requests: PermissionRequests,
+    private readonly elicitations?: ElicitationService,
   ) {
     super();
+    if (elicitations) this._register(elicitations.onDidChange(() => this.update()));
     this.item.name = 'ACP Agent';
     this.item.command = 'acpNative.focusChat';
     this._register(sessions.onDidChangeSessions(() => this.update()));
@@ -22,6 +31,18 @@ export class ChatStatusBar extends Disposable {
   }
 
   private update(): void {
+    this.showActive();
+    // Several agents at once: how many sessions work or wait, each listed in the tooltip.
+    const summary = busySummary(openSessionsOf(this.sessions, { requests: this.requests }, this.elicitations));
+    if (summary.open < 2) return;
+    if (summary.busy && !this.item.text.startsWith('$(loading~spin)')) this.item.text = this.item.text.replace(/^\$\([^)]*\)/, '$(loading~spin)');
+    this.item.text += ` · ${summary.text}`;
+    this.item.tooltip = `${summary.open} sessions open:\n${summary.lines.join('\n')}\nClick to open the chat.`;
+    if (summary.waiting) this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+  }
+
+  /** The session the chat shows: its agent and what it is doing. */
+  private showActive(): void {
     const session = this.sessions.active;
     const activity = activityOf({
       hasSession: !!session,

@@ -24,6 +24,7 @@ import type { AgentSessions } from '../../connection/agentSessions';
 import { Disposable } from '../../util/lifecycle';
 import { callDisplayTitle, fileDisplayPath, titleContext } from '../../titles';
 import { textDocUri } from './textDocuments';
+import { sessionTitle } from '../../core/openSessions';
 
 export const TOOL_CALLS_VIEW_ID = 'acpNative.toolCalls';
 const REFRESH_DELAY_MS = 50;
@@ -232,10 +233,14 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   private sessionItem(node: Extract<TreeNode, { type: 'session' }>): vscode.TreeItem {
     const record = this.sessions.session(node.sessionId);
     const state = record?.state;
-    const label = state?.title || `${record?.agentName ?? 'Agent'} · ${path.basename(state?.cwd ?? '')}`;
+    // Titled as in the chat's switcher (the agent's title, else the first prompt); several agents at
+    // once, so each node also says whose session it is.
+    const titled = state && (state.title || state.transcript.some((e) => e.type === 'message' && e.role === 'user'));
+    const label = titled ? sessionTitle(state) : `${record?.agentName ?? 'Agent'} · ${path.basename(state?.cwd ?? '')}`;
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
     item.id = node.id;
-    item.description = record?.busy ? 'working' : `${state?.toolCalls().length ?? 0} tool calls`;
+    const doing = record?.busy ? 'working' : `${state?.toolCalls().length ?? 0} tool calls`;
+    item.description = titled && record ? `${record.agentName} · ${doing}` : doing;
     item.iconPath = new vscode.ThemeIcon(record?.busy ? 'loading~spin' : 'comment-discussion');
     item.contextValue = 'acpNative.session';
     return item;

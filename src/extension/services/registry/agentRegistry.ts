@@ -105,13 +105,12 @@ export class AgentRegistry extends Disposable {
     return installed.name;
   }
 
-  /** Makes the agent the default (`acpNative.defaultAgent`) and starts a session with it. */
+  /** Makes the agent the default (`acpNative.defaultAgent`) and starts a session with it; the agents already running keep running. */
   async use(name: string): Promise<void> {
     const known = name === BUNDLED_AGENT_NAME || this.deps.config.agents.some((a) => a.name === name) || this.added.byName(name) !== undefined;
     if (!known) throw new Error(`No agent named "${name}": not in acpNative.agents and not added from the ACP Registry.`);
     await this.deps.config.setDefaultAgent(name);
-    await this.deps.sessions.stopAgent();
-    await this.deps.sessions.newSession();
+    await this.deps.sessions.newSession(name);
   }
 
   /** **ACP: Add Agent…**: the catalogue in a QuickPick; the agent picked is installed, added and started. */
