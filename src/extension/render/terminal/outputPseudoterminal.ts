@@ -73,6 +73,24 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
     if (text) this.emit(this.crlf.convert(text));
   }
 
+  /**
+   * How much output a burst may bring and still be shown whole: a writer that has more at once
+   * gives only the newest `backlogChars` and `skip`s the rest.
+   */
+  get backlogChars(): number {
+    return this.pending.maxChars;
+  }
+
+  /** `count` characters of output were left out before `write` (reported like the panel's own skips). */
+  skip(count: number): void {
+    if (count <= 0) return;
+    this.pending.skip(count);
+    if (this.opened && this.deliverTimer === undefined) {
+      this.deliverPending();
+      this.armDeliverTimer();
+    }
+  }
+
   /** Marks the end of the command with a status line; the terminal stays open and readable. */
   end(end: CommandEnd): void {
     if (this.endValue) return;
