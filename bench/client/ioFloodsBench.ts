@@ -115,8 +115,10 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
       name === base ? '1.00×' : ratio(med(name, (r) => r.cpuMs) / med(base, (r) => r.cpuMs)),
       num(maxOf(name, (r) => r.maxBlockMs)),
       num(maxOf(name, (r) => r.p99Ms), 1),
+      num(maxOf(name, (r) => r.maxBlockCpuMs)),
       num(maxOf(name, (r) => r.rssGrowthMB)),
       num(maxOf(name, (r) => r.heapGrowthMB)),
+      num(maxOf(name, (r) => r.heapRetainedMB), 1),
       of(name)
         .map((r) => num(r.load, 2))
         .join(' / '),
@@ -125,7 +127,7 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
   console.log(
     '\n' +
       table([
-        ['scenario (median; max over runs for blocks and memory)', 'size', 'wall ms', 'vs base', 'host CPU ms', 'vs base', 'max block ms', 'p99 ms', 'RSS growth MB', 'heap growth MB', 'load (1 min)'],
+        ['scenario (median; max over runs for blocks and memory)', 'size', 'wall ms', 'vs base', 'host CPU ms', 'vs base', 'max block ms', 'p99 ms', 'max block CPU ms', 'peak RSS +MB', 'peak heap +MB', 'heap kept +MB', 'load (1 min)'],
         ...rows,
       ]),
   );
@@ -141,6 +143,10 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
   reports the applied hunk; measured until the diff editor is open and both sides load:
     ${details('diff open')}
 - The diff library (structuredPatch of the whole ${num(options.fileMb)} MB before/after, off the host, this process): ${num(diffMs)} ms.
+- "max block CPU ms": the same longest block counted in the host process's CPU time (what the host itself spent in it,
+  without the time the loaded machine gave to other processes meanwhile).
+- Memory: peak growth of the host's RSS and heap during the run (RSS sampled every 50 ms, heap every 250 ms; garbage not yet collected included),
+  and the heap still held after it (after a full collection).
 - Goal (issue 15): max block ≤ 50 ms and p99 ≤ 10 ms; host memory growth during a flood ≤ 2× outputByteLimit plus what the panel holds.`);
 }
 

@@ -20,6 +20,8 @@ import * as inspector from 'node:inspector/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { AcpNativeApi, RenderedToolCall } from '../../src/extension/api';
 import { startLoopBlocks } from '../support/loopBlocks';
@@ -39,9 +41,16 @@ export interface IoRun {
   readonly cpuMs: number;
   readonly maxBlockMs: number;
   readonly p99Ms: number;
-  /** Peak growth over the span (sampled every 20 ms), MB. */
+  /**
+   * The longest block counted in CPU time of the host process rather than wall time: on a loaded
+   * machine a wall-clock block also counts the time the OS gave the CPU to other processes.
+   */
+  readonly maxBlockCpuMs: number;
+  /** Peak growth over the span (RSS sampled every 50 ms, heap every 250 ms), MB. */
   readonly rssGrowthMB: number;
   readonly heapGrowthMB: number;
+  /** Heap still held after the run, after a full garbage collection, MB. */
+  readonly heapRetainedMB: number;
   /** The machine's 1-minute load average at the end. */
   readonly load: number;
   /** Scenario-specific facts (what terminal/output kept, what the diff shows). */
@@ -83,22 +92,54 @@ async function profiler(name: string): Promise<{ stop(): Promise<void> }> {
   };
 }
 
-/** Peak memory growth while it runs. */
-function memoryProbe(): { stop(): { rssGrowthMB: number; heapGrowthMB: number } } {
+v8.setFlagsFromString('--expose-gc');
+/** A full garbage collection (this module is the benchmark, loaded in the host for it alone). */
+const collectGarbage = vm.runInNewContext('gc') as () => void;
+
+/**
+ * How much CPU the host process used between two ticks of a 10 ms interval: the CPU share of a
+ * block (all the process's threads, so an upper bound of its main thread's).
+ */
+function cpuBlockProbe(): { stop(): number } {
+  let lastWall = performance.now();
+  let lastCpu = process.cpuUsage();
+  let max = 0;
+  const timer = setInterval(() => {
+    const wall = performance.now();
+    const cpu = process.cpuUsage(lastCpu);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    max = Math.max(max, Math.min(wall - lastWall, cpuMs));
+    lastWall = wall;
+    lastCpu = process.cpuUsage();
+  }, 10);
+  return {
+    stop() {
+      clearInterval(timer);
+      return max;
+    },
+  };
+}
+
+/** Peak memory growth while it runs, and what the heap still holds after a full collection. */
+function memoryProbe(): { stop(): { rssGrowthMB: number; heapGrowthMB: number; heapRetainedMB: number } } {
+  collectGarbage();
   const before = process.memoryUsage();
   let rss = before.rss;
   let heap = before.heapUsed;
+  let ticks = 0;
+  // The RSS is cheap to read; the heap's statistics cost ~1 ms with a big heap: less often.
   const sample = () => {
-    const now = process.memoryUsage();
-    rss = Math.max(rss, now.rss);
-    heap = Math.max(heap, now.heapUsed);
+    rss = Math.max(rss, process.memoryUsage.rss());
+    if (ticks++ % 5 === 0) heap = Math.max(heap, process.memoryUsage().heapUsed);
   };
-  const timer = setInterval(sample, 20);
+  const timer = setInterval(sample, 50);
   return {
     stop() {
       sample();
       clearInterval(timer);
-      return { rssGrowthMB: (rss - before.rss) / 2 ** 20, heapGrowthMB: (heap - before.heapUsed) / 2 ** 20 };
+      collectGarbage();
+      const after = process.memoryUsage().heapUsed;
+      return { rssGrowthMB: (rss - before.rss) / 2 ** 20, heapGrowthMB: (heap - before.heapUsed) / 2 ** 20, heapRetainedMB: (after - before.heapUsed) / 2 ** 20 };
     },
   };
 }
@@ -108,14 +149,16 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
   const profile = await profiler(`${rep}-${scenario}`);
   const memory = memoryProbe();
   const blocks = startLoopBlocks();
+  const cpuBlocks = cpuBlockProbe();
   const cpu = process.cpuUsage();
   const start = performance.now();
   const detail = await run();
   const wallMs = performance.now() - start;
   const used = process.cpuUsage(cpu);
   const loop = blocks.stop();
-  const grown = memory.stop();
+  const maxBlockCpuMs = cpuBlocks.stop();
   await profile.stop();
+  const grown = memory.stop();
   return {
     rep,
     scenario,
@@ -124,6 +167,7 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
     cpuMs: (used.user + used.system) / 1000,
     maxBlockMs: loop.maxMs,
     p99Ms: loop.p99Ms,
+    maxBlockCpuMs,
     ...grown,
     load: os.loadavg()[0],
     ...(detail ? { detail } : {}),
@@ -147,6 +191,8 @@ function lastCall(api: AcpNativeApi): RenderedToolCall | undefined {
 
 /** The prompt's turn, then until its terminal panel shows the exit line (everything delivered). */
 async function terminalTurn(api: AcpNativeApi, prompt: string): Promise<Record<string, unknown>> {
+  const refreshes = api.stats().treeRefreshes;
+  const posted = api.chatMessagesPosted();
   const stop = await api.prompt(prompt);
   if (stop !== 'end_turn') throw new Error(`${prompt}: stop reason ${stop}`);
   const call = await waitFor('the exit line in the panel', () => {
@@ -158,6 +204,9 @@ async function terminalTurn(api: AcpNativeApi, prompt: string): Promise<Record<s
     ...(typeof call.rawOutput === 'object' && call.rawOutput !== null ? (call.rawOutput as Record<string, unknown>) : {}),
     renderedChars: rendered.length,
     renderedSkipNote: /characters of output not shown/.test(rendered),
+    treeRefreshes: api.stats().treeRefreshes - refreshes,
+    chatPatches: api.chatMessagesPosted().patch - posted.patch,
+    chatStatus: api.chatMessagesPosted().status - posted.status,
   };
 }
 

@@ -44,3 +44,20 @@ function next() {
   while (offset < total) if (!process.stdout.write(next())) return process.stdout.once('drain', write);
 })();`;
 }
+
+/**
+ * Whether `kept` is the exact tail of a flood of `total` bytes: it ends with the last line, every
+ * whole line before it is the right line in order, and only the first may be cut (at its start).
+ */
+export function isFloodTail(kept: string, total: number, lineEnd = '\n'): boolean {
+  const lines = kept.split(lineEnd);
+  if (lines.pop() !== '' || lines.pop() !== FLOOD_LAST_LINE.slice(0, -1)) return false;
+  let expected = total / FLOOD_LINE_BYTES - 2;
+  for (let i = lines.length - 1; i >= 0; i--, expected--) {
+    const whole = floodLine(expected).slice(0, -1);
+    if (lines[i] === whole) continue;
+    // Only the first line may be a cut one, and only its end kept.
+    return i === 0 && lines[i].length < whole.length && whole.endsWith(lines[i]);
+  }
+  return true;
+}

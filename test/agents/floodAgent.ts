@@ -6,7 +6,7 @@
 //                            (none: the client's default), polling `terminal/output` every POLL_MS
 //                            (default 100) until it exits, then once more and `release`. The
 //                            tool call's rawOutput reports the last answer: bytes, truncated,
-//                            whether it ends with the writer's last line, and the polls made
+//                            whether it is the exact tail of the output, and the polls made
 //   display MB [CHUNK_KB]    a display terminal (`_meta.terminal_info`) streaming MB megabytes of
 //                            the same lines as `_meta.terminal_output` in CHUNK_KB pieces (default
 //                            32, as an adapter streams a command's reads), flat out, then
@@ -17,7 +17,7 @@
 //                            (±3 context lines) with a location
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import { floodChunk, floodWriterScript, FLOOD_LAST_LINE } from '../../bench/support/floodLines';
+import { floodChunk, floodWriterScript, isFloodTail } from '../../bench/support/floodLines';
 
 type Client = acp.AgentContext;
 
@@ -60,7 +60,7 @@ async function clientFlood(client: Client, sessionId: string, cwd: string, mb: n
       exitCode: status.exitCode,
       bytes: Buffer.byteLength(out.output),
       truncated: out.truncated,
-      endsWithLastLine: out.output.endsWith(FLOOD_LAST_LINE),
+      tailIntact: isFloodTail(out.output, mb * 2 ** 20),
       polls,
     },
   });
