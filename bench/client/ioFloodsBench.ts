@@ -104,8 +104,8 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
   const of = (name: IoScenario) => runs.filter((r) => r.scenario === name);
   const med = (name: IoScenario, pick: (r: IoRun) => number) => median(of(name).map(pick));
   const maxOf = (name: IoScenario, pick: (r: IoRun) => number) => Math.max(...of(name).map(pick));
-  const rows = (['pipe baseline', 'client terminal', 'display terminal', 'read baseline', 'diff open'] as IoScenario[]).map((name) => {
-    const base: IoScenario = name === 'read baseline' || name === 'diff open' ? 'read baseline' : 'pipe baseline';
+  const rows = (['pipe baseline', 'client terminal', 'display terminal', 'read baseline', 'open baseline', 'diff open'] as IoScenario[]).map((name) => {
+    const base: IoScenario = name === 'read baseline' || name === 'open baseline' || name === 'diff open' ? 'read baseline' : 'pipe baseline';
     return [
       name,
       `${num(of(name)[0]?.mb ?? 0)} MB`,
@@ -142,6 +142,8 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
 - diff open: the agent reads the ${num(options.fileMb)} MB file through the client, changes one line, writes it back and
   reports the applied hunk; measured until the diff editor is open and both sides load:
     ${details('diff open')}
+- open baseline: VS Code opening the same file in a plain editor (the workbench sends its text to the extension host:
+  the floor of any editor showing a 10 MB file, the diff editor's two sides included).
 - The diff library (structuredPatch of the whole ${num(options.fileMb)} MB before/after, off the host, this process): ${num(diffMs)} ms.
 - "max block CPU ms": the same longest block counted in the host process's CPU time (what the host itself spent in it,
   without the time the loaded machine gave to other processes meanwhile).

@@ -5,6 +5,7 @@
 //   - client terminal: an agent's `terminal/create` of the same writer, polling `terminal/output`;
 //   - display terminal: an agent streaming the same bytes as `_meta.terminal_output`;
 //   - read baseline: a plain read + UTF-8 decode of a 10 MB file;
+//   - open baseline: VS Code opening that file in an editor (its text sent to the extension host);
 //   - diff open: an agent's edit of that file through the client (`fs/*`), then its diff editor opening.
 // Built and launched by bench/client/ioFloodsBench.ts; prints one `BENCH {json}` line per run and
 // `BENCH-DONE` at the end.
@@ -29,7 +30,7 @@ import { floodWriterScript } from '../support/floodLines';
 
 const EXTENSION_ID = 'acp-native.acp-native';
 
-export type IoScenario = 'pipe baseline' | 'client terminal' | 'display terminal' | 'read baseline' | 'diff open';
+export type IoScenario = 'pipe baseline' | 'client terminal' | 'display terminal' | 'read baseline' | 'open baseline' | 'diff open';
 
 export interface IoRun {
   readonly rep: number;
@@ -292,6 +293,16 @@ export async function run(): Promise<void> {
         }),
       );
       emit(await measure(rep, 'diff open', fileMb, () => diffOpen(api, bigFile)));
+      await closeEditors();
+      await sleep(1000);
+      // What VS Code itself costs the host when any editor opens the file: it sends the document's
+      // text to the extension host (the diff editor does so for both of its sides).
+      emit(
+        await measure(rep, 'open baseline', fileMb, async () => {
+          const editor = await vscode.window.showTextDocument(vscode.Uri.file(bigFile), { preview: true });
+          return { chars: editor.document.getText().length };
+        }),
+      );
       await closeEditors();
     }
   } finally {
