@@ -70,7 +70,11 @@ describe('faults from a misbehaving agent lose nothing', function () {
 
   it('bounds a client terminal flood: terminal/output keeps the limit, the panel skips what it cannot show', async () => {
     const { stallMs } = await longestStall(() => within('the flood turn', api.prompt('terminal-flood 24'), 60_000));
-    const call = await waitFor('the flood result', () => (lastCall(api).rawOutput ? lastCall(api) : undefined));
+    // The panel shows the flood once VS Code has opened it: wait for its exit line, not just the turn.
+    const call = await waitFor('the flood result in its panel', () => {
+      const last = lastCall(api);
+      return last.rawOutput && /\[exit code 0\]/.test(last.terminal?.output ?? '') ? last : undefined;
+    });
     assert.deepEqual(call.rawOutput, { exitCode: 0, bytes: DEFAULT_OUTPUT_LIMIT, truncated: true });
     const rendered = call.terminal?.output ?? '';
     assert.match(rendered, /characters of output not shown/, 'the panel was given a bounded share of the flood');
