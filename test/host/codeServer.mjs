@@ -306,6 +306,10 @@ export const QUIET_SETTINGS = {
   // Desktop VS Code's default. The web's default (afterDelay) saves a test's unsaved changes
   // behind its back a second later, and unsaved changes are what many tests are about.
   'files.autoSave': 'off',
+  // The remote extension host otherwise scans /proc for ports to forward every few seconds,
+  // spawning `ls`/`ps` (a fork of the whole host process): 50–200 ms event-loop blocks under load
+  // that are VS Code's own and blur what the benchmarks measure of the extension.
+  'remote.autoForwardPorts': false,
 };
 
 export async function freePort(host = '127.0.0.1') {

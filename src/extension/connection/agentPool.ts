@@ -25,7 +25,7 @@ export class AgentPool {
       onSessionUpdate: (notification: acp.SessionNotification, from: AgentConnection | undefined) => void;
       /** An agent ended (crash or stop), after the pool forgot it. */
       onExit: (connection: AgentConnection, exit: AgentExit) => void;
-      trace?: ((agentName: string, direction: 'send' | 'receive', line: string) => void) | undefined;
+      trace?: (((agentName: string, direction: 'send' | 'receive', line: string) => void) & { readonly isActive?: () => boolean }) | undefined;
     },
   ) {}
 
@@ -89,7 +89,7 @@ export class AgentPool {
       handlers: this.deps.handlersFor(() => from),
       onSessionUpdate: (notification) => this.deps.onSessionUpdate(notification, from),
       log: this.deps.log,
-      ...(trace ? { trace: (direction: 'send' | 'receive', line: string) => trace(launch.name, direction, line) } : {}),
+      ...(trace ? { trace: Object.assign((direction: 'send' | 'receive', line: string) => trace(launch.name, direction, line), { isActive: trace.isActive }) } : {}),
     }).then(
       (connection) => {
         from = connection;

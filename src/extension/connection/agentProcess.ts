@@ -27,11 +27,18 @@ const STDERR_TAIL_LINES = 20;
 /** Characters kept of one stderr line (log and exit message): a line without newlines must not grow without bound. */
 const STDERR_LINE_CHARS = 2000;
 
-/** Sees each JSON-RPC line sent to (`send`) or received from (`receive`) the agent. */
-export type ProtocolTap = (direction: 'send' | 'receive', line: string) => void;
+/**
+ * Sees each JSON-RPC line sent to (`send`) or received from (`receive`) the agent. `isActive`
+ * says whether it wants lines now: when it does not, they are not decoded for it (a 10 MB file's
+ * `fs/*` message decoded only to be dropped cost the extension host ~30 ms in one turn).
+ */
+export type ProtocolTap = ((direction: 'send' | 'receive', line: string) => void) & { readonly isActive?: () => boolean };
 
-function tapLines(tap: ProtocolTap | undefined, direction: 'send' | 'receive', text: string): void {
-  if (!tap) return;
+function tapping(tap: ProtocolTap | undefined): tap is ProtocolTap {
+  return tap !== undefined && (tap.isActive?.() ?? true);
+}
+
+function tapLines(tap: ProtocolTap, direction: 'send' | 'receive', text: string): void {
   for (const line of text.split('\n')) if (line.trim()) tap(direction, line);
 }
 
@@ -126,7 +133,7 @@ export class AgentProcess {
         const feed = new SlicedFeed<Uint8Array>({
           deliver: (line) => {
             if (!open) return;
-            if (tap) tapLines(tap, 'receive', decoder.decode(line));
+            if (tapping(tap)) tapLines(tap, 'receive', decoder.decode(line));
             controller.enqueue(line);
           },
           sizeOf: (line) => line.length,
@@ -172,7 +179,7 @@ export class AgentProcess {
     const writable = new WritableStream<Uint8Array>({
       write: (chunk) => {
         if (!this.alive || !child.stdin || child.stdin.destroyed) return;
-        tapLines(tap, 'send', tap ? sendDecoder.decode(chunk, { stream: true }) : '');
+        if (tapping(tap)) tapLines(tap, 'send', sendDecoder.decode(chunk, { stream: true }));
         child.stdin.write(chunk);
       },
       close: () => {

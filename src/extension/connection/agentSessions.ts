@@ -114,7 +114,7 @@ export class AgentSessions extends Disposable {
        */
       onAuthRequired?: (connection: AgentConnection, error: unknown) => Promise<SignedIn | undefined>;
       /** Sees every JSON-RPC line to and from an agent (the "ACP Trace" channel). */
-      trace?: (agentName: string, direction: 'send' | 'receive', line: string) => void;
+      trace?: ((agentName: string, direction: 'send' | 'receive', line: string) => void) & { readonly isActive?: () => boolean };
     },
   ) {
     super();

@@ -9,7 +9,7 @@
  * left alone.
  */
 import { diffArrays } from 'diff';
-import { decodeFileBytes, dominantEol, encodeFileText } from './fileText';
+import { commonPrefixLength, commonSuffixLength, decodeFileBytes, dominantEol, encodeFileText } from './fileText';
 
 export interface LineHunk {
   /** 0-based first line of the hunk in the text before the agent. */
@@ -109,12 +109,42 @@ function editsOf(parts: { value: string[]; added?: boolean; removed?: boolean }[
   return edits;
 }
 
+/** Where a line starts: at 0 or after a `\n`. */
+const startsLine = (text: string, at: number): boolean => at === 0 || text.charCodeAt(at - 1) === 0x0a;
+
+function countNewlines(text: string, end: number): number {
+  let count = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) count++;
+  return count;
+}
+
+/**
+ * `lineEdits` of two texts, the same edits, without splitting all of them into lines: the common
+ * head and tail of whole lines are found on the strings (native compares) and only the middle is
+ * split. A one-line edit of a 10 MB file costs a few ms instead of two arrays of 150,000 lines.
+ * `fromMiddle` holds `from`'s lines from line `head` on, through the last edited one.
+ */
+function textLineEdits(from: string, to: string): { edits: LineEdit[]; head: number; fromMiddle: string[] } {
+  const headChars = from.lastIndexOf('\n', commonPrefixLength(from, to) - 1) + 1;
+  const suffix = commonSuffixLength(from, to, Math.min(from.length, to.length) - headChars);
+  let tailChars = suffix;
+  if (!startsLine(from, from.length - suffix) || !startsLine(to, to.length - suffix)) {
+    // Inside the common suffix, a line that starts in one text starts in the other.
+    const newline = from.indexOf('\n', from.length - suffix);
+    tailChars = newline === -1 ? 0 : from.length - newline - 1;
+  }
+  const head = countNewlines(from, headChars);
+  const fromMiddle = splitLines(from.slice(headChars, from.length - tailChars));
+  const edits = lineEdits(fromMiddle, splitLines(to.slice(headChars, to.length - tailChars))).map((e) => ({ ...e, start: e.start + head, toStart: e.toStart + head }));
+  return { edits, head, fromMiddle };
+}
+
 /** The agent's change as hunks of whole lines, without context, in file order. */
 export function computeHunks(before: string, after: string): LineHunk[] {
-  const beforeLines = splitLines(before);
-  return lineEdits(beforeLines, splitLines(after)).map((e) => ({
+  const { edits, head, fromMiddle } = textLineEdits(before, after);
+  return edits.map((e) => ({
     oldStart: e.start,
-    oldLines: beforeLines.slice(e.start, e.start + e.count),
+    oldLines: fromMiddle.slice(e.start - head, e.start - head + e.count),
     newStart: e.toStart,
     newLines: e.lines,
   }));
@@ -138,7 +168,7 @@ export type HunkPlace = { ok: true; start: number; count: number } | { ok: false
  * lines were edited (or had lines inserted among them) is a conflict.
  */
 export function placeHunks(after: string, current: string, hunks: readonly LineHunk[]): HunkPlace[] {
-  const since = lineEdits(splitLines(after), splitLines(current));
+  const { edits: since } = textLineEdits(after, current);
   return hunks.map((hunk) => {
     const start = hunk.newStart;
     const end = hunk.newStart + hunk.newLines.length;

@@ -84,10 +84,8 @@ export function changedRange(raw: string, content: string, eol: Eol = dominantEo
   const after = normalizeEol(content);
   if (before === after) return undefined;
   const max = Math.min(before.length, after.length);
-  let prefix = 0;
-  while (prefix < max && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
-  let suffix = 0;
-  while (suffix < max - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;
+  const prefix = commonPrefixLength(before, after, max);
+  const suffix = commonSuffixLength(before, after, max - prefix);
   const [start, end] = rawOffsets(raw, [prefix, before.length - suffix]);
   const inserted = after.slice(prefix, after.length - suffix);
   return { start, end, text: eol === '\n' ? inserted : inserted.replace(/\n/g, eol) };
@@ -99,18 +97,45 @@ export function applyChange(raw: string, change: TextChange | undefined): string
 }
 
 /**
+ * Texts are compared a block at a time (native string equality) before the last block is walked
+ * character by character: a 10 MB file with one line changed must not cost a JavaScript loop over
+ * ten million characters on the extension host's only thread.
+ */
+const COMPARE_BLOCK = 4096;
+
+/** Length of the common prefix of `a` and `b`, at most `max`. */
+export function commonPrefixLength(a: string, b: string, max = Math.min(a.length, b.length)): number {
+  let n = 0;
+  while (n + COMPARE_BLOCK <= max && a.slice(n, n + COMPARE_BLOCK) === b.slice(n, n + COMPARE_BLOCK)) n += COMPARE_BLOCK;
+  while (n < max && a.charCodeAt(n) === b.charCodeAt(n)) n++;
+  return n;
+}
+
+/** Length of the common suffix of `a` and `b`, at most `max`. */
+export function commonSuffixLength(a: string, b: string, max = Math.min(a.length, b.length)): number {
+  let n = 0;
+  while (n + COMPARE_BLOCK <= max && a.slice(a.length - n - COMPARE_BLOCK, a.length - n) === b.slice(b.length - n - COMPARE_BLOCK, b.length - n)) n += COMPARE_BLOCK;
+  while (n < max && a.charCodeAt(a.length - 1 - n) === b.charCodeAt(b.length - 1 - n)) n++;
+  return n;
+}
+
+/**
  * Maps offsets in the LF-normalized text to offsets in the raw text: an LF that was CRLF maps to
- * its CR, so a change never splits a CRLF pair.
+ * its CR, so a change never splits a CRLF pair. Jumps from one CRLF to the next (native search).
  */
 function rawOffsets(raw: string, normalized: readonly [number, number]): [number, number] {
   const result: [number, number] = [raw.length, raw.length];
-  let n = 0;
+  let pairs = 0;
   let next = 0;
-  for (let r = 0; r <= raw.length && next < normalized.length; ) {
-    while (next < normalized.length && normalized[next] === n) result[next++] = r;
-    if (r === raw.length) break;
-    r += raw.charCodeAt(r) === 13 && raw.charCodeAt(r + 1) === 10 ? 2 : 1;
-    n++;
+  for (let r = raw.indexOf('\r\n'); next < normalized.length; r = raw.indexOf('\r\n', r + 2)) {
+    // Where this pair's LF stands in the normalized text (none left: past every offset).
+    const at = r === -1 ? Infinity : r - pairs;
+    while (next < normalized.length && normalized[next] <= at) {
+      result[next] = normalized[next] + pairs;
+      next++;
+    }
+    if (r === -1) break;
+    pairs++;
   }
   return result;
 }

@@ -39,22 +39,37 @@ export class PendingOutput {
   private readonly text: ChunkedText;
   /** Dropped offset already reported to the panel. */
   private reportedDropped = 0;
+  /** Characters the writer skipped before pushing (see `skip`), not yet reported. */
+  private skippedByWriter = 0;
 
   constructor(readonly maxChars: number) {
     this.text = new ChunkedText(utf16Units, maxChars);
   }
 
   get isEmpty(): boolean {
-    return this.text.size === 0;
+    return this.text.size === 0 && this.skippedByWriter === 0;
   }
 
   push(data: string): void {
     this.text.append(data);
   }
 
+  /**
+   * The writer skipped `count` characters of output it knew would be dropped (more than
+   * `maxChars` arrived at once): they are reported like dropped ones, without being converted
+   * and pushed only to be thrown away. What is pending now came before them, and would be pushed
+   * out by the `maxChars` that follow: it is dropped too, so the note stands where the gap is.
+   */
+  skip(count: number): void {
+    if (count <= 0) return;
+    this.text.dropFront();
+    this.skippedByWriter += count;
+  }
+
   /** Everything pending, after a dim note when part of it was skipped; empties the buffer. */
   take(): string {
-    const skipped = this.text.dropped - this.reportedDropped;
+    const skipped = this.text.dropped - this.reportedDropped + this.skippedByWriter;
+    this.skippedByWriter = 0;
     const slice = this.text.readFrom(0);
     this.text.dropFront();
     this.reportedDropped = this.text.dropped;

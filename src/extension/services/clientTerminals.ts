@@ -34,8 +34,13 @@ interface ClientTerminal {
 }
 
 const KILL_GRACE_MS = 2000;
-/** Without an `outputByteLimit`, keep this much: a runaway command must not exhaust memory. */
-const DEFAULT_OUTPUT_LIMIT = 16 * 1024 * 1024;
+/**
+ * Without an `outputByteLimit`, keep this much: a runaway command must not exhaust memory, and
+ * every `terminal/output` answer carries all of it (serialised, sent and traced in one event-loop
+ * turn: 16 MiB stalled the extension host for 100–250 ms per poll). 1 MiB is ~250k tokens, more
+ * than any agent puts in its context; an agent that wants more asks for it.
+ */
+export const DEFAULT_OUTPUT_LIMIT = 1024 * 1024;
 
 /**
  * Terminals the agent creates with `terminal/create`: real processes spawned without a shell,

@@ -22,6 +22,16 @@ import { currentText, openDocumentOf, readDisk, resolvePath, type DiskText } fro
  * UTF-8 files are read or written: anything else is refused with a clear error, never
  * rewritten with replacement characters. Every write is recorded for review once it happened.
  */
+/** Above this, an `fs/read_text_file` answer gets an event-loop turn of its own (see `read`). */
+const BIG_ANSWER_CHARS = 1024 * 1024;
+
+/** Lines of a text as `split('\n').length` counts them, without making them. */
+function countLines(text: string): number {
+  let count = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+  return count;
+}
+
 export class FileService {
   private readonly writes = new KeyedSerialQueue();
   /** The last write to have resolved its path (never rejects). */
@@ -56,11 +66,17 @@ export class FileService {
         text = current.text;
         break;
     }
-    const lineCount = text.split('\n').length;
-    if (params.line != null && params.line > lineCount) {
-      throw acp.RequestError.invalidParams({ line: params.line }, `line ${params.line} is past the end of ${params.path} (${lineCount} lines).`);
+    if (params.line != null) {
+      const lineCount = countLines(text);
+      if (params.line > lineCount) {
+        throw acp.RequestError.invalidParams({ line: params.line }, `line ${params.line} is past the end of ${params.path} (${lineCount} lines).`);
+      }
     }
-    return { content: sliceLines(text, params.line, params.limit) };
+    const content = sliceLines(text, params.line, params.limit);
+    // A big answer is serialised and sent by the SDK as soon as this returns: in a turn of the
+    // event loop of its own, not after reading and decoding the file in the same one.
+    if (content.length > BIG_ANSWER_CHARS) await new Promise((resolve) => setImmediate(resolve));
+    return { content };
   }
 
   async write(params: acp.WriteTextFileRequest, signal?: AbortSignal): Promise<acp.WriteTextFileResponse> {

@@ -28,8 +28,12 @@ export class ProtocolTrace extends Disposable {
     this._register({ dispose: () => this.channel?.dispose() });
   }
 
-  /** The tap given to each agent connection. */
-  readonly write = (agentName: string, direction: TraceDirection, line: string): void => {
+  /** The tap given to each agent connection; lines are decoded for it only while it is on. */
+  readonly write = Object.assign((agentName: string, direction: TraceDirection, line: string) => this.writeLine(agentName, direction, line), {
+    isActive: () => this.level !== 'off',
+  });
+
+  private writeLine(agentName: string, direction: TraceDirection, line: string): void {
     const level = this.level;
     if (level === 'off') return;
     let formatter = this.formatters.get(agentName);
@@ -40,7 +44,7 @@ export class ProtocolTrace extends Disposable {
     this.channel.info(`[${agentName}] ${text}`);
     this.recent.push(`[${agentName}] ${text}`);
     if (this.recent.length > RECENT_LINES) this.recent.shift();
-  };
+  }
 
   /** Shows the channel; returns the latest lines written to it. */
   show(): string[] {

@@ -30,6 +30,19 @@ describe('terminal text', () => {
     assert.ok(ms < 3000, `took ${ms} ms`);
   });
 
+  it('reports output its writer skipped where the gap is, dropping what was pending before it', () => {
+    const pending = new PendingOutput(10);
+    pending.push('old');
+    pending.skip(25);
+    pending.push('newest');
+    assert.equal(pending.take(), '\x1b[0m\r\n\x1b[2m[… 28 characters of output not shown …]\x1b[0m\r\nnewest');
+    pending.skip(0);
+    assert.ok(pending.isEmpty, 'skipping nothing leaves nothing to deliver');
+    pending.skip(5);
+    assert.equal(pending.isEmpty, false, 'a skip alone is still news for the panel');
+    assert.match(pending.take(), /\[… 5 characters of output not shown …\]/);
+  });
+
   it('keeps only the newest output for a busy or closed panel and says how much it skipped', () => {
     const pending = new PendingOutput(10);
     pending.push('0123456789');

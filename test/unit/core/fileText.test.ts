@@ -77,3 +77,53 @@ describe('file text: writing only what changed', () => {
     }
   });
 });
+
+describe('file text: the changed range of a big file', () => {
+  /** The plain definition: character by character. */
+  const naive = (raw: string, content: string) => {
+    const before = raw.replace(/\r\n/g, '\n');
+    const after = content.replace(/\r\n/g, '\n');
+    if (before === after) return undefined;
+    const max = Math.min(before.length, after.length);
+    let prefix = 0;
+    while (prefix < max && before[prefix] === after[prefix]) prefix++;
+    let suffix = 0;
+    while (suffix < max - prefix && before[before.length - 1 - suffix] === after[after.length - 1 - suffix]) suffix++;
+    // Raw offset of a normalized offset: count the CRLFs before it.
+    const rawOf = (n: number) => {
+      let r = 0;
+      for (let i = 0; i < n; i++) r += raw[r] === '\r' && raw[r + 1] === '\n' ? 2 : 1;
+      return r;
+    };
+    return { start: rawOf(prefix), end: rawOf(before.length - suffix) };
+  };
+
+  it('finds the same range as a character-by-character scan, across compare blocks and CRLF pairs', () => {
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const line = () => ['alpha', 'beta', 'x'.repeat(random(300))][random(3)] + ['\n', '\r\n', ''][random(3)];
+    for (let round = 0; round < 60; round++) {
+      const lines = Array.from({ length: 50 + random(400) }, line);
+      const raw = lines.join('');
+      const edited = [...lines];
+      const at = random(edited.length);
+      edited.splice(at, random(3), ...Array.from({ length: random(3) }, line));
+      const content = edited.join('').replace(/\r\n/g, '\n');
+      const change = changedRange(raw, content);
+      const expected = naive(raw, content);
+      assert.deepEqual(change && { start: change.start, end: change.end }, expected, `round ${round}`);
+      assert.equal(write(raw, content).replace(/\r\n/g, '\n'), content);
+    }
+  });
+
+  it('changes only the edited line of a 10 MB CRLF file, with a BOM-less byte-exact rest', () => {
+    const lines = Array.from({ length: 150_000 }, (_, i) => `export const value${i} = ${i}; // some text\r\n`);
+    const raw = lines.join('');
+    const content = raw.replace('value75000 = 75000;', 'value75000 = 1;').replace(/\r\n/g, '\n');
+    const change = changedRange(raw, content);
+    assert.ok(change);
+    assert.equal(raw.slice(change.start, change.end), '75000');
+    assert.equal(change.text, '1');
+    assert.equal(write(raw, content), raw.replace('value75000 = 75000;', 'value75000 = 1;'));
+  });
+});

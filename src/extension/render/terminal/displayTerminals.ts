@@ -51,7 +51,10 @@ export class DisplayTerminals extends Disposable {
       written.set(terminalId, terminal.readFrom(0).end);
     }
     const offset = written.get(terminalId) ?? 0;
-    const chunk = terminal.readFrom(offset);
+    // A flood brings more between two syncs than the panel keeps of a burst: read (and convert)
+    // only the newest part it will show, and let it say how much was left out.
+    const chunk = terminal.readFrom(Math.max(offset, terminal.output.length - view.pty.backlogChars));
+    view.pty.skip(chunk.start - offset);
     if (chunk.text) view.pty.write(chunk.text);
     written.set(terminalId, chunk.end);
     if (terminal.exit && !view.pty.ended) view.pty.end({ exitCode: terminal.exit.exitCode, signal: terminal.exit.signal });

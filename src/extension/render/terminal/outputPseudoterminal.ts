@@ -6,10 +6,15 @@ import type { TerminalPanel } from '../../services/clientTerminals';
 
 /** What `renderedText` remembers of the output given to VS Code. */
 const RENDERED_CAP = 1024 * 1024;
-/** Output waiting for the panel (not yet open, or between two deliveries): a flood keeps its newest part. */
-const PENDING_CAP = 256 * 1024;
+/**
+ * Output waiting for the panel (not yet open, or between two deliveries): a flood keeps its newest
+ * part. 128 Ki characters is about a default scrollback (1,000 lines) of long lines; with a delivery
+ * every 50 ms a panel is given at most ~2.5 MB/s. Each delivery is serialised (and, remotely,
+ * compressed) by VS Code on this same thread: at 8 MB/s that was most of a flood's cost to the host.
+ */
+const PENDING_CAP = 128 * 1024;
 /** Deliveries to the panel are batched this often: a flood costs the host a few writes a second, not one per chunk. */
-const DELIVER_EVERY_MS = 32;
+const DELIVER_EVERY_MS = 50;
 
 /**
  * A read-only terminal that shows a command's output: an agent's display terminal or a client
@@ -29,7 +34,10 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
 
   private readonly decoder = new StringDecoder('utf8');
   private readonly crlf = new CrlfConverter();
+  /** Raw output (line ends converted on delivery, so what a flood skips is never converted). */
   private readonly pending = new PendingOutput(PENDING_CAP);
+  /** The output so far ends a line (where the end-of-command status line goes). */
+  private atLineStart = true;
   private deliverTimer: NodeJS.Timeout | undefined;
   private opened = false;
   private endValue: CommandEnd | undefined;
@@ -70,7 +78,25 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
   /** Appends output: text, or raw bytes decoded as UTF-8 across chunk boundaries. */
   write(chunk: string | Uint8Array): void {
     const text = typeof chunk === 'string' ? chunk : this.decoder.write(Buffer.from(chunk));
-    if (text) this.emit(this.crlf.convert(text));
+    if (text) this.emit(text);
+  }
+
+  /**
+   * How much output a burst may bring and still be shown whole: a writer that has more at once
+   * gives only the newest `backlogChars` and `skip`s the rest.
+   */
+  get backlogChars(): number {
+    return this.pending.maxChars;
+  }
+
+  /** `count` characters of output were left out before `write` (reported like the panel's own skips). */
+  skip(count: number): void {
+    if (count <= 0) return;
+    this.pending.skip(count);
+    if (this.opened && this.deliverTimer === undefined) {
+      this.deliverPending();
+      this.armDeliverTimer();
+    }
   }
 
   /** Marks the end of the command with a status line; the terminal stays open and readable. */
@@ -78,9 +104,9 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
     if (this.endValue) return;
     this.endValue = end;
     const rest = this.decoder.end();
-    if (rest) this.emit(this.crlf.convert(rest));
+    if (rest) this.emit(rest);
     const colour = end.exitCode === 0 ? '\x1b[32m' : '\x1b[31m';
-    const newline = this.crlf.atLineStart ? '' : '\r\n';
+    const newline = this.atLineStart ? '' : '\r\n';
     this.emit(`${newline}${colour}[${describeCommandEnd(end)}]\x1b[0m\r\n`);
   }
 
@@ -97,6 +123,7 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
 
   private emit(data: string): void {
     this.pending.push(data);
+    this.atLineStart = data.endsWith('\n');
     if (this.opened && this.deliverTimer === undefined) {
       // The first write after a quiet spell goes out at once; a burst waits for the next batch.
       this.deliverPending();
@@ -115,7 +142,8 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
 
   private deliverPending(): void {
     if (this.pending.isEmpty) return;
-    const data = this.pending.take();
+    // Converting text that already has CRLF (the header, notes, status lines) leaves it as it is.
+    const data = this.crlf.convert(this.pending.take());
     this.delivered.append(data);
     this.writeEmitter.fire(data);
   }

@@ -1,0 +1,165 @@
+/**
+ * Issue 15's I/O figures in the real VS Code extension host (code-server + headless Chromium,
+ * test/host/run-offline.mjs): 100 MB through a client terminal and through a display terminal
+ * against a bare pipe of the same bytes, and a 10 MB file's edit and diff opening against a plain
+ * read of the file (plus what the `diff` library costs on it, here, off the host).
+ *
+ * Builds the in-host module (bench/host/ioFloods.ts) and the flood agent (test/agents/floodAgent.ts)
+ * into out/bench/ with esbuild, launches the host and reads the `BENCH {json}` lines it prints.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { structuredPatch } from 'diff';
+import * as esbuild from 'esbuild';
+import type { IoRun, IoScenario } from '../host/ioFloods';
+import { median, num, ratio, table } from './stats';
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+const HOST_MODULE = 'out/bench/host/ioFloods.js';
+const FLOOD_AGENT = 'out/bench/agents/floodAgent.js';
+
+export interface IoFloodsOptions {
+  mb: number;
+  fileMb: number;
+  repetitions: number;
+}
+
+async function build(): Promise<void> {
+  const common: esbuild.BuildOptions = {
+    absWorkingDir: repoRoot,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: 'inline',
+    sourcesContent: false,
+    logLevel: 'warning',
+    logOverride: { 'empty-import-meta': 'silent' },
+  };
+  await Promise.all([
+    esbuild.build({ ...common, entryPoints: ['bench/host/ioFloods.ts'], outfile: HOST_MODULE, external: ['vscode'] }),
+    esbuild.build({ ...common, entryPoints: ['test/agents/floodAgent.ts'], outfile: FLOOD_AGENT }),
+  ]);
+}
+
+function runInHost(options: IoFloodsOptions): Promise<IoRun[]> {
+  const args = ['test/host/run-offline.mjs', '--tests', HOST_MODULE, '--timeout', '15m'];
+  const env = {
+    ...process.env,
+    ACP_BENCH_IO_MB: String(options.mb),
+    ACP_BENCH_IO_FILE_MB: String(options.fileMb),
+    ACP_BENCH_IO_REPS: String(options.repetitions),
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const records: IoRun[] = [];
+    const output: string[] = [];
+    let done = false;
+    let partial = '';
+    const onData = (chunk: Buffer) => {
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        output.push(line);
+        if (line.startsWith('BENCH {')) {
+          const record = JSON.parse(line.slice('BENCH '.length)) as IoRun;
+          records.push(record);
+          process.stdout.write(`  measured ${record.scenario}: ${num(record.wallMs)} ms, block ${num(record.maxBlockMs)} ms, load ${num(record.load, 2)}\n`);
+        } else if (line === 'BENCH-DONE') {
+          done = true;
+        }
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0 && done) resolve(records);
+      else reject(new Error(`VS Code host run failed (exit ${code}); last output:\n${output.slice(-30).join('\n')}`));
+    });
+  });
+}
+
+/** The `diff` library on the 10 MB edit, in this process (what a worker would spend off the host). */
+function diffLibraryMs(fileMb: number): number {
+  const lines: string[] = [];
+  for (let i = 0, size = 0; size < fileMb * 2 ** 20; i++) {
+    const line = `export const value${i} = compute(${i}, "some text of a generated module", ${i * 7});`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  const before = lines.join('\n') + '\n';
+  const middle = Math.floor(lines.length / 2);
+  lines[middle] += ' // edited';
+  const after = lines.join('\n') + '\n';
+  const start = performance.now();
+  structuredPatch('a', 'b', before, after, '', '', { context: 3 });
+  return performance.now() - start;
+}
+
+function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number): void {
+  const of = (name: IoScenario) => runs.filter((r) => r.scenario === name);
+  const med = (name: IoScenario, pick: (r: IoRun) => number) => median(of(name).map(pick));
+  const maxOf = (name: IoScenario, pick: (r: IoRun) => number) => Math.max(...of(name).map(pick));
+  const rows = (['pipe baseline', 'client terminal', 'display terminal', 'read baseline', 'open baseline', 'diff open'] as IoScenario[]).map((name) => {
+    const base: IoScenario = name === 'read baseline' || name === 'open baseline' || name === 'diff open' ? 'read baseline' : 'pipe baseline';
+    return [
+      name,
+      `${num(of(name)[0]?.mb ?? 0)} MB`,
+      num(med(name, (r) => r.wallMs)),
+      name === base ? '1.00×' : ratio(med(name, (r) => r.wallMs) / med(base, (r) => r.wallMs)),
+      num(med(name, (r) => r.cpuMs)),
+      name === base ? '1.00×' : ratio(med(name, (r) => r.cpuMs) / med(base, (r) => r.cpuMs)),
+      num(maxOf(name, (r) => r.maxBlockMs)),
+      num(maxOf(name, (r) => r.p99Ms), 1),
+      num(maxOf(name, (r) => r.maxBlockCpuMs)),
+      num(maxOf(name, (r) => r.rssGrowthMB)),
+      num(maxOf(name, (r) => r.heapGrowthMB)),
+      num(maxOf(name, (r) => r.heapRetainedMB), 1),
+      of(name)
+        .map((r) => num(r.load, 2))
+        .join(' / '),
+    ];
+  });
+  console.log(
+    '\n' +
+      table([
+        ['scenario (median; max over runs for blocks and memory)', 'size', 'wall ms', 'vs base', 'host CPU ms', 'vs base', 'max block ms', 'p99 ms', 'max block CPU ms', 'peak RSS +MB', 'peak heap +MB', 'heap kept +MB', 'load (1 min)'],
+        ...rows,
+      ]),
+  );
+  const details = (name: IoScenario) => of(name).map((r) => JSON.stringify(r.detail ?? {})).join('\n    ');
+  console.log(`
+- pipe baseline: the extension host reads the same writer's ${num(options.mb)} MB through a pipe and drops it.
+- client terminal: the agent's terminal/create of that writer (no outputByteLimit: the client's default), polling
+  terminal/output every 100 ms, shown live in a terminal panel; what the last terminal/output kept:
+    ${details('client terminal')}
+- display terminal: the agent streams the same bytes as _meta.terminal_output in 32 KB pieces, flat out:
+    ${details('display terminal')}
+- diff open: the agent reads the ${num(options.fileMb)} MB file through the client, changes one line, writes it back and
+  reports the applied hunk; measured until the diff editor is open and both sides load:
+    ${details('diff open')}
+- open baseline: VS Code opening the same file in a plain editor (the workbench sends its text to the extension host:
+  the floor of any editor showing a 10 MB file, the diff editor's two sides included).
+- The diff library (structuredPatch of the whole ${num(options.fileMb)} MB before/after, off the host, this process): ${num(diffMs)} ms.
+- "max block CPU ms": the same longest block counted in the host process's CPU time (what the host itself spent in it,
+  without the time the loaded machine gave to other processes meanwhile).
+- Memory: peak growth of the host's RSS and heap during the run (RSS sampled every 50 ms, heap every 250 ms; garbage not yet collected included),
+  and the heap still held after it (after a full collection).
+- Goal (issue 15): max block ≤ 50 ms and p99 ≤ 10 ms; host memory growth during a flood ≤ 2× outputByteLimit plus what the panel holds.`);
+}
+
+export async function ioFloodsBench(options: IoFloodsOptions): Promise<void> {
+  console.log(`\n## I/O: ${num(options.mb)} MB terminal floods and a ${num(options.fileMb)} MB file's diff, in the real VS Code host`);
+  if (!existsSync(path.join(repoRoot, 'dist', 'extension.js'))) {
+    throw new Error('dist/extension.js is missing: build the extension first (`node esbuild.mjs`; `npm run bench` does it).');
+  }
+  await build();
+  const diffMs = diffLibraryMs(options.fileMb);
+  console.log(`VS Code host: ${options.repetitions} repetitions after a warm-up (load now ${num(os.loadavg()[0], 2)})...`);
+  const runs = await runInHost(options);
+  report(runs, options, diffMs);
+}

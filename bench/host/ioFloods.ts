@@ -1,0 +1,316 @@
+// Runs INSIDE the VS Code extension host (test/host/run-offline.mjs --tests out/bench/host/ioFloods.js):
+// issue 15's I/O cases through the extension's real code paths, each beside a baseline measured in
+// the same host, in the same run:
+//   - pipe baseline: the host reads a Node writer's 100 MB stdout and drops it (a bare pipe);
+//   - client terminal: an agent's `terminal/create` of the same writer, polling `terminal/output`;
+//   - display terminal: an agent streaming the same bytes as `_meta.terminal_output`;
+//   - read baseline: a plain read + UTF-8 decode of a 10 MB file;
+//   - open baseline: VS Code opening that file in an editor (its text sent to the extension host);
+//   - diff open: an agent's edit of that file through the client (`fs/*`), then its diff editor opening.
+// Built and launched by bench/client/ioFloodsBench.ts; prints one `BENCH {json}` line per run and
+// `BENCH-DONE` at the end.
+//
+// Environment (the launcher's environment reaches the extension host):
+//   ACP_BENCH_IO_MB         terminal flood size in MiB (default 100)
+//   ACP_BENCH_IO_FILE_MB    size of the edited file in MiB (default 10)
+//   ACP_BENCH_IO_REPS       repetitions (default 2)
+//   ACP_BENCH_PROFILE       a folder: write a CPU profile of the extension host per run there
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as inspector from 'node:inspector/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+import * as vscode from 'vscode';
+import type { AcpNativeApi, RenderedToolCall } from '../../src/extension/api';
+import { startLoopBlocks } from '../support/loopBlocks';
+import { floodWriterScript } from '../support/floodLines';
+
+const EXTENSION_ID = 'acp-native.acp-native';
+
+export type IoScenario = 'pipe baseline' | 'client terminal' | 'display terminal' | 'read baseline' | 'open baseline' | 'diff open';
+
+export interface IoRun {
+  readonly rep: number;
+  readonly scenario: IoScenario;
+  readonly mb: number;
+  /** Start → done (the turn ended and what it shows is on screen). */
+  readonly wallMs: number;
+  /** CPU time of the extension host process over the same span. */
+  readonly cpuMs: number;
+  readonly maxBlockMs: number;
+  readonly p99Ms: number;
+  /**
+   * The longest block counted in CPU time of the host process rather than wall time: on a loaded
+   * machine a wall-clock block also counts the time the OS gave the CPU to other processes.
+   */
+  readonly maxBlockCpuMs: number;
+  /** Peak growth over the span (RSS sampled every 50 ms, heap every 250 ms), MB. */
+  readonly rssGrowthMB: number;
+  readonly heapGrowthMB: number;
+  /** Heap still held after the run, after a full garbage collection, MB. */
+  readonly heapRetainedMB: number;
+  /** The machine's 1-minute load average at the end. */
+  readonly load: number;
+  /** Scenario-specific facts (what terminal/output kept, what the diff shows). */
+  readonly detail?: Record<string, unknown>;
+}
+
+async function setSetting(key: string, value: unknown): Promise<void> {
+  const [section, ...rest] = key.split('.');
+  await vscode.workspace.getConfiguration(section).update(rest.join('.'), value, vscode.ConfigurationTarget.Global);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 120_000): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+/** With ACP_BENCH_PROFILE set: a CPU profile of the extension host around one run. */
+async function profiler(name: string): Promise<{ stop(): Promise<void> }> {
+  const dir = process.env.ACP_BENCH_PROFILE;
+  if (!dir) return { stop: () => Promise.resolve() };
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = await session.post('Profiler.stop');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, `io-${name.replace(/\W+/g, '-')}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+v8.setFlagsFromString('--expose-gc');
+/** A full garbage collection (this module is the benchmark, loaded in the host for it alone). */
+const collectGarbage = vm.runInNewContext('gc') as () => void;
+
+/**
+ * How much CPU the host process used between two ticks of a 10 ms interval: the CPU share of a
+ * block (all the process's threads, so an upper bound of its main thread's).
+ */
+function cpuBlockProbe(): { stop(): number } {
+  let lastWall = performance.now();
+  let lastCpu = process.cpuUsage();
+  let max = 0;
+  const timer = setInterval(() => {
+    const wall = performance.now();
+    const cpu = process.cpuUsage(lastCpu);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    max = Math.max(max, Math.min(wall - lastWall, cpuMs));
+    lastWall = wall;
+    lastCpu = process.cpuUsage();
+  }, 10);
+  return {
+    stop() {
+      clearInterval(timer);
+      return max;
+    },
+  };
+}
+
+/** Peak memory growth while it runs, and what the heap still holds after a full collection. */
+function memoryProbe(): { stop(): { rssGrowthMB: number; heapGrowthMB: number; heapRetainedMB: number } } {
+  collectGarbage();
+  const before = process.memoryUsage();
+  let rss = before.rss;
+  let heap = before.heapUsed;
+  let ticks = 0;
+  // The RSS is cheap to read; the heap's statistics cost ~1 ms with a big heap: less often.
+  const sample = () => {
+    rss = Math.max(rss, process.memoryUsage.rss());
+    if (ticks++ % 5 === 0) heap = Math.max(heap, process.memoryUsage().heapUsed);
+  };
+  const timer = setInterval(sample, 50);
+  return {
+    stop() {
+      sample();
+      clearInterval(timer);
+      collectGarbage();
+      const after = process.memoryUsage().heapUsed;
+      return { rssGrowthMB: (rss - before.rss) / 2 ** 20, heapGrowthMB: (heap - before.heapUsed) / 2 ** 20, heapRetainedMB: (after - before.heapUsed) / 2 ** 20 };
+    },
+  };
+}
+
+async function measure(rep: number, scenario: IoScenario, mb: number, run: () => Promise<Record<string, unknown> | undefined>): Promise<IoRun> {
+  await sleep(300);
+  const profile = await profiler(`${rep}-${scenario}`);
+  const memory = memoryProbe();
+  const blocks = startLoopBlocks();
+  const cpuBlocks = cpuBlockProbe();
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const detail = await run();
+  const wallMs = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  const loop = blocks.stop();
+  const maxBlockCpuMs = cpuBlocks.stop();
+  await profile.stop();
+  const grown = memory.stop();
+  return {
+    rep,
+    scenario,
+    mb,
+    wallMs,
+    cpuMs: (used.user + used.system) / 1000,
+    maxBlockMs: loop.maxMs,
+    p99Ms: loop.p99Ms,
+    maxBlockCpuMs,
+    ...grown,
+    load: os.loadavg()[0],
+    ...(detail ? { detail } : {}),
+  };
+}
+
+/** The baseline: the same writer's output read through a pipe by the host and dropped. */
+function barePipe(mb: number): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', floodWriterScript(mb)], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    let bytes = 0;
+    child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    child.on('error', reject);
+    child.on('close', () => resolve({ bytes }));
+  });
+}
+
+function lastCall(api: AcpNativeApi): RenderedToolCall | undefined {
+  return api.toolCalls().at(-1);
+}
+
+/** The prompt's turn, then until its terminal panel shows the exit line (everything delivered). */
+async function terminalTurn(api: AcpNativeApi, prompt: string): Promise<Record<string, unknown>> {
+  const refreshes = api.stats().treeRefreshes;
+  const posted = api.chatMessagesPosted();
+  const stop = await api.prompt(prompt);
+  if (stop !== 'end_turn') throw new Error(`${prompt}: stop reason ${stop}`);
+  const call = await waitFor('the exit line in the panel', () => {
+    const last = lastCall(api);
+    return last?.terminal && /\[exit code 0\]/.test(last.terminal.output) ? last : undefined;
+  });
+  const rendered = call.terminal?.output ?? '';
+  return {
+    ...(typeof call.rawOutput === 'object' && call.rawOutput !== null ? (call.rawOutput as Record<string, unknown>) : {}),
+    renderedChars: rendered.length,
+    renderedSkipNote: /characters of output not shown/.test(rendered),
+    treeRefreshes: api.stats().treeRefreshes - refreshes,
+    chatPatches: api.chatMessagesPosted().patch - posted.patch,
+    chatStatus: api.chatMessagesPosted().status - posted.status,
+  };
+}
+
+function diffTabOf(file: string): vscode.TabInputTextDiff | undefined {
+  for (const group of vscode.window.tabGroups.all) {
+    for (const tab of group.tabs) {
+      if (tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.fsPath === file) return tab.input;
+    }
+  }
+  return undefined;
+}
+
+/** A 10 MB source file: lines of code-like text. */
+function writeBigFile(file: string, mb: number): void {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < mb * 2 ** 20; i++) {
+    const line = `export const value${i} = compute(${i}, "some text of a generated module", ${i * 7});`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+}
+
+async function closeEditors(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await sleep(200);
+}
+
+/** The agent's edit of the file, until its diff editor is open with both sides loaded. */
+async function diffOpen(api: AcpNativeApi, file: string): Promise<Record<string, unknown>> {
+  const stop = await api.prompt(`edit ${file}`);
+  if (stop !== 'end_turn') throw new Error(`edit: stop reason ${stop}`);
+  const input = await waitFor('the diff editor', () => diffTabOf(file));
+  const [left, right] = await Promise.all([vscode.workspace.openTextDocument(input.original), vscode.workspace.openTextDocument(input.modified)]);
+  return { leftChars: left.getText().length, rightChars: right.getText().length, leftScheme: input.original.scheme };
+}
+
+export async function run(): Promise<void> {
+  const mb = Number(process.env.ACP_BENCH_IO_MB ?? 100);
+  const fileMb = Number(process.env.ACP_BENCH_IO_FILE_MB ?? 10);
+  const reps = Number(process.env.ACP_BENCH_IO_REPS ?? 2);
+  const ext = vscode.extensions.getExtension<AcpNativeApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`Extension ${EXTENSION_ID} is not loaded`);
+  const api = await ext.activate();
+  const agentPath = path.join(__dirname, '..', 'agents', 'floodAgent.js');
+  if (!fs.existsSync(agentPath)) throw new Error(`flood agent not built: ${agentPath}`);
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (!root) throw new Error('no workspace folder');
+  await setSetting('acpNative.agents', [{ name: 'flood', command: process.execPath, args: [agentPath], env: { ELECTRON_RUN_AS_NODE: '1' } }]);
+  await setSetting('acpNative.defaultAgent', 'flood');
+  await setSetting('acpNative.permissions.autoApprove', 'edits');
+  await api.stopAgent();
+  console.log(`BENCH-INFO ${JSON.stringify({ vscode: vscode.version, node: process.versions.node, mb, fileMb, reps, cpus: os.cpus().length })}`);
+
+  // Plain text: a .ts file would start the TypeScript extension's server on it, in the same host,
+  // and its cost (sending 10 MB to tsserver) is not the client's.
+  const bigFile = path.join(root, 'big-generated.txt');
+  try {
+    await api.newSession();
+    // Warm-up: agent start, JIT of the paths measured.
+    await barePipe(4);
+    await terminalTurn(api, 'client 4');
+    await terminalTurn(api, 'display 4');
+    const emit = (record: IoRun) => console.log(`BENCH ${JSON.stringify(record)}`);
+    for (let rep = 0; rep < reps; rep++) {
+      const terminals: [IoScenario, () => Promise<Record<string, unknown>>][] = [
+        ['pipe baseline', () => barePipe(mb)],
+        ['client terminal', () => terminalTurn(api, `client ${mb}`)],
+        ['display terminal', () => terminalTurn(api, `display ${mb}`)],
+      ];
+      if (rep % 2 === 1) terminals.reverse();
+      for (const [scenario, body] of terminals) {
+        await vscode.commands.executeCommand('workbench.action.terminal.killAll');
+        emit(await measure(rep, scenario, mb, body));
+      }
+      writeBigFile(bigFile, fileMb);
+      await closeEditors();
+      emit(
+        await measure(rep, 'read baseline', fileMb, async () => {
+          const text = new TextDecoder().decode(await fs.promises.readFile(bigFile));
+          return { chars: text.length };
+        }),
+      );
+      emit(await measure(rep, 'diff open', fileMb, () => diffOpen(api, bigFile)));
+      await closeEditors();
+      await sleep(1000);
+      // What VS Code itself costs the host when any editor opens the file: it sends the document's
+      // text to the extension host (the diff editor does so for both of its sides).
+      emit(
+        await measure(rep, 'open baseline', fileMb, async () => {
+          const editor = await vscode.window.showTextDocument(vscode.Uri.file(bigFile), { preview: true });
+          return { chars: editor.document.getText().length };
+        }),
+      );
+      await closeEditors();
+    }
+  } finally {
+    await api.stopAgent();
+    await setSetting('acpNative.defaultAgent', undefined);
+    await setSetting('acpNative.permissions.autoApprove', undefined);
+    await setSetting('acpNative.agents', undefined);
+    fs.rmSync(bigFile, { force: true });
+  }
+  console.log('BENCH-DONE');
+}
