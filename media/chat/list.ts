@@ -2,9 +2,10 @@
  * The conversation list. Every item gets a light row element at once, but its content (markdown
  * above all) is built only when the row comes near the viewport, and rows off screen skip layout
  * and paint (`content-visibility: auto`). A 2,000-message session opens and scrolls like a short
- * one; a patch touches only the rows it names.
+ * one; a patch touches only the rows it names. Text streaming into a message (`append` changes) is
+ * rendered at most once a frame, however many chunks arrived in it.
  */
-import type { ChatItem } from '../../src/protocol/chat';
+import type { ChatChange, ChatItem } from '../../src/protocol/chat';
 
 export interface RowRenderer {
   /** Fills a row for an item (the row is empty or holds an older rendering of it). */
@@ -15,6 +16,11 @@ export interface RowRenderer {
 const BUILD_MARGIN = '800px 0px';
 /** Building rows stops for the frame after this long; the rest waits for the next frame. */
 const FRAME_BUDGET_MS = 8;
+/**
+ * A growing message whose render took longer than this waits that long twice over before the next
+ * one: a huge open block (a paragraph of 100,000 characters) slows its own updates, not the page.
+ */
+const SLOW_GROWTH_MS = 8;
 
 export class ChatList {
   private items: ChatItem[] = [];
@@ -26,6 +32,11 @@ export class ChatList {
   /** Rows seen (near the viewport) that wait to be built, a frame's budget at a time. */
   private readonly queue = new Set<HTMLElement>();
   private frameRequested = false;
+  /** Rows whose message grew since their last render: rendered once, on the next frame. */
+  private readonly growing = new Set<HTMLElement>();
+  private growthScheduled = false;
+  /** No growth renders before this time (see SLOW_GROWTH_MS). */
+  private slowUntil = 0;
 
   constructor(
     private readonly container: HTMLElement,
@@ -48,6 +59,7 @@ export class ChatList {
     this.observer.disconnect();
     this.dirty.clear();
     this.queue.clear();
+    this.growing.clear();
     this.items = [...items];
     this.rows = this.items.map((item, index) => this.newRow(item, index));
     this.container.replaceChildren(...this.rows);
@@ -56,7 +68,7 @@ export class ChatList {
     this.scrollToEnd();
   }
 
-  patch(length: number, changed: readonly { index: number; item: ChatItem }[]): void {
+  patch(length: number, changed: readonly ChatChange[]): void {
     const follow = this.atEnd();
     if (length < this.items.length) {
       for (const row of this.rows.splice(length)) {
@@ -66,11 +78,19 @@ export class ChatList {
       this.items.length = length;
     }
     const added: HTMLElement[] = [];
-    for (const { index, item } of changed) {
+    for (const change of changed) {
+      if ('append' in change) {
+        this.grow(change.index, change.append);
+        continue;
+      }
+      const { index, item } = change;
       if (index < this.items.length) {
         this.items[index] = item;
         const row = this.rows[index];
-        if (row) this.refresh(row);
+        if (row) {
+          this.growing.delete(row);
+          this.refresh(row);
+        }
       } else {
         // Appended (changes come sorted by index; any gap is filled by the next ones).
         this.items[index] = item;
@@ -84,6 +104,36 @@ export class ChatList {
       for (const row of added) this.build(row);
     }
     if (follow) this.scrollToEnd();
+  }
+
+  /** A message's text grew: the row is rendered on the next frame (with everything else that grew by then). */
+  private grow(index: number, text: string): void {
+    const item = this.items[index];
+    const row = this.rows[index];
+    if (item?.kind !== 'message' || !row) {
+      console.warn(`chat: text appended to item ${index}, which is not a message`);
+      return;
+    }
+    this.items[index] = { ...item, text: item.text + text };
+    this.growing.add(row);
+    if (this.growthScheduled) return;
+    this.growthScheduled = true;
+    const wait = this.slowUntil - performance.now();
+    if (wait > 0) setTimeout(() => requestAnimationFrame(() => this.renderGrowth()), wait);
+    else requestAnimationFrame(() => this.renderGrowth());
+  }
+
+  private renderGrowth(): void {
+    const started = performance.now();
+    this.growthScheduled = false;
+    const follow = this.atEnd();
+    const rows = [...this.growing];
+    this.growing.clear();
+    for (const row of rows) this.refresh(row);
+    if (follow) this.scrollToEnd();
+    const now = performance.now();
+    const cost = now - started;
+    this.slowUntil = cost > SLOW_GROWTH_MS ? now + cost * 2 : 0;
   }
 
   atEnd(): boolean {

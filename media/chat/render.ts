@@ -1,6 +1,6 @@
 /** DOM for the chat's items and its status panels. Text goes in through textContent; only the markdown renderer produces HTML. */
 import type { ChatElicitation, ChatFormField, ChatImage, ChatItem, ChatStatus, ChatToolItem, WebviewToHost } from '../../src/protocol/chat';
-import { renderMarkdown } from './markdown';
+import { StreamingMarkdown } from './markdownStream';
 
 export type Post = (message: WebviewToHost) => void;
 
@@ -26,7 +26,24 @@ export function renderItem(row: HTMLElement, item: ChatItem, post: Post, v: numb
   }
 }
 
+/** What a row shows of a streamed message, kept so that the next text can be rendered into it. */
+interface RenderedMessage {
+  readonly item: Extract<ChatItem, { kind: 'message' }>;
+  /** The `.markdown` element the text is rendered into. */
+  readonly body: HTMLElement;
+}
+const renderedMessages = new WeakMap<HTMLElement, RenderedMessage>();
+
 function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'message' }>, post: Post, v: number): void {
+  // The same message with more text (the list keeps its other fields as they were): render only
+  // what changed into the body that is there.
+  const rendered = renderedMessages.get(row);
+  if (rendered && rendered.item.role === item.role && rendered.item.attachments === item.attachments && rendered.item.images === item.images && item.role !== 'user') {
+    renderMarkdownInto(rendered.body, item.text);
+    renderedMessages.set(row, { item, body: rendered.body });
+    return;
+  }
+  renderedMessages.delete(row);
   const chips = item.attachments.map((a) => el('span', 'chip', a));
   const images = imageStrip(item.images);
   switch (item.role) {
@@ -37,8 +54,9 @@ function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'messag
     }
     case 'agent': {
       const body = el('div', 'markdown');
-      body.innerHTML = renderMarkdown(item.text);
+      renderMarkdownInto(body, item.text);
       row.replaceChildren(body, ...chips, ...images);
+      renderedMessages.set(row, { item, body });
       return;
     }
     case 'thought': {
@@ -48,12 +66,53 @@ function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'messag
       details.open = existing?.open ?? false;
       const summary = el('summary', undefined, 'Thinking');
       const body = el('div', 'markdown');
-      body.innerHTML = renderMarkdown(item.text);
+      renderMarkdownInto(body, item.text);
       details.append(summary, body);
       row.replaceChildren(details);
+      renderedMessages.set(row, { item, body });
       return;
     }
   }
+}
+
+const streams = new WeakMap<HTMLElement, { readonly markdown: StreamingMarkdown; finishedNodes: number }>();
+
+/**
+ * Renders markdown into `body`, incrementally when `text` extends what it shows: the nodes of
+ * finished blocks stay as they are, only the open last block's nodes are replaced.
+ */
+export function renderMarkdownInto(body: HTMLElement, text: string): void {
+  let stream = streams.get(body);
+  if (!stream) {
+    stream = { markdown: new StreamingMarkdown(), finishedNodes: 0 };
+    streams.set(body, stream);
+  }
+  const update = stream.markdown.update(text);
+  if (!update) return;
+  switch (update.kind) {
+    case 'plain': {
+      const pre = update.reset ? undefined : body.querySelector(':scope > pre.plain');
+      if (pre) pre.append(update.text);
+      else body.replaceChildren(el('pre', 'plain', update.text));
+      stream.finishedNodes = 0;
+      return;
+    }
+    case 'markdown': {
+      if (update.reset) body.replaceChildren();
+      else while (body.childNodes.length > stream.finishedNodes) body.lastChild?.remove();
+      if (update.finished) body.append(fragment(update.finished));
+      stream.finishedNodes = body.childNodes.length;
+      if (update.tail) body.append(fragment(update.tail));
+      return;
+    }
+  }
+}
+
+/** Nodes for HTML that the markdown renderer produced (raw HTML in the text is escaped there). */
+function fragment(html: string): DocumentFragment {
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  return template.content;
 }
 
 /** Under a prompt whose turn (or a later one) changed files: its summary, and the way back to before it. */
