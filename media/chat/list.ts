@@ -1,7 +1,8 @@
 /**
- * The conversation list. Every item gets a light row element at once, but its content (markdown
- * above all) is built only when the row comes near the viewport, and rows off screen skip layout
- * and paint (`content-visibility: auto`). A 2,000-message session opens and scrolls like a short
+ * The conversation list. Every item gets a light row element (the newest at once, older ones a
+ * frame's budget at a time, above them), but its content (markdown above all) is built only when
+ * the row comes near the viewport, and rows off screen skip layout and paint
+ * (`content-visibility: auto`). A 2,000-message session opens and scrolls like a short
  * one; a patch touches only the rows it names. Text streaming into a message (`append` changes) is
  * rendered at most once a frame, however many chunks arrived in it.
  */
@@ -12,6 +13,8 @@ export interface RowRenderer {
   render(row: HTMLElement, item: ChatItem): void;
 }
 
+/** Rows created at once when a session opens (the newest): older ones follow a frame's budget at a time. */
+const FIRST_ROWS = 100;
 /** How far outside the viewport rows are built ahead of scrolling. */
 const BUILD_MARGIN = '800px 0px';
 /** Building rows stops for the frame after this long; the rest waits for the next frame. */
@@ -24,7 +27,11 @@ const SLOW_GROWTH_MS = 8;
 
 export class ChatList {
   private items: ChatItem[] = [];
-  private rows: HTMLElement[] = [];
+  /** By item index; undefined for an older row not created yet (see `createEarlier`). */
+  private rows: (HTMLElement | undefined)[] = [];
+  /** Index of the oldest row created: rows before it are still to come. */
+  private firstCreated = 0;
+  private creationScheduled = false;
   /** Rows whose item changed while they were unbuilt or off screen: built when seen. */
   private readonly dirty = new Set<HTMLElement>();
   private readonly observer: IntersectionObserver;
@@ -52,7 +59,7 @@ export class ChatList {
 
   /** How many rows have their content built (for the measurements). */
   builtCount(): number {
-    return this.rows.filter((r) => r.dataset.built === '1').length;
+    return this.rows.filter((r) => r?.dataset.built === '1').length;
   }
 
   reset(items: readonly ChatItem[]): void {
@@ -61,20 +68,56 @@ export class ChatList {
     this.queue.clear();
     this.growing.clear();
     this.items = [...items];
-    this.rows = this.items.map((item, index) => this.newRow(item, index));
-    this.container.replaceChildren(...this.rows);
+    this.rows = new Array<HTMLElement | undefined>(this.items.length);
+    this.firstCreated = Math.max(0, this.items.length - FIRST_ROWS);
+    const newest: HTMLElement[] = [];
+    for (let index = this.firstCreated; index < this.items.length; index++) newest.push((this.rows[index] = this.newRow(this.items[index] as ChatItem, index)));
+    this.container.replaceChildren(...newest);
     // The newest rows are what a person looks at first: build them now, the rest when seen.
-    for (const row of this.rows.slice(-30)) this.build(row);
+    for (const row of newest.slice(-30)) this.build(row);
     this.scrollToEnd();
+    this.scheduleCreation();
+  }
+
+  private scheduleCreation(): void {
+    if (this.firstCreated === 0 || this.creationScheduled) return;
+    this.creationScheduled = true;
+    requestAnimationFrame(() => this.createEarlier());
+  }
+
+  /**
+   * Creates older rows until the frame's budget is spent and puts them above the others, keeping
+   * what is on screen where it was: a 10,000-row session opens without one long task.
+   */
+  private createEarlier(): void {
+    this.creationScheduled = false;
+    const started = performance.now();
+    const created: HTMLElement[] = [];
+    let index = this.firstCreated;
+    while (index > 0 && performance.now() - started < FRAME_BUDGET_MS) {
+      for (const stop = Math.max(0, index - 100); index > stop; ) {
+        index--;
+        created.push((this.rows[index] = this.newRow(this.items[index] as ChatItem, index)));
+      }
+    }
+    this.firstCreated = index;
+    const follow = this.atEnd();
+    const height = this.scroller.scrollHeight;
+    this.container.prepend(...created.reverse());
+    if (follow) this.scrollToEnd();
+    else this.scroller.scrollTop += this.scroller.scrollHeight - height;
+    this.scheduleCreation();
   }
 
   patch(length: number, changed: readonly ChatChange[]): void {
     const follow = this.atEnd();
     if (length < this.items.length) {
       for (const row of this.rows.splice(length)) {
+        if (!row) continue;
         this.observer.unobserve(row);
         row.remove();
       }
+      this.firstCreated = Math.min(this.firstCreated, length);
       this.items.length = length;
     }
     const added: HTMLElement[] = [];
@@ -109,12 +152,13 @@ export class ChatList {
   /** A message's text grew: the row is rendered on the next frame (with everything else that grew by then). */
   private grow(index: number, text: string): void {
     const item = this.items[index];
-    const row = this.rows[index];
-    if (item?.kind !== 'message' || !row) {
+    if (item?.kind !== 'message') {
       console.warn(`chat: text appended to item ${index}, which is not a message`);
       return;
     }
     this.items[index] = { ...item, text: item.text + text };
+    const row = this.rows[index];
+    if (!row) return; // created later, with the text as it is then
     this.growing.add(row);
     if (this.growthScheduled) return;
     this.growthScheduled = true;

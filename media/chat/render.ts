@@ -75,7 +75,21 @@ function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'messag
   }
 }
 
-const streams = new WeakMap<HTMLElement, { readonly markdown: StreamingMarkdown; finishedNodes: number }>();
+interface BodyStream {
+  readonly markdown: StreamingMarkdown;
+  /** Child nodes of the body that are finished blocks (the open end's nodes follow them). */
+  finishedNodes: number;
+  /** Plain text: the piece text is appended to, and its length. */
+  piece: HTMLElement | undefined;
+  pieceLength: number;
+}
+const streams = new WeakMap<HTMLElement, BodyStream>();
+
+/**
+ * Plain text is kept in pieces of about this many characters, each its own block cut after a line
+ * break: appending lays out and paints the last piece, not a megabyte of text in one block.
+ */
+const PLAIN_PIECE_CHARS = 4096;
 
 /**
  * Renders markdown into `body`, incrementally when `text` extends what it shows: the nodes of
@@ -84,16 +98,20 @@ const streams = new WeakMap<HTMLElement, { readonly markdown: StreamingMarkdown;
 export function renderMarkdownInto(body: HTMLElement, text: string): void {
   let stream = streams.get(body);
   if (!stream) {
-    stream = { markdown: new StreamingMarkdown(), finishedNodes: 0 };
+    stream = { markdown: new StreamingMarkdown(), finishedNodes: 0, piece: undefined, pieceLength: 0 };
     streams.set(body, stream);
   }
   const update = stream.markdown.update(text);
   if (!update) return;
   switch (update.kind) {
     case 'plain': {
-      const pre = update.reset ? undefined : body.querySelector(':scope > pre.plain');
-      if (pre) pre.append(update.text);
-      else body.replaceChildren(el('pre', 'plain', update.text));
+      let pre = update.reset ? null : body.querySelector<HTMLElement>(':scope > pre.plain');
+      if (!pre) {
+        pre = el('pre', 'plain');
+        body.replaceChildren(pre);
+        stream.piece = undefined;
+      }
+      appendPlain(pre, stream, update.text);
       stream.finishedNodes = 0;
       return;
     }
@@ -105,6 +123,35 @@ export function renderMarkdownInto(body: HTMLElement, text: string): void {
       if (update.tail) body.append(fragment(update.tail));
       return;
     }
+  }
+}
+
+function appendPlain(pre: HTMLElement, stream: BodyStream, text: string): void {
+  let rest = text;
+  while (rest) {
+    if (!stream.piece) {
+      stream.piece = el('div', 'plain-piece');
+      stream.pieceLength = 0;
+      pre.append(stream.piece);
+    }
+    let take = rest.length;
+    let full = false;
+    const room = PLAIN_PIECE_CHARS - stream.pieceLength;
+    if (take > room) {
+      const lineEnd = rest.indexOf('\n', Math.max(0, room - 1));
+      if (lineEnd >= 0) {
+        take = lineEnd + 1;
+        full = true;
+      } else if (stream.pieceLength + take > PLAIN_PIECE_CHARS * 4) {
+        // A line this long (no line break in 16,384 characters) is cut, or one piece would grow without bound.
+        take = PLAIN_PIECE_CHARS * 4 - stream.pieceLength;
+        full = true;
+      }
+    }
+    stream.piece.append(rest.slice(0, take));
+    stream.pieceLength += take;
+    rest = rest.slice(take);
+    if (full) stream.piece = undefined;
   }
 }
 

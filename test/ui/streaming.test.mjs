@@ -145,15 +145,33 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
       const raf = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
       const t0 = performance.now();
       window.dispatchEvent(new MessageEvent('message', { data: { v: 2, type: 'reset', status, items } }));
+      const resetMs = performance.now() - t0;
       await raf();
-      await raf();
-      return { rows: document.querySelectorAll('.row').length, built: document.querySelectorAll('.row[data-built="1"]').length, firstFramesMs: Math.round(performance.now() - t0) };
+      const firstFrameRows = document.querySelectorAll('.row').length;
+      // Older rows are created a frame's budget at a time, above the newest.
+      while (document.querySelectorAll('.row').length < items.length && performance.now() - t0 < 20_000) await raf();
+      return {
+        rows: document.querySelectorAll('.row').length,
+        firstFrameRows,
+        built: document.querySelectorAll('.row[data-built="1"]').length,
+        resetMs: Math.round(resetMs),
+        allRowsMs: Math.round(performance.now() - t0),
+        atEnd: (() => {
+          const s = /** @type {HTMLElement} */ (document.querySelector('.scroller'));
+          return s.scrollHeight - s.scrollTop - s.clientHeight < 40;
+        })(),
+        lastRowShown: !!document.querySelector('.row:last-child[data-built="1"]'),
+        inOrder: [...document.querySelectorAll('.row')].every((row, index) => /** @type {HTMLElement} */ (row).dataset.index === String(index)),
+      };
     });
     // Let the observer deliver the entries of the tasks that just ended.
     await workbenchPage().waitForTimeout(200);
     const longTasks = await takeLongTasks(frame);
     console.log(`      10,000-row session opening: browser long tasks ${JSON.stringify(longTasks)}; ${JSON.stringify(figures)}`);
     assert.equal(figures.rows, 10_000);
+    assert.ok(figures.firstFrameRows < 10_000, 'older rows are created after the first frame');
     assert.ok(figures.built < 200, `rows off screen are not built (${figures.built} built)`);
+    assert.ok(figures.atEnd && figures.lastRowShown, 'the view stays at the newest rows while older ones are added above');
+    assert.ok(figures.inOrder, 'the rows are in the order of the items');
   });
 });
