@@ -15,6 +15,8 @@ export interface RowRenderer {
 
 /** Rows created at once when a session opens (the newest): older ones follow a frame's budget at a time. */
 const FIRST_ROWS = 100;
+/** At most this many older rows a frame: creating them is cheap, laying them out and observing them is not. */
+const ROWS_PER_FRAME = 500;
 /** How far outside the viewport rows are built ahead of scrolling. */
 const BUILD_MARGIN = '800px 0px';
 /** Building rows stops for the frame after this long; the rest waits for the next frame. */
@@ -94,8 +96,9 @@ export class ChatList {
     const started = performance.now();
     const created: HTMLElement[] = [];
     let index = this.firstCreated;
-    while (index > 0 && performance.now() - started < FRAME_BUDGET_MS) {
-      for (const stop = Math.max(0, index - 100); index > stop; ) {
+    const last = Math.max(0, index - ROWS_PER_FRAME);
+    while (index > last && performance.now() - started < FRAME_BUDGET_MS) {
+      for (const stop = Math.max(last, index - 100); index > stop; ) {
         index--;
         created.push((this.rows[index] = this.newRow(this.items[index] as ChatItem, index)));
       }
