@@ -17,6 +17,11 @@ export interface RowRenderer {
 const FIRST_ROWS = 100;
 /** At most this many older rows a frame: creating them is cheap, laying them out and observing them is not. */
 const ROWS_PER_FRAME = 500;
+/**
+ * Rows are grouped in blocks of this many, each skipping layout and paint while off screen
+ * (`content-visibility: auto`): a frame costs what is near the viewport, not every row's box.
+ */
+const CHUNK_ROWS = 100;
 /** How far outside the viewport rows are built ahead of scrolling. */
 const BUILD_MARGIN = '800px 0px';
 /** Building rows stops for the frame after this long; the rest waits for the next frame. */
@@ -34,9 +39,14 @@ export class ChatList {
   /** Index of the oldest row created: rows before it are still to come. */
   private firstCreated = 0;
   private creationScheduled = false;
+  /** The blocks of CHUNK_ROWS rows, by `index / CHUNK_ROWS`. */
+  private chunks: (HTMLElement | undefined)[] = [];
   /** Rows whose item changed while they were unbuilt or off screen: built when seen. */
   private readonly dirty = new Set<HTMLElement>();
+  /** Watches the rows of the blocks near the viewport (the blocks' observer adds and removes them). */
   private readonly observer: IntersectionObserver;
+  /** Watches the blocks: a few dozen targets instead of every row of a long session. */
+  private readonly chunkObserver: IntersectionObserver;
   private readonly itemOf = new WeakMap<HTMLElement, number>();
   /** Rows seen (near the viewport) that wait to be built, a frame's budget at a time. */
   private readonly queue = new Set<HTMLElement>();
@@ -53,6 +63,7 @@ export class ChatList {
     private readonly renderer: RowRenderer,
   ) {
     this.observer = new IntersectionObserver((entries) => this.onIntersect(entries), { root: scroller, rootMargin: BUILD_MARGIN });
+    this.chunkObserver = new IntersectionObserver((entries) => this.onChunkIntersect(entries), { root: scroller, rootMargin: BUILD_MARGIN });
   }
 
   get length(): number {
@@ -66,15 +77,21 @@ export class ChatList {
 
   reset(items: readonly ChatItem[]): void {
     this.observer.disconnect();
+    this.chunkObserver.disconnect();
     this.dirty.clear();
     this.queue.clear();
     this.growing.clear();
     this.items = [...items];
     this.rows = new Array<HTMLElement | undefined>(this.items.length);
     this.firstCreated = Math.max(0, this.items.length - FIRST_ROWS);
+    this.chunks = [];
+    this.container.replaceChildren();
     const newest: HTMLElement[] = [];
-    for (let index = this.firstCreated; index < this.items.length; index++) newest.push((this.rows[index] = this.newRow(this.items[index] as ChatItem, index)));
-    this.container.replaceChildren(...newest);
+    for (let index = this.firstCreated; index < this.items.length; index++) {
+      const row = (this.rows[index] = this.newRow(this.items[index] as ChatItem, index));
+      this.chunkOf(index, 'end').append(row);
+      newest.push(row);
+    }
     // The newest rows are what a person looks at first: build them now, the rest when seen.
     for (const row of newest.slice(-30)) this.build(row);
     this.scrollToEnd();
@@ -100,13 +117,15 @@ export class ChatList {
     while (index > last && performance.now() - started < FRAME_BUDGET_MS) {
       for (const stop = Math.max(last, index - 100); index > stop; ) {
         index--;
-        created.push((this.rows[index] = this.newRow(this.items[index] as ChatItem, index)));
+        const row = (this.rows[index] = this.newRow(this.items[index] as ChatItem, index));
+        created.push(row);
       }
     }
     this.firstCreated = index;
     const follow = this.atEnd();
     const height = this.scroller.scrollHeight;
-    this.container.prepend(...created.reverse());
+    // Oldest last: each row goes in front of its block, each new block in front of the list.
+    for (const row of created) this.chunkOf(Number(row.dataset.index), 'start').prepend(row);
     if (follow) this.scrollToEnd();
     else this.scroller.scrollTop += this.scroller.scrollHeight - height;
     this.scheduleCreation();
@@ -119,6 +138,11 @@ export class ChatList {
         if (!row) continue;
         this.observer.unobserve(row);
         row.remove();
+      }
+      for (const chunk of this.chunks.splice(Math.ceil(length / CHUNK_ROWS))) {
+        if (!chunk) continue;
+        this.chunkObserver.unobserve(chunk);
+        chunk.remove();
       }
       this.firstCreated = Math.min(this.firstCreated, length);
       this.items.length = length;
@@ -142,13 +166,11 @@ export class ChatList {
         this.items[index] = item;
         const row = this.newRow(item, index);
         this.rows[index] = row;
+        this.chunkOf(index, 'end').append(row);
         added.push(row);
       }
     }
-    if (added.length) {
-      this.container.append(...added);
-      for (const row of added) this.build(row);
-    }
+    for (const row of added) this.build(row);
     if (follow) this.scrollToEnd();
   }
 
@@ -192,13 +214,48 @@ export class ChatList {
     this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 
+  /** The block that holds row `index`, created (at the list's start or end) when it is the first of it. */
+  private chunkOf(index: number, where: 'start' | 'end'): HTMLElement {
+    const at = Math.floor(index / CHUNK_ROWS);
+    let chunk = this.chunks[at];
+    if (!chunk) {
+      chunk = document.createElement('div');
+      chunk.className = 'rows-chunk';
+      this.chunks[at] = chunk;
+      this.chunkObserver.observe(chunk);
+      if (where === 'start') this.container.prepend(chunk);
+      else this.container.append(chunk);
+    }
+    return chunk;
+  }
+
   private newRow(item: ChatItem, index: number): HTMLElement {
     const row = document.createElement('div');
     row.className = `row row-${item.kind === 'message' ? item.role : 'tool'}`;
     row.dataset.index = String(index);
     this.itemOf.set(row, index);
-    this.observer.observe(row);
+    // Its block decides when it is watched (see onChunkIntersect); a block near the viewport already is.
+    if (this.chunks[Math.floor(index / CHUNK_ROWS)]?.dataset.near === '1') this.observer.observe(row);
     return row;
+  }
+
+  /** A block came near the viewport (its rows are watched) or left it (they are not). */
+  private onChunkIntersect(entries: IntersectionObserverEntry[]): void {
+    for (const entry of entries) {
+      const chunk = entry.target as HTMLElement;
+      const near = entry.isIntersecting;
+      if ((chunk.dataset.near === '1') === near) continue;
+      chunk.dataset.near = near ? '1' : '0';
+      for (const row of chunk.children as HTMLCollectionOf<HTMLElement>) {
+        if (near) {
+          this.observer.observe(row);
+        } else {
+          this.observer.unobserve(row);
+          row.dataset.visible = '0';
+          this.queue.delete(row);
+        }
+      }
+    }
   }
 
   private refresh(row: HTMLElement): void {
