@@ -9,8 +9,11 @@
 import type { ChatChange, ChatItem } from '../../src/protocol/chat';
 
 export interface RowRenderer {
-  /** Fills a row for an item (the row is empty or holds an older rendering of it). */
-  render(row: HTMLElement, item: ChatItem): void;
+  /**
+   * Fills a row for an item (the row is empty or holds an older rendering of it). False when a
+   * long message was only partly rendered: the row is rendered again on the next frame.
+   */
+  render(row: HTMLElement, item: ChatItem): boolean;
 }
 
 /** Rows created at once when a session opens (the newest): older ones follow a frame's budget at a time. */
@@ -185,6 +188,10 @@ export class ChatList {
     const row = this.rows[index];
     if (!row) return; // created later, with the text as it is then
     this.growing.add(row);
+    this.scheduleGrowth();
+  }
+
+  private scheduleGrowth(): void {
     if (this.growthScheduled) return;
     this.growthScheduled = true;
     const wait = this.slowUntil - performance.now();
@@ -268,8 +275,12 @@ export class ChatList {
     const item = index === undefined ? undefined : this.items[index];
     if (!item) return;
     this.dirty.delete(row);
-    this.renderer.render(row, item);
+    const done = this.renderer.render(row, item);
     row.dataset.built = '1';
+    if (!done) {
+      this.growing.add(row);
+      this.scheduleGrowth();
+    }
   }
 
   private onIntersect(entries: IntersectionObserverEntry[]): void {

@@ -1,6 +1,7 @@
 /** DOM for the chat's items and its status panels. Text goes in through textContent; only the markdown renderer produces HTML. */
 import type { ChatElicitation, ChatFormField, ChatImage, ChatItem, ChatStatus, ChatToolItem, WebviewToHost } from '../../src/protocol/chat';
-import { StreamingMarkdown } from './markdownStream';
+import { MAX_MARKDOWN_CHARS } from './markdown';
+import { StreamingMarkdown, type MarkdownUpdate } from './markdownStream';
 
 export type Post = (message: WebviewToHost) => void;
 
@@ -17,12 +18,14 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: st
   return node;
 }
 
-export function renderItem(row: HTMLElement, item: ChatItem, post: Post, v: number): void {
+/** Fills a row for an item; false when part of a long message's text is left for the next frame. */
+export function renderItem(row: HTMLElement, item: ChatItem, post: Post, v: number): boolean {
   switch (item.kind) {
     case 'message':
       return renderMessage(row, item, post, v);
     case 'toolCall':
-      return renderTool(row, item, post, v);
+      renderTool(row, item, post, v);
+      return true;
   }
 }
 
@@ -34,14 +37,13 @@ interface RenderedMessage {
 }
 const renderedMessages = new WeakMap<HTMLElement, RenderedMessage>();
 
-function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'message' }>, post: Post, v: number): void {
+function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'message' }>, post: Post, v: number): boolean {
   // The same message with more text (the list keeps its other fields as they were): render only
   // what changed into the body that is there.
   const rendered = renderedMessages.get(row);
   if (rendered && rendered.item.role === item.role && rendered.item.attachments === item.attachments && rendered.item.images === item.images && item.role !== 'user') {
-    renderMarkdownInto(rendered.body, item.text);
     renderedMessages.set(row, { item, body: rendered.body });
-    return;
+    return renderMarkdownInto(rendered.body, item.text);
   }
   renderedMessages.delete(row);
   const chips = item.attachments.map((a) => el('span', 'chip', a));
@@ -50,14 +52,14 @@ function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'messag
     case 'user': {
       const bubble = el('div', 'bubble user', item.text);
       row.replaceChildren(bubble, ...chips, ...images, ...checkpoint(item, post, v));
-      return;
+      return true;
     }
     case 'agent': {
       const body = el('div', 'markdown');
-      renderMarkdownInto(body, item.text);
+      const done = renderMarkdownInto(body, item.text);
       row.replaceChildren(body, ...chips, ...images);
       renderedMessages.set(row, { item, body });
-      return;
+      return done;
     }
     case 'thought': {
       // Collapsed: a person opens a thought when they want it; the open state survives updates.
@@ -66,11 +68,11 @@ function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'messag
       details.open = existing?.open ?? false;
       const summary = el('summary', undefined, 'Thinking');
       const body = el('div', 'markdown');
-      renderMarkdownInto(body, item.text);
+      const done = renderMarkdownInto(body, item.text);
       details.append(summary, body);
       row.replaceChildren(details);
       renderedMessages.set(row, { item, body });
-      return;
+      return done;
     }
   }
 }
@@ -92,17 +94,32 @@ const streams = new WeakMap<HTMLElement, BodyStream>();
 const PLAIN_PIECE_CHARS = 4096;
 
 /**
- * Renders markdown into `body`, incrementally when `text` extends what it shows: the nodes of
- * finished blocks stay as they are, only the open last block's nodes are replaced.
+ * At most this much new markdown is parsed and laid out per frame: a long message (opened, or a
+ * burst of text) appears over a few frames instead of in one long task.
  */
-export function renderMarkdownInto(body: HTMLElement, text: string): void {
+const MARKDOWN_STEP_CHARS = 16_384;
+
+/**
+ * Renders markdown into `body`, incrementally when `text` extends what it shows: the nodes of
+ * finished blocks stay as they are, only the open end's nodes are replaced. False when only a
+ * part of the new text was rendered (see MARKDOWN_STEP_CHARS): call again on a later frame.
+ */
+export function renderMarkdownInto(body: HTMLElement, text: string): boolean {
   let stream = streams.get(body);
   if (!stream) {
     stream = { markdown: new StreamingMarkdown(), finishedNodes: 0, piece: undefined, pieceLength: 0 };
     streams.set(body, stream);
   }
-  const update = stream.markdown.update(text);
-  if (!update) return;
+  const shown = stream.markdown.text;
+  const from = text.startsWith(shown) ? shown.length : 0;
+  // Past the markdown bound the text is plain, which costs what is on screen: no steps needed.
+  const step = text.length <= MAX_MARKDOWN_CHARS && text.length - from > MARKDOWN_STEP_CHARS ? text.slice(0, from + MARKDOWN_STEP_CHARS) : text;
+  const update = stream.markdown.update(step);
+  if (update) apply(body, stream, update);
+  return step === text;
+}
+
+function apply(body: HTMLElement, stream: BodyStream, update: MarkdownUpdate): void {
   switch (update.kind) {
     case 'plain': {
       let pre = update.reset ? null : body.querySelector<HTMLElement>(':scope > pre.plain');
