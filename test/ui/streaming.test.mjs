@@ -63,7 +63,8 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
     await palette('ACP: Focus Chat');
     await chat().locator('textarea.prompt').waitFor({ state: 'visible', timeout: 60_000 });
     await chooseAgent(STORM_AGENT);
-    await chat().locator('.agent-label', { hasText: STORM_AGENT }).waitFor({ timeout: WAIT });
+    // Other agents' sessions stay open beside it (the header then shows the session switcher).
+    await workbenchPage().locator('.statusbar-item', { hasText: `${STORM_AGENT}: idle` }).first().waitFor({ timeout: WAIT });
   });
 
   after(async () => {
@@ -74,6 +75,8 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
 
   it('streams a 1 MB markdown answer incrementally: finished blocks keep their nodes, the plain tail only grows', async () => {
     const frame = await observeLongTasks();
+    // The storm agent's new session is the one shown (empty), not the previous one.
+    await frame.waitForFunction(() => document.querySelectorAll('.row').length === 0, undefined, { timeout: WAIT });
     // Watches every frame while the answer grows: the first blocks' nodes, once rendered, must stay
     // the same nodes (not re-rendered per chunk) until the message passes the markdown size bound
     // and becomes plain text, whose node must then only grow.
