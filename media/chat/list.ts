@@ -1,31 +1,64 @@
 /**
- * The conversation list. Every item gets a light row element at once, but its content (markdown
- * above all) is built only when the row comes near the viewport, and rows off screen skip layout
- * and paint (`content-visibility: auto`). A 2,000-message session opens and scrolls like a short
- * one; a patch touches only the rows it names.
+ * The conversation list. Every item gets a light row element (the newest at once, older ones a
+ * frame's budget at a time, above them), but its content (markdown above all) is built only when
+ * the row comes near the viewport, and rows off screen skip layout and paint
+ * (`content-visibility: auto`). A 2,000-message session opens and scrolls like a short
+ * one; a patch touches only the rows it names. Text streaming into a message (`append` changes) is
+ * rendered at most once a frame, however many chunks arrived in it.
  */
-import type { ChatItem } from '../../src/protocol/chat';
+import type { ChatChange, ChatItem } from '../../src/protocol/chat';
 
 export interface RowRenderer {
-  /** Fills a row for an item (the row is empty or holds an older rendering of it). */
-  render(row: HTMLElement, item: ChatItem): void;
+  /**
+   * Fills a row for an item (the row is empty or holds an older rendering of it). False when a
+   * long message was only partly rendered: the row is rendered again on the next frame.
+   */
+  render(row: HTMLElement, item: ChatItem): boolean;
 }
 
+/** Rows created at once when a session opens (the newest): older ones follow a frame's budget at a time. */
+const FIRST_ROWS = 100;
+/** At most this many older rows a frame: creating them is cheap, laying them out and observing them is not. */
+const ROWS_PER_FRAME = 500;
+/**
+ * Rows are grouped in blocks of this many, each skipping layout and paint while off screen
+ * (`content-visibility: auto`): a frame costs what is near the viewport, not every row's box.
+ */
+const CHUNK_ROWS = 100;
 /** How far outside the viewport rows are built ahead of scrolling. */
 const BUILD_MARGIN = '800px 0px';
 /** Building rows stops for the frame after this long; the rest waits for the next frame. */
 const FRAME_BUDGET_MS = 8;
+/**
+ * A growing message whose render took longer than this waits that long twice over before the next
+ * one: a huge open block (a paragraph of 100,000 characters) slows its own updates, not the page.
+ */
+const SLOW_GROWTH_MS = 8;
 
 export class ChatList {
   private items: ChatItem[] = [];
-  private rows: HTMLElement[] = [];
+  /** By item index; undefined for an older row not created yet (see `createEarlier`). */
+  private rows: (HTMLElement | undefined)[] = [];
+  /** Index of the oldest row created: rows before it are still to come. */
+  private firstCreated = 0;
+  private creationScheduled = false;
+  /** The blocks of CHUNK_ROWS rows, by `index / CHUNK_ROWS`. */
+  private chunks: (HTMLElement | undefined)[] = [];
   /** Rows whose item changed while they were unbuilt or off screen: built when seen. */
   private readonly dirty = new Set<HTMLElement>();
+  /** Watches the rows of the blocks near the viewport (the blocks' observer adds and removes them). */
   private readonly observer: IntersectionObserver;
+  /** Watches the blocks: a few dozen targets instead of every row of a long session. */
+  private readonly chunkObserver: IntersectionObserver;
   private readonly itemOf = new WeakMap<HTMLElement, number>();
   /** Rows seen (near the viewport) that wait to be built, a frame's budget at a time. */
   private readonly queue = new Set<HTMLElement>();
   private frameRequested = false;
+  /** Rows whose message grew since their last render: rendered once, on the next frame. */
+  private readonly growing = new Set<HTMLElement>();
+  private growthScheduled = false;
+  /** No growth renders before this time (see SLOW_GROWTH_MS). */
+  private slowUntil = 0;
 
   constructor(
     private readonly container: HTMLElement,
@@ -33,6 +66,7 @@ export class ChatList {
     private readonly renderer: RowRenderer,
   ) {
     this.observer = new IntersectionObserver((entries) => this.onIntersect(entries), { root: scroller, rootMargin: BUILD_MARGIN });
+    this.chunkObserver = new IntersectionObserver((entries) => this.onChunkIntersect(entries), { root: scroller, rootMargin: BUILD_MARGIN });
   }
 
   get length(): number {
@@ -41,49 +75,141 @@ export class ChatList {
 
   /** How many rows have their content built (for the measurements). */
   builtCount(): number {
-    return this.rows.filter((r) => r.dataset.built === '1').length;
+    return this.rows.filter((r) => r?.dataset.built === '1').length;
   }
 
   reset(items: readonly ChatItem[]): void {
     this.observer.disconnect();
+    this.chunkObserver.disconnect();
     this.dirty.clear();
     this.queue.clear();
+    this.growing.clear();
     this.items = [...items];
-    this.rows = this.items.map((item, index) => this.newRow(item, index));
-    this.container.replaceChildren(...this.rows);
+    this.rows = new Array<HTMLElement | undefined>(this.items.length);
+    this.firstCreated = Math.max(0, this.items.length - FIRST_ROWS);
+    this.chunks = [];
+    this.container.replaceChildren();
+    const newest: HTMLElement[] = [];
+    for (let index = this.firstCreated; index < this.items.length; index++) {
+      const row = (this.rows[index] = this.newRow(this.items[index] as ChatItem, index));
+      this.chunkOf(index, 'end').append(row);
+      newest.push(row);
+    }
     // The newest rows are what a person looks at first: build them now, the rest when seen.
-    for (const row of this.rows.slice(-30)) this.build(row);
+    for (const row of newest.slice(-30)) this.build(row);
     this.scrollToEnd();
+    this.scheduleCreation();
   }
 
-  patch(length: number, changed: readonly { index: number; item: ChatItem }[]): void {
+  private scheduleCreation(): void {
+    if (this.firstCreated === 0 || this.creationScheduled) return;
+    this.creationScheduled = true;
+    requestAnimationFrame(() => this.createEarlier());
+  }
+
+  /**
+   * Creates older rows until the frame's budget is spent and puts them above the others, keeping
+   * what is on screen where it was: a 10,000-row session opens without one long task.
+   */
+  private createEarlier(): void {
+    this.creationScheduled = false;
+    const started = performance.now();
+    const created: HTMLElement[] = [];
+    let index = this.firstCreated;
+    const last = Math.max(0, index - ROWS_PER_FRAME);
+    while (index > last && performance.now() - started < FRAME_BUDGET_MS) {
+      for (const stop = Math.max(last, index - 100); index > stop; ) {
+        index--;
+        const row = (this.rows[index] = this.newRow(this.items[index] as ChatItem, index));
+        created.push(row);
+      }
+    }
+    this.firstCreated = index;
+    const follow = this.atEnd();
+    const height = this.scroller.scrollHeight;
+    // Oldest last: each row goes in front of its block, each new block in front of the list.
+    for (const row of created) this.chunkOf(Number(row.dataset.index), 'start').prepend(row);
+    if (follow) this.scrollToEnd();
+    else this.scroller.scrollTop += this.scroller.scrollHeight - height;
+    this.scheduleCreation();
+  }
+
+  patch(length: number, changed: readonly ChatChange[]): void {
     const follow = this.atEnd();
     if (length < this.items.length) {
       for (const row of this.rows.splice(length)) {
+        if (!row) continue;
         this.observer.unobserve(row);
         row.remove();
       }
+      for (const chunk of this.chunks.splice(Math.ceil(length / CHUNK_ROWS))) {
+        if (!chunk) continue;
+        this.chunkObserver.unobserve(chunk);
+        chunk.remove();
+      }
+      this.firstCreated = Math.min(this.firstCreated, length);
       this.items.length = length;
     }
     const added: HTMLElement[] = [];
-    for (const { index, item } of changed) {
+    for (const change of changed) {
+      if ('append' in change) {
+        this.grow(change.index, change.append);
+        continue;
+      }
+      const { index, item } = change;
       if (index < this.items.length) {
         this.items[index] = item;
         const row = this.rows[index];
-        if (row) this.refresh(row);
+        if (row) {
+          this.growing.delete(row);
+          this.refresh(row);
+        }
       } else {
         // Appended (changes come sorted by index; any gap is filled by the next ones).
         this.items[index] = item;
         const row = this.newRow(item, index);
         this.rows[index] = row;
+        this.chunkOf(index, 'end').append(row);
         added.push(row);
       }
     }
-    if (added.length) {
-      this.container.append(...added);
-      for (const row of added) this.build(row);
-    }
+    for (const row of added) this.build(row);
     if (follow) this.scrollToEnd();
+  }
+
+  /** A message's text grew: the row is rendered on the next frame (with everything else that grew by then). */
+  private grow(index: number, text: string): void {
+    const item = this.items[index];
+    if (item?.kind !== 'message') {
+      console.warn(`chat: text appended to item ${index}, which is not a message`);
+      return;
+    }
+    this.items[index] = { ...item, text: item.text + text };
+    const row = this.rows[index];
+    if (!row) return; // created later, with the text as it is then
+    this.growing.add(row);
+    this.scheduleGrowth();
+  }
+
+  private scheduleGrowth(): void {
+    if (this.growthScheduled) return;
+    this.growthScheduled = true;
+    const wait = this.slowUntil - performance.now();
+    if (wait > 0) setTimeout(() => requestAnimationFrame(() => this.renderGrowth()), wait);
+    else requestAnimationFrame(() => this.renderGrowth());
+  }
+
+  private renderGrowth(): void {
+    const started = performance.now();
+    this.growthScheduled = false;
+    const follow = this.atEnd();
+    const rows = [...this.growing];
+    this.growing.clear();
+    for (const row of rows) this.refresh(row);
+    if (follow) this.scrollToEnd();
+    const now = performance.now();
+    const cost = now - started;
+    this.slowUntil = cost > SLOW_GROWTH_MS ? now + cost * 2 : 0;
   }
 
   atEnd(): boolean {
@@ -95,13 +221,48 @@ export class ChatList {
     this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 
+  /** The block that holds row `index`, created (at the list's start or end) when it is the first of it. */
+  private chunkOf(index: number, where: 'start' | 'end'): HTMLElement {
+    const at = Math.floor(index / CHUNK_ROWS);
+    let chunk = this.chunks[at];
+    if (!chunk) {
+      chunk = document.createElement('div');
+      chunk.className = 'rows-chunk';
+      this.chunks[at] = chunk;
+      this.chunkObserver.observe(chunk);
+      if (where === 'start') this.container.prepend(chunk);
+      else this.container.append(chunk);
+    }
+    return chunk;
+  }
+
   private newRow(item: ChatItem, index: number): HTMLElement {
     const row = document.createElement('div');
     row.className = `row row-${item.kind === 'message' ? item.role : 'tool'}`;
     row.dataset.index = String(index);
     this.itemOf.set(row, index);
-    this.observer.observe(row);
+    // Its block decides when it is watched (see onChunkIntersect); a block near the viewport already is.
+    if (this.chunks[Math.floor(index / CHUNK_ROWS)]?.dataset.near === '1') this.observer.observe(row);
     return row;
+  }
+
+  /** A block came near the viewport (its rows are watched) or left it (they are not). */
+  private onChunkIntersect(entries: IntersectionObserverEntry[]): void {
+    for (const entry of entries) {
+      const chunk = entry.target as HTMLElement;
+      const near = entry.isIntersecting;
+      if ((chunk.dataset.near === '1') === near) continue;
+      chunk.dataset.near = near ? '1' : '0';
+      for (const row of chunk.children as HTMLCollectionOf<HTMLElement>) {
+        if (near) {
+          this.observer.observe(row);
+        } else {
+          this.observer.unobserve(row);
+          row.dataset.visible = '0';
+          this.queue.delete(row);
+        }
+      }
+    }
   }
 
   private refresh(row: HTMLElement): void {
@@ -114,8 +275,12 @@ export class ChatList {
     const item = index === undefined ? undefined : this.items[index];
     if (!item) return;
     this.dirty.delete(row);
-    this.renderer.render(row, item);
+    const done = this.renderer.render(row, item);
     row.dataset.built = '1';
+    if (!done) {
+      this.growing.add(row);
+      this.scheduleGrowth();
+    }
   }
 
   private onIntersect(entries: IntersectionObserverEntry[]): void {

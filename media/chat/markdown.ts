@@ -11,7 +11,8 @@ export const MAX_MARKDOWN_CHARS = 200_000;
 
 const SAFE_LINK = /^(https?:|mailto:|#)/i;
 
-const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: false });
+/** The one configured parser (media/chat/markdownStream.ts renders growing messages with it). */
+export const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: false });
 md.validateLink = (url: string) => SAFE_LINK.test(url.trim());
 // An image becomes its alt text: nothing is fetched.
 md.renderer.rules.image = (tokens, index) => md.utils.escapeHtml(tokens[index]?.content ?? '');

@@ -1,6 +1,7 @@
 /** DOM for the chat's items and its status panels. Text goes in through textContent; only the markdown renderer produces HTML. */
 import type { ChatElicitation, ChatFormField, ChatImage, ChatItem, ChatStatus, ChatToolItem, WebviewToHost } from '../../src/protocol/chat';
-import { renderMarkdown } from './markdown';
+import { MAX_MARKDOWN_CHARS } from './markdown';
+import { StreamingMarkdown, type MarkdownUpdate } from './markdownStream';
 
 export type Post = (message: WebviewToHost) => void;
 
@@ -17,29 +18,48 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: st
   return node;
 }
 
-export function renderItem(row: HTMLElement, item: ChatItem, post: Post, v: number): void {
+/** Fills a row for an item; false when part of a long message's text is left for the next frame. */
+export function renderItem(row: HTMLElement, item: ChatItem, post: Post, v: number): boolean {
   switch (item.kind) {
     case 'message':
       return renderMessage(row, item, post, v);
     case 'toolCall':
-      return renderTool(row, item, post, v);
+      renderTool(row, item, post, v);
+      return true;
   }
 }
 
-function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'message' }>, post: Post, v: number): void {
+/** What a row shows of a streamed message, kept so that the next text can be rendered into it. */
+interface RenderedMessage {
+  readonly item: Extract<ChatItem, { kind: 'message' }>;
+  /** The `.markdown` element the text is rendered into. */
+  readonly body: HTMLElement;
+}
+const renderedMessages = new WeakMap<HTMLElement, RenderedMessage>();
+
+function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'message' }>, post: Post, v: number): boolean {
+  // The same message with more text (the list keeps its other fields as they were): render only
+  // what changed into the body that is there.
+  const rendered = renderedMessages.get(row);
+  if (rendered && rendered.item.role === item.role && rendered.item.attachments === item.attachments && rendered.item.images === item.images && item.role !== 'user') {
+    renderedMessages.set(row, { item, body: rendered.body });
+    return renderMarkdownInto(rendered.body, item.text);
+  }
+  renderedMessages.delete(row);
   const chips = item.attachments.map((a) => el('span', 'chip', a));
   const images = imageStrip(item.images);
   switch (item.role) {
     case 'user': {
       const bubble = el('div', 'bubble user', item.text);
       row.replaceChildren(bubble, ...chips, ...images, ...checkpoint(item, post, v));
-      return;
+      return true;
     }
     case 'agent': {
       const body = el('div', 'markdown');
-      body.innerHTML = renderMarkdown(item.text);
+      const done = renderMarkdownInto(body, item.text);
       row.replaceChildren(body, ...chips, ...images);
-      return;
+      renderedMessages.set(row, { item, body });
+      return done;
     }
     case 'thought': {
       // Collapsed: a person opens a thought when they want it; the open state survives updates.
@@ -48,12 +68,122 @@ function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'messag
       details.open = existing?.open ?? false;
       const summary = el('summary', undefined, 'Thinking');
       const body = el('div', 'markdown');
-      body.innerHTML = renderMarkdown(item.text);
+      const done = renderMarkdownInto(body, item.text);
       details.append(summary, body);
       row.replaceChildren(details);
+      renderedMessages.set(row, { item, body });
+      return done;
+    }
+  }
+}
+
+interface BodyStream {
+  readonly markdown: StreamingMarkdown;
+  /** Child nodes of the body that are finished blocks (the open end's nodes follow them). */
+  finishedNodes: number;
+  /** Plain text: the piece text is appended to, and its length. */
+  piece: HTMLElement | undefined;
+  pieceLength: number;
+}
+const streams = new WeakMap<HTMLElement, BodyStream>();
+
+/**
+ * Plain text is kept in pieces of about this many characters, each its own block cut after a line
+ * break: appending lays out and paints the last piece, not a megabyte of text in one block.
+ */
+const PLAIN_PIECE_CHARS = 4096;
+
+/**
+ * At most this much new markdown is parsed and laid out per frame: a long message (opened, or a
+ * burst of text) appears over a few frames instead of in one long task.
+ */
+const MARKDOWN_STEP_CHARS = 16_384;
+
+/**
+ * Renders markdown into `body`, incrementally when `text` extends what it shows: the nodes of
+ * finished blocks stay as they are, only the open end's nodes are replaced. False when only a
+ * part of the new text was rendered (see MARKDOWN_STEP_CHARS): call again on a later frame.
+ */
+export function renderMarkdownInto(body: HTMLElement, text: string): boolean {
+  let stream = streams.get(body);
+  if (!stream) {
+    stream = { markdown: new StreamingMarkdown(), finishedNodes: 0, piece: undefined, pieceLength: 0 };
+    streams.set(body, stream);
+  }
+  const shown = stream.markdown.text;
+  const from = text.startsWith(shown) ? shown.length : 0;
+  // Past the markdown bound the text is plain, which costs what is on screen: no steps needed.
+  const step = text.length <= MAX_MARKDOWN_CHARS && text.length - from > MARKDOWN_STEP_CHARS ? text.slice(0, from + MARKDOWN_STEP_CHARS) : text;
+  const update = stream.markdown.update(step);
+  if (update) apply(body, stream, update);
+  return step === text;
+}
+
+function apply(body: HTMLElement, stream: BodyStream, update: MarkdownUpdate): void {
+  switch (update.kind) {
+    case 'plain': {
+      let pre = update.reset ? null : body.querySelector<HTMLElement>(':scope > pre.plain');
+      if (!pre) {
+        pre = el('pre', 'plain');
+        body.replaceChildren(pre);
+        stream.piece = undefined;
+      }
+      appendPlain(pre, stream, update.text);
+      stream.finishedNodes = 0;
+      return;
+    }
+    case 'markdown': {
+      if (update.reset) body.replaceChildren();
+      else while (body.childNodes.length > stream.finishedNodes) body.lastChild?.remove();
+      if (update.finished) {
+        // Each batch of finished blocks in a plain wrapper (margins collapse through it, so it looks
+        // the same): the body keeps a few children instead of thousands, which Blink lays out
+        // several times faster as the message grows.
+        const part = el('div', 'md-part');
+        part.append(fragment(update.finished));
+        body.append(part);
+      }
+      stream.finishedNodes = body.childNodes.length;
+      if (update.tail) body.append(fragment(update.tail));
       return;
     }
   }
+}
+
+function appendPlain(pre: HTMLElement, stream: BodyStream, text: string): void {
+  let rest = text;
+  while (rest) {
+    if (!stream.piece) {
+      stream.piece = el('div', 'plain-piece');
+      stream.pieceLength = 0;
+      pre.append(stream.piece);
+    }
+    let take = rest.length;
+    let full = false;
+    const room = PLAIN_PIECE_CHARS - stream.pieceLength;
+    if (take > room) {
+      const lineEnd = rest.indexOf('\n', Math.max(0, room - 1));
+      if (lineEnd >= 0) {
+        take = lineEnd + 1;
+        full = true;
+      } else if (stream.pieceLength + take > PLAIN_PIECE_CHARS * 4) {
+        // A line this long (no line break in 16,384 characters) is cut, or one piece would grow without bound.
+        take = PLAIN_PIECE_CHARS * 4 - stream.pieceLength;
+        full = true;
+      }
+    }
+    stream.piece.append(rest.slice(0, take));
+    stream.pieceLength += take;
+    rest = rest.slice(take);
+    if (full) stream.piece = undefined;
+  }
+}
+
+/** Nodes for HTML that the markdown renderer produced (raw HTML in the text is escaped there). */
+function fragment(html: string): DocumentFragment {
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  return template.content;
 }
 
 /** Under a prompt whose turn (or a later one) changed files: its summary, and the way back to before it. */

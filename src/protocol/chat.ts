@@ -9,11 +9,12 @@
  * The conversation travels as deltas: `reset` sends the whole list once (a session was opened),
  * then `patch` sends only the items that changed or were added, by index. The transcript only
  * grows and its entries change in place (streamed text, tool-call status), so an index is a
- * stable address. The small, whole-replaced rest of the session (mode, plan, questions…) travels
+ * stable address. A message whose text only grew is sent as the characters it grew by (`append`),
+ * so streaming a long answer costs each flush what arrived since the last one, not the whole text. The small, whole-replaced rest of the session (mode, plan, questions…) travels
  * as `status`.
  */
 
-export const CHAT_PROTOCOL_VERSION = 1;
+export const CHAT_PROTOCOL_VERSION = 2;
 
 export type ChatRole = 'user' | 'agent' | 'thought';
 export type ChatToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
@@ -58,6 +59,9 @@ export interface ChatToolItem {
 }
 
 export type ChatItem = ChatMessageItem | ChatToolItem;
+
+/** One change of a patch: a whole item (new or changed), or the text a message's `text` grew by. */
+export type ChatChange = { readonly index: number; readonly item: ChatItem } | { readonly index: number; readonly append: string };
 
 export interface ChatPermission {
   readonly questionId: number;
@@ -167,7 +171,7 @@ export type HostToWebview =
       readonly type: 'patch';
       /** The list's length after the patch. */
       readonly length: number;
-      readonly changed: readonly { readonly index: number; readonly item: ChatItem }[];
+      readonly changed: readonly ChatChange[];
     }
   | { readonly v: number; readonly type: 'status'; readonly status: ChatStatus }
   | { readonly v: number; readonly type: 'focusPrompt' }
@@ -325,8 +329,8 @@ export function parseHostMessage(value: unknown): ParseResult<HostToWebview> {
     case 'patch':
       if (!Number.isSafeInteger(f.length) || (f.length as number) < 0 || !Array.isArray(f.changed)) return fail('patch: bad length or changes');
       for (const change of f.changed as unknown[]) {
-        const c = change as { index?: unknown; item?: unknown } | null;
-        if (!c || !Number.isSafeInteger(c.index) || (c.index as number) < 0 || (c.index as number) >= (f.length as number) || !isChatItem(c.item)) {
+        const c = change as { index?: unknown; item?: unknown; append?: unknown } | null;
+        if (!c || !Number.isSafeInteger(c.index) || (c.index as number) < 0 || (c.index as number) >= (f.length as number) || !(typeof c.append === 'string' || isChatItem(c.item))) {
           return fail('patch: bad change');
         }
       }

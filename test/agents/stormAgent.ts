@@ -10,6 +10,9 @@
 //                client does with them differs (append to the transcript vs tool-call store + tree)
 //   session/load of `storm_replay_N` (see stormMessages.ts)  replays a stored conversation of N
 //                updates (user and agent text, the storm's tool calls), then answers
+//   answer N BYTES [R]  one markdown answer of BYTES characters (headings, paragraphs, lists, code
+//                fences, tables) streamed as N `agent_message_chunk`s cut at arbitrary characters,
+//                as a model's tokens are; with R, paced at R chunks per second (bench/host/textStream.ts)
 // Diff cards carry content but no terminal is announced: terminals are not what this measures.
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
@@ -58,6 +61,47 @@ async function flood(client: Client, sessionId: string, count: number, cwd: stri
   return sent;
 }
 
+/** A long markdown answer of exactly `size` characters (ASCII): the blocks an agent writes, in turn. */
+export function markdownAnswer(size: number): string {
+  const blocks: string[] = [];
+  let length = 0;
+  for (let i = 0; length < size; i++) {
+    const block = [
+      `## Step ${i}: what changes in module ${i % 97}\n\n`,
+      `The function \`f${i}\` reads its input, checks it against **the schema**, and returns early when the value is ` +
+        `missing. See [the notes](https://example.com/notes/${i}) for why it does not throw: callers retry, and a ` +
+        `thrown error would lose the partial result that step ${i} already computed.\n\n`,
+      `- keeps the cache warm for request ${i}\n- logs once per batch, not per item\n  - with the batch id\n- returns \`Result<T>\`\n\n`,
+      '```ts\n' + `export function f${i}(input: Input): Result<number> {\n  if (!input.value) return { ok: false };\n  return { ok: true, value: input.value * ${i} };\n}\n` + '```\n\n',
+      `| case | before | after |\n| --- | --- | --- |\n| ${i} | ${i * 3} ms | ${i * 2} ms |\n| ${i + 1} | ${i * 5} ms | ${i * 4} ms |\n\n`,
+    ][i % 5] as string;
+    blocks.push(block);
+    length += block.length;
+  }
+  return blocks.join('').slice(0, size);
+}
+
+async function streamAnswer(client: Client, sessionId: string, chunks: number, size: number, chunksPerSecond: number): Promise<void> {
+  const text = markdownAnswer(size);
+  let inFlight: Promise<void>[] = [];
+  const start = performance.now();
+  for (let i = 0; i < chunks; i++) {
+    const due = start + (i / chunksPerSecond) * 1000;
+    if (chunksPerSecond > 0 && i % 10 === 0 && due > performance.now()) {
+      await Promise.all(inFlight);
+      inFlight = [];
+      await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
+    }
+    const piece = text.slice(Math.floor((i * text.length) / chunks), Math.floor(((i + 1) * text.length) / chunks));
+    inFlight.push(client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: piece } } }));
+    if (inFlight.length >= WINDOW) {
+      await Promise.all(inFlight);
+      inFlight = [];
+    }
+  }
+  await Promise.all(inFlight);
+}
+
 const sessions = new Map<string, string>();
 let nextSession = 1;
 
@@ -82,16 +126,17 @@ acp
   })
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
     const text = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
-    const [mode, countText = '1000', paceText = '0'] = text.trim().split(/\s+/, 3);
-    const count = Number.parseInt(countText, 10);
-    const callsPerSecond = Number.parseInt(paceText, 10) || 0;
+    const [mode, ...numbers] = text.trim().split(/\s+/, 4);
+    const [count = 1000, second = 0, third = 0] = numbers.map((n) => Number.parseInt(n, 10) || 0);
     const cwd = sessions.get(params.sessionId) ?? process.cwd();
-    if ((mode === 'storm' || mode === 'baseline') && count > 0) {
-      await flood(client, params.sessionId, count, cwd, mode === 'baseline', callsPerSecond);
+    if (mode === 'answer' && count > 0 && second > 0) {
+      await streamAnswer(client, params.sessionId, count, second, third);
+    } else if ((mode === 'storm' || mode === 'baseline') && count > 0) {
+      await flood(client, params.sessionId, count, cwd, mode === 'baseline', second);
     } else {
       await client.notify(acp.methods.client.session.update, {
         sessionId: params.sessionId,
-        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `usage: storm N | baseline N (got "${text}")` } },
+        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `usage: storm N [R] | baseline N [R] | answer N BYTES [R] (got "${text}")` } },
       });
     }
     return { stopReason: 'end_turn' };

@@ -58,6 +58,8 @@ const SETTINGS = {
       command: process.execPath,
       args: [join(repoRoot, 'out/test/agents/thirdPartyAgent.js'), '--prompt-capabilities', 'image', '--config-options'],
     },
+    // The benchmark agent (test/agents/stormAgent.ts): test/ui/streaming.test.mjs streams a 1 MB answer from it.
+    { name: 'Storm agent (benchmarks)', command: process.execPath, args: [join(repoRoot, 'out/test/agents/stormAgent.js')] },
   ],
 };
 

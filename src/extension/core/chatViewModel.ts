@@ -6,6 +6,7 @@ import type { ContentBlock, SessionConfigOption } from '@agentclientprotocol/sdk
 import {
   MAX_IMAGE_BYTES,
   type ChatActivity,
+  type ChatChange,
   type ChatChoice,
   type ChatElicitation,
   type ChatImage,
@@ -33,7 +34,7 @@ export interface ChatViewDeps {
 }
 
 export function messageItem(entry: MessageEntry, turn?: { turn: number; changes: string }): ChatItem {
-  const blocks = entry.parts.flatMap((part) => (part.type === 'block' ? [part.block] : []));
+  const blocks = entry.blocks;
   const images = imagesOf(blocks);
   // A shown image needs no label chip; one too large to show keeps its label.
   const attachments = blocks.filter((b) => !(b.type === 'image' && shownImage(b))).map(blockLabel);
@@ -94,7 +95,18 @@ function baseName(uri: string): string {
 
 export interface ChatPatch {
   readonly length: number;
-  readonly changed: { index: number; item: ChatItem }[];
+  readonly changed: ChatChange[];
+}
+
+/** What the webview was last sent of an item: a tool call's JSON, or a message's shape and text length. */
+type Sent = string | { readonly shape: string; readonly textLength: number };
+
+/**
+ * A message's shape: everything but its text. Blocks never change once added, so their count
+ * stands for them; a user message's turn summary can change.
+ */
+function messageShape(entry: MessageEntry, turn: { turn: number; changes: string } | undefined): string {
+  return `${entry.role}|${entry.blockCount}|${turn ? `${turn.turn}|${turn.changes}` : ''}`;
 }
 
 /**
@@ -104,8 +116,8 @@ export interface ChatPatch {
  * short one.
  */
 export class ChatTranscript {
-  /** JSON of each item as last sent, by index. */
-  private sent: string[] = [];
+  /** What was last sent of each item, by index. */
+  private sent: Sent[] = [];
   private readonly toolIndex = new Map<string, number>();
   /** Transcript index → turn, for user messages (their order among user messages). */
   private readonly turnIndex = new Map<number, number>();
@@ -127,13 +139,12 @@ export class ChatTranscript {
   /** The user messages whose turn summary changed (the action log changed). */
   refreshTurns(): ChatPatch {
     const entries = this.state.transcript;
-    const changed: { index: number; item: ChatItem }[] = [];
+    const changed: ChatChange[] = [];
     for (const index of this.turnIndex.keys()) {
       const entry = entries[index];
       if (!entry) continue;
-      const before = this.sent[index];
-      const item = this.build(entry, index);
-      if (this.sent[index] !== before) changed.push({ index, item });
+      const change = this.change(entry, index);
+      if (change) changed.push(change);
     }
     return { length: entries.length, changed: changed.sort((a, b) => a.index - b.index) };
   }
@@ -147,21 +158,42 @@ export class ChatTranscript {
       const index = this.toolIndex.get(id);
       if (index !== undefined) indices.add(index);
     }
-    const changed: { index: number; item: ChatItem }[] = [];
+    const changed: ChatChange[] = [];
     for (const index of [...indices].sort((a, b) => a - b)) {
       const entry = entries[index];
       if (!entry) continue;
-      const before = this.sent[index];
-      const item = this.build(entry, index);
-      if (this.sent[index] !== before) changed.push({ index, item });
+      const change = this.change(entry, index);
+      if (change) changed.push(change);
     }
     return { length: entries.length, changed };
+  }
+
+  /**
+   * What to send of an entry that may have changed: nothing, the text a message grew by (the
+   * common case while an answer streams: only the new characters, never the whole text again),
+   * or the whole item.
+   */
+  private change(entry: TranscriptEntry, index: number): ChatChange | undefined {
+    const before = this.sent[index];
+    if (entry.type === 'message' && typeof before === 'object') {
+      const turn = entry.role === 'user' ? this.turnOf(index) : undefined;
+      if (before.shape === messageShape(entry, turn) && entry.textLength >= before.textLength) {
+        if (entry.textLength === before.textLength) return undefined;
+        this.sent[index] = { shape: before.shape, textLength: entry.textLength };
+        return { index, append: entry.textFrom(before.textLength) };
+      }
+    }
+    const item = this.build(entry, index);
+    return this.sent[index] === before ? undefined : { index, item };
   }
 
   private build(entry: TranscriptEntry, index: number): ChatItem {
     let item: ChatItem;
     if (entry.type === 'message') {
-      item = messageItem(entry, entry.role === 'user' ? this.turnOf(index) : undefined);
+      const turn = entry.role === 'user' ? this.turnOf(index) : undefined;
+      item = messageItem(entry, turn);
+      this.sent[index] = { shape: messageShape(entry, turn), textLength: entry.textLength };
+      return item;
     } else {
       this.toolIndex.set(entry.id, index);
       const call = this.state.toolCall(entry.id);

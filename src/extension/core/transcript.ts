@@ -1,10 +1,11 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk';
+import { ChunkedText, utf16Units } from './textChunks';
 
 /** Who a message comes from; the agent's thoughts are a stream of their own. */
 export type MessageRole = 'user' | 'agent' | 'thought';
 
 /** Text chunks merge into one text part; other blocks (images, resources…) stay as they came. */
-export type MessagePart = { readonly type: 'text'; text: string } | { readonly type: 'block'; readonly block: ContentBlock };
+export type MessagePart = { readonly type: 'text'; readonly text: string } | { readonly type: 'block'; readonly block: ContentBlock };
 
 export interface MessageEntry {
   readonly type: 'message';
@@ -13,8 +14,19 @@ export interface MessageEntry {
   readonly messageId: string | undefined;
   /** In arrival order. */
   readonly parts: readonly MessagePart[];
+  /** The non-text blocks, in arrival order. */
+  readonly blocks: readonly ContentBlock[];
   /** All text parts concatenated (what most renderers show). */
   readonly text: string;
+  /** `text.length`, without joining anything. */
+  readonly textLength: number;
+  /**
+   * The text from `offset` on (UTF-16 units), without joining the whole text: a renderer that sent
+   * the first `offset` characters sends only the rest. Text only ever grows at the end.
+   */
+  textFrom(offset: number): string;
+  /** How many non-text blocks the message has: blocks never change once added. */
+  readonly blockCount: number;
 }
 
 export interface ToolCallEntry {
@@ -24,26 +36,60 @@ export interface ToolCallEntry {
 
 export type TranscriptEntry = MessageEntry | ToolCallEntry;
 
+/** A text run as offsets into the message's text, or a block as it came. */
+type Segment = { readonly type: 'text'; readonly start: number; end: number } | { readonly type: 'block'; readonly block: ContentBlock };
+
 class Message implements MessageEntry {
   readonly type = 'message';
-  readonly parts: MessagePart[] = [];
+  private readonly segments: Segment[] = [];
+  /**
+   * Every text run's text in order, as chunks: a streamed answer grows by thousands of small
+   * chunks, and a renderer reads only what is new (`textFrom`) instead of the whole text per flush.
+   */
+  private readonly allText = new ChunkedText(utf16Units, Infinity);
+  private blockTotal = 0;
 
   constructor(
     readonly role: MessageRole,
     public messageId: string | undefined,
   ) {}
 
+  /** Built when asked (rarely: the text is kept once, in `allText`). */
+  get parts(): readonly MessagePart[] {
+    return this.segments.map((s) => (s.type === 'block' ? { type: 'block', block: s.block } : { type: 'text', text: this.textFrom(s.start).slice(0, s.end - s.start) }));
+  }
+
+  get blocks(): readonly ContentBlock[] {
+    return this.segments.flatMap((s) => (s.type === 'block' ? [s.block] : []));
+  }
+
   get text(): string {
-    let text = '';
-    for (const part of this.parts) if (part.type === 'text') text += part.text;
-    return text;
+    return this.allText.text;
+  }
+
+  get textLength(): number {
+    return this.allText.length;
+  }
+
+  get blockCount(): number {
+    return this.blockTotal;
+  }
+
+  textFrom(offset: number): string {
+    return this.allText.readFrom(offset).text;
   }
 
   add(block: ContentBlock): void {
-    const last = this.parts[this.parts.length - 1];
-    if (block.type !== 'text') this.parts.push({ type: 'block', block });
-    else if (last?.type === 'text') last.text += block.text;
-    else this.parts.push({ type: 'text', text: block.text });
+    if (block.type !== 'text') {
+      this.segments.push({ type: 'block', block });
+      this.blockTotal++;
+      return;
+    }
+    const start = this.allText.length;
+    this.allText.append(block.text);
+    const last = this.segments[this.segments.length - 1];
+    if (last?.type === 'text') last.end = this.allText.length;
+    else this.segments.push({ type: 'text', start, end: this.allText.length });
   }
 }
 

@@ -23,7 +23,9 @@ describe('chat: checkpoints on user messages', () => {
     summaries.set(0, '1 file, +9 −9');
     const refreshed = chat.refreshTurns();
     assert.deepEqual(refreshed.changed.map((c) => c.index), [0]);
-    assert.equal(refreshed.changed[0]?.item.kind === 'message' && refreshed.changed[0].item.changes, '1 file, +9 −9');
+    const change = refreshed.changed[0];
+    assert.ok(change && 'item' in change, 'a changed summary sends the whole item');
+    assert.equal(change.item.kind === 'message' && change.item.changes, '1 file, +9 −9');
   });
 
   it('accepts a restore or review of a turn from the webview, and nothing else', () => {

@@ -66,6 +66,7 @@ describe('chat protocol', () => {
     it('accepts reset, patch, status and focusPrompt', () => {
       assert.ok(parseHostMessage({ v, type: 'reset', status, items: [message, tool] }).ok);
       assert.ok(parseHostMessage({ v, type: 'patch', length: 2, changed: [{ index: 1, item: tool }] }).ok);
+      assert.ok(parseHostMessage({ v, type: 'patch', length: 2, changed: [{ index: 0, append: ' more text' }] }).ok, 'text a message grew by');
       assert.ok(parseHostMessage({ v, type: 'status', status }).ok);
       assert.ok(parseHostMessage({ v, type: 'focusPrompt' }).ok);
     });
@@ -73,6 +74,8 @@ describe('chat protocol', () => {
     it('refuses patches that address outside the list and unknown item kinds', () => {
       assert.equal(parseHostMessage({ v, type: 'patch', length: 1, changed: [{ index: 1, item: tool }] }).ok, false);
       assert.equal(parseHostMessage({ v, type: 'patch', length: 1, changed: [{ index: -1, item: tool }] }).ok, false);
+      assert.equal(parseHostMessage({ v, type: 'patch', length: 1, changed: [{ index: 1, append: 'x' }] }).ok, false);
+      assert.equal(parseHostMessage({ v, type: 'patch', length: 1, changed: [{ index: 0, append: 42 }] }).ok, false);
       assert.equal(parseHostMessage({ v, type: 'patch', length: 1, changed: [{ index: 0, item: { kind: 'html', html: '<b>' } }] }).ok, false);
       assert.equal(parseHostMessage({ v, type: 'reset', status, items: [{ kind: 'message', role: 'system', text: '', attachments: [] }] }).ok, false);
       assert.equal(parseHostMessage({ v: 0, type: 'status', status }).ok, false);

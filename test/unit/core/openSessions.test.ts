@@ -1,8 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { busySummary, sessionActivity, sessionTitle, switcherEntries, type OpenSession } from '../../../src/extension/core/openSessions';
-import type { TranscriptEntry } from '../../../src/extension/core/transcript';
+import { Transcript, type TranscriptEntry } from '../../../src/extension/core/transcript';
 
-const prompt = (text: string): TranscriptEntry => ({ type: 'message', role: 'user', messageId: undefined, parts: [{ type: 'text', text }], text });
+/** A user message as the session records a prompt. */
+function prompt(text: string): TranscriptEntry {
+  const transcript = new Transcript();
+  transcript.startMessage('user', [{ type: 'text', text }]);
+  return transcript.entries[0] as TranscriptEntry;
+}
 
 function open(partial: Partial<OpenSession> & { sessionId: string }): OpenSession {
   return { agentName: 'Claude', title: undefined, transcript: [], busy: false, questions: 0, running: true, ...partial };

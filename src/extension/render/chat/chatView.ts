@@ -32,6 +32,8 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
   private pendingStatus = false;
   private pendingTranscript = false;
   private pendingTurns = false;
+  /** JSON of the status last posted: a status like it is not posted again (streamed text changes none). */
+  private postedStatus: string | undefined;
   /** Messages posted, by type: tests and the benchmark read them. */
   readonly posted = { reset: 0, patch: 0, status: 0 };
 
@@ -164,8 +166,13 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
       }
     }
     if (status) {
-      this.posted.status++;
-      this.post({ v: CHAT_PROTOCOL_VERSION, type: 'status', status: this.status() });
+      const next = this.status();
+      const json = JSON.stringify(next);
+      if (json !== this.postedStatus) {
+        this.postedStatus = json;
+        this.posted.status++;
+        this.post({ v: CHAT_PROTOCOL_VERSION, type: 'status', status: next });
+      }
     }
   }
 
@@ -179,8 +186,10 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
           ...(turns ? { turnChanges: (turn: number) => turns.changes(shown.state.sessionId, turn) } : {}),
         })
       : undefined;
+    const status = this.status();
+    this.postedStatus = JSON.stringify(status);
     this.posted.reset++;
-    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'reset', status: this.status(), items: this.transcript?.all() ?? [] });
+    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'reset', status, items: this.transcript?.all() ?? [] });
   }
 
   private status(): ChatStatus {

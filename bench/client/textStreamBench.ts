@@ -1,0 +1,150 @@
+/**
+ * Streamed text through the extension into the Chat view, in the real VS Code extension host
+ * (code-server + headless Chromium, test/host/run-offline.mjs), against tool calls of the same
+ * message count from the same agent in the same run (issue 15, goals 1 and 2).
+ *
+ * Builds the in-host module (bench/host/textStream.ts) and the storm agent (test/agents/stormAgent.ts)
+ * into out/bench/ with esbuild, launches the host, and reads the `BENCH {json}` lines it prints.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import type { TextRun, TextScenarioName } from '../host/textStream';
+import { median, num, ratio, table } from './stats';
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+const HOST_MODULE = 'out/bench/host/textStream.js';
+const STORM_AGENT = 'out/bench/agents/stormAgent.js';
+
+export interface TextStreamOptions {
+  /** session/update messages per run. */
+  messages: number;
+  /** Messages per second of the paced runs. */
+  pace: number;
+  /** Size of the streamed answer. */
+  bytes: number;
+  repetitions: number;
+}
+
+async function build(): Promise<void> {
+  const common: esbuild.BuildOptions = {
+    absWorkingDir: repoRoot,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: 'inline',
+    sourcesContent: false,
+    logLevel: 'warning',
+    logOverride: { 'empty-import-meta': 'silent' },
+  };
+  await Promise.all([
+    esbuild.build({ ...common, entryPoints: ['bench/host/textStream.ts'], outfile: HOST_MODULE, external: ['vscode'] }),
+    esbuild.build({ ...common, entryPoints: ['test/agents/stormAgent.ts'], outfile: STORM_AGENT }),
+  ]);
+}
+
+function runInHost(options: TextStreamOptions): Promise<TextRun[]> {
+  const args = ['test/host/run-offline.mjs', '--tests', HOST_MODULE, '--timeout', '15m'];
+  const env = {
+    ...process.env,
+    ACP_BENCH_TEXT_MESSAGES: String(options.messages),
+    ACP_BENCH_TEXT_PACE: String(options.pace),
+    ACP_BENCH_TEXT_BYTES: String(options.bytes),
+    ACP_BENCH_TEXT_REPS: String(options.repetitions),
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const records: TextRun[] = [];
+    const output: string[] = [];
+    let done = false;
+    let partial = '';
+    const onData = (chunk: Buffer) => {
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        output.push(line);
+        if (line.startsWith('BENCH {')) {
+          const record = JSON.parse(line.slice('BENCH '.length)) as TextRun;
+          records.push(record);
+          process.stdout.write(`  measured ${record.scenario}: ${num(record.settledMs)} ms, longest block ${num(record.maxBlockMs)} ms\n`);
+        } else if (line === 'BENCH-DONE') {
+          done = true;
+        }
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0 && done) resolve(records);
+      else reject(new Error(`VS Code host run failed (exit ${code}); last output:\n${output.slice(-30).join('\n')}`));
+    });
+  });
+}
+
+/** Each scenario's baseline: tool calls of the same message count, at the same pace. */
+const BASELINE: Record<TextScenarioName, TextScenarioName> = {
+  'tool calls, flat out': 'tool calls, flat out',
+  'text, flat out, chat visible': 'tool calls, flat out',
+  'text, flat out, chat hidden': 'tool calls, flat out',
+  'tool calls, paced': 'tool calls, paced',
+  'text, paced, chat visible': 'tool calls, paced',
+  'text, paced, chat hidden': 'tool calls, paced',
+  '1 MB answer, chat visible': 'tool calls, flat out',
+  '1 MB answer, chat hidden': 'tool calls, flat out',
+};
+
+function report(runs: readonly TextRun[], options: TextStreamOptions): void {
+  const of = (name: TextScenarioName) => runs.filter((r) => r.scenario === name && r.rep >= 0);
+  const med = (name: TextScenarioName, pick: (r: TextRun) => number) => median(of(name).map(pick));
+  const max = (name: TextScenarioName, pick: (r: TextRun) => number) => Math.max(...of(name).map(pick));
+  const names = Object.keys(BASELINE) as TextScenarioName[];
+  const rows = names.map((name) => {
+    const base = BASELINE[name];
+    const same = name === base;
+    return [
+      name,
+      num(med(name, (r) => r.messages)),
+      num(med(name, (r) => r.settledMs)),
+      same ? '1.00×' : ratio(med(name, (r) => r.settledMs) / med(base, (r) => r.settledMs)),
+      num(med(name, (r) => r.cpuMs)),
+      same ? '1.00×' : ratio(med(name, (r) => r.cpuMs) / med(base, (r) => r.cpuMs)),
+      num(max(name, (r) => r.maxBlockMs)),
+      num(max(name, (r) => r.p99Ms), 1),
+      num(med(name, (r) => r.patches)),
+      num(med(name, (r) => r.statuses)),
+      num(max(name, (r) => r.load), 2),
+    ];
+  });
+  console.log(
+    '\n' +
+      table([
+        ['scenario (medians; blocks: worst run)', 'messages', 'to settled ms', 'vs tool calls', 'host CPU ms', 'vs tool calls', 'longest block ms', 'p99 ms', 'chat patches', 'statuses', 'load'],
+        ...rows,
+      ]),
+  );
+  console.log(`
+- ${num(options.messages)} session/update messages per run: tool calls (${num(options.messages / 2.5)} calls of 2.5 messages, into the store,
+  the Tool Calls tree and the chat's rows) against the same number of agent_message_chunks of the same sizes (one ever-growing
+  message); "paced": ${num(options.pace)} messages/s. The 1 MB answer: ${num(options.bytes)} characters of markdown (headings,
+  paragraphs, lists, code, tables) in ${num(options.messages)} chunks, flat out. Its ratio is to the tool calls flat out.
+- "to settled": prompt → end_turn and the chat's and tree's last update; "host CPU": the extension host process over that span;
+  "longest block" / "p99": event-loop delay of the extension host (bench/support/loopBlocks.ts), the worst of ${options.repetitions} runs;
+  "chat patches" / "statuses": messages the Chat view posted to its webview (none while hidden); "load": 1-minute load average
+  at the end of the run (this machine: ${os.cpus().length} cores).
+- Issue 15's bars: longest block ≤ 50 ms and p99 ≤ 10 ms for each text scenario; text ≤ 1.0× tool calls of the same count.`);
+}
+
+export async function textStreamBench(options: TextStreamOptions): Promise<void> {
+  console.log(`\n## Client: streamed text through the extension into the Chat view, against tool calls of the same message count`);
+  if (!existsSync(path.join(repoRoot, 'dist', 'extension.js'))) {
+    throw new Error('dist/extension.js is missing: build the extension first (`node esbuild.mjs`; `npm run bench` does it).');
+  }
+  await build();
+  console.log(`VS Code host: ${options.repetitions} repetitions of each scenario after a warm-up (code-server + headless Chromium); load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}...`);
+  const runs = await runInHost(options);
+  report(runs, options);
+}

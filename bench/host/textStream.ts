@@ -1,0 +1,218 @@
+// Runs INSIDE the VS Code extension host (test/host/run-offline.mjs --tests out/bench/host/textStream.js):
+// streamed text from a real agent process (test/agents/stormAgent.ts) through the extension's real
+// connection, session core and Chat view (visible: posting to its real webview; hidden), against
+// tool calls of the same message count. Built and launched by bench/client/textStreamBench.ts;
+// prints one `BENCH {json}` line per measured run and `BENCH-DONE` at the end.
+//
+// Environment (the launcher's environment reaches the extension host):
+//   ACP_BENCH_TEXT_MESSAGES  session/update messages per run (default 10000; tool calls send 2.5 per call)
+//   ACP_BENCH_TEXT_PACE      messages per second of the paced runs (default 2000)
+//   ACP_BENCH_TEXT_BYTES     size of the streamed answer (default 1 MiB), in ACP_BENCH_TEXT_MESSAGES chunks
+//   ACP_BENCH_TEXT_REPS      repetitions of each scenario (default 2)
+//   ACP_BENCH_PROFILE        a folder: write a CPU profile of the extension host per run there
+import * as fs from 'node:fs';
+import * as inspector from 'node:inspector/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import type { AcpNativeApi } from '../../src/extension/api';
+import { startLoopBlocks } from '../support/loopBlocks';
+
+const EXTENSION_ID = 'acp-native.acp-native';
+
+/** How long the chat's posts and the tree's refreshes must stay still to call the run settled. */
+const QUIET_MS = 400;
+
+export type TextScenarioName =
+  | 'tool calls, flat out'
+  | 'text, flat out, chat visible'
+  | 'text, flat out, chat hidden'
+  | 'tool calls, paced'
+  | 'text, paced, chat visible'
+  | 'text, paced, chat hidden'
+  | '1 MB answer, chat visible'
+  | '1 MB answer, chat hidden';
+
+export interface TextScenario {
+  readonly name: TextScenarioName;
+  readonly prompt: string;
+  readonly chatVisible: boolean;
+}
+
+export interface TextRun {
+  readonly rep: number;
+  readonly scenario: TextScenarioName;
+  readonly prompt: string;
+  readonly chatVisible: boolean;
+  /** session/update messages applied. */
+  readonly messages: number;
+  /** Prompt sent → `end_turn`. */
+  readonly promptMs: number;
+  /** Prompt sent → the chat's last post and the tree's last refresh. */
+  readonly settledMs: number;
+  /** CPU of the extension host process, prompt → settled. */
+  readonly cpuMs: number;
+  /** Longest event-loop block and p99 of event-loop delay, prompt → settled (bench/support/loopBlocks.ts). */
+  readonly maxBlockMs: number;
+  readonly p99Ms: number;
+  /** Messages the Chat view posted to its webview meanwhile. */
+  readonly patches: number;
+  readonly statuses: number;
+  /** 1-minute load average of the machine at the end of the run. */
+  readonly load: number;
+}
+
+async function setSetting(key: string, value: unknown): Promise<void> {
+  const [section, ...rest] = key.split('.');
+  await vscode.workspace.getConfiguration(section).update(rest.join('.'), value, vscode.ConfigurationTarget.Global);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** What moves while the extension still works on a run: the chat's posts and the tree's refreshes. */
+function activity(api: AcpNativeApi): number {
+  const posted = api.chatMessagesPosted();
+  return posted.reset + posted.patch + posted.status + api.stats().treeRefreshes;
+}
+
+/** Resolves once nothing has moved for QUIET_MS; returns when it last moved. */
+async function settled(api: AcpNativeApi): Promise<number> {
+  let count = activity(api);
+  let lastChange = performance.now();
+  while (performance.now() - lastChange < QUIET_MS) {
+    await sleep(10);
+    const now = activity(api);
+    if (now !== count) {
+      count = now;
+      lastChange = performance.now();
+    }
+  }
+  return lastChange;
+}
+
+async function profiler(name: string): Promise<{ stop(): Promise<void> }> {
+  const dir = process.env.ACP_BENCH_PROFILE;
+  if (!dir) return { stop: () => Promise.resolve() };
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = await session.post('Profiler.stop');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, `text-${name.replace(/\W+/g, '-')}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+/**
+ * Shows or hides the Chat view, then starts a new session. Visible: waits until the webview has
+ * taken the new session (its `reset`), so the run measures a chat that renders what it is sent.
+ */
+async function prepare(api: AcpNativeApi, chatVisible: boolean): Promise<void> {
+  await vscode.commands.executeCommand('acpNative.clearToolCalls');
+  await vscode.commands.executeCommand(chatVisible ? 'acpNative.chat.focus' : 'workbench.view.explorer');
+  const resets = api.chatMessagesPosted().reset;
+  await api.newSession();
+  if (chatVisible) {
+    const deadline = performance.now() + 30_000;
+    while (api.chatMessagesPosted().reset === resets) {
+      if (performance.now() > deadline) throw new Error('the Chat view did not take the new session');
+      await sleep(20);
+    }
+  }
+  await settled(api);
+}
+
+async function measure(api: AcpNativeApi, rep: number, scenario: TextScenario): Promise<TextRun> {
+  await prepare(api, scenario.chatVisible);
+  const postedBefore = api.chatMessagesPosted();
+  const profile = await profiler(`${rep}-${scenario.name}`);
+  const blocks = startLoopBlocks();
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const stop = await api.prompt(scenario.prompt);
+  const promptMs = performance.now() - start;
+  if (stop !== 'end_turn') throw new Error(`${scenario.prompt}: stop reason ${stop}`);
+  const settledAt = await settled(api);
+  const used = process.cpuUsage(cpu);
+  const loop = blocks.stop();
+  await profile.stop();
+  const posted = api.chatMessagesPosted();
+  const patches = posted.patch - postedBefore.patch;
+  if (scenario.chatVisible && patches === 0) throw new Error(`${scenario.name}: the visible chat was sent nothing`);
+  if (!scenario.chatVisible && patches > 0) throw new Error(`${scenario.name}: the hidden chat was sent ${patches} patches`);
+  return {
+    rep,
+    scenario: scenario.name,
+    prompt: scenario.prompt,
+    chatVisible: scenario.chatVisible,
+    messages: api.stats().updatesApplied,
+    promptMs,
+    // The quiet period after the last activity is not part of the run.
+    settledMs: Math.max(promptMs, settledAt - start),
+    cpuMs: (used.user + used.system) / 1000,
+    maxBlockMs: loop.maxMs,
+    p99Ms: loop.p99Ms,
+    patches,
+    statuses: posted.status - postedBefore.status,
+    load: os.loadavg()[0] ?? 0,
+  };
+}
+
+export function textScenarios(messages: number, pace: number, bytes: number): TextScenario[] {
+  // A tool call is 2.5 messages (bench/host/treeStorm.ts); `baseline` sends as many chunks, of the same sizes.
+  const calls = Math.round(messages / 2.5);
+  const callPace = Math.round(pace / 2.5);
+  return [
+    { name: 'tool calls, flat out', prompt: `storm ${calls}`, chatVisible: true },
+    { name: 'text, flat out, chat visible', prompt: `baseline ${calls}`, chatVisible: true },
+    { name: 'text, flat out, chat hidden', prompt: `baseline ${calls}`, chatVisible: false },
+    { name: 'tool calls, paced', prompt: `storm ${calls} ${callPace}`, chatVisible: true },
+    { name: 'text, paced, chat visible', prompt: `baseline ${calls} ${callPace}`, chatVisible: true },
+    { name: 'text, paced, chat hidden', prompt: `baseline ${calls} ${callPace}`, chatVisible: false },
+    { name: '1 MB answer, chat visible', prompt: `answer ${messages} ${bytes}`, chatVisible: true },
+    { name: '1 MB answer, chat hidden', prompt: `answer ${messages} ${bytes}`, chatVisible: false },
+  ];
+}
+
+export async function run(): Promise<void> {
+  const messages = Number(process.env.ACP_BENCH_TEXT_MESSAGES ?? 10_000);
+  const pace = Number(process.env.ACP_BENCH_TEXT_PACE ?? 2000);
+  const bytes = Number(process.env.ACP_BENCH_TEXT_BYTES ?? 1024 * 1024);
+  const reps = Number(process.env.ACP_BENCH_TEXT_REPS ?? 2);
+  const ext = vscode.extensions.getExtension<AcpNativeApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`Extension ${EXTENSION_ID} is not loaded`);
+  const api = await ext.activate();
+
+  const agentPath = path.join(__dirname, '..', 'agents', 'stormAgent.js');
+  if (!fs.existsSync(agentPath)) throw new Error(`storm agent not built: ${agentPath}`);
+  await setSetting('acpNative.agents', [{ name: 'storm', command: process.execPath, args: [agentPath], env: { ELECTRON_RUN_AS_NODE: '1' } }]);
+  await setSetting('acpNative.defaultAgent', 'storm');
+  await setSetting('acpNative.diff.autoOpen', 'onClick');
+  await api.stopAgent();
+  console.log(`BENCH-INFO ${JSON.stringify({ vscode: vscode.version, node: process.versions.node, messages, pace, bytes, reps, cpus: os.cpus().length })}`);
+
+  try {
+    // Warm-up: agent start, JIT of the SDK, the core, the chat's webview.
+    await measure(api, -1, { name: 'text, flat out, chat visible', prompt: 'baseline 1000', chatVisible: true });
+    await measure(api, -1, { name: 'tool calls, flat out', prompt: 'storm 1000', chatVisible: true });
+    await measure(api, -1, { name: '1 MB answer, chat visible', prompt: `answer 1000 ${Math.round(bytes / 10)}`, chatVisible: true });
+    for (let rep = 0; rep < reps; rep++) {
+      const runs = textScenarios(messages, pace, bytes);
+      // Reversed every other repetition, so drift of the machine does not favour one side.
+      if (rep % 2 === 1) runs.reverse();
+      for (const scenario of runs) console.log(`BENCH ${JSON.stringify(await measure(api, rep, scenario))}`);
+    }
+  } finally {
+    await vscode.commands.executeCommand('acpNative.clearToolCalls');
+    await api.stopAgent();
+    await setSetting('acpNative.defaultAgent', undefined);
+    await setSetting('acpNative.diff.autoOpen', undefined);
+    await setSetting('acpNative.agents', undefined);
+  }
+  console.log('BENCH-DONE');
+}

@@ -1,0 +1,26 @@
+/**
+ * Streamed text (issue 15, goals 1 and 2): agent_message_chunks through the extension into the
+ * Chat view, visible and hidden, flat out and paced, and one 1 MB markdown answer, against tool
+ * calls of the same message count in the same run (bench/client/textStreamBench.ts,
+ * bench/host/textStream.ts). The chat webview's own main-thread blocks are printed by the UI test
+ * (test/ui/chat.test.mjs, "streams 1 MB").
+ *
+ * Knobs (environment): ACP_BENCH_TEXT_MESSAGES (default 10000), ACP_BENCH_TEXT_PACE (2000 messages/s),
+ * ACP_BENCH_TEXT_BYTES (1 MiB), ACP_BENCH_TEXT_REPS (2), ACP_BENCH_SKIP_HOST=1 (skip).
+ */
+import { textStreamBench } from './client/textStreamBench';
+
+const envNumber = (name: string, fallback: number): number => {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+
+export default async function textBench(): Promise<void> {
+  if (process.env.ACP_BENCH_SKIP_HOST === '1') return;
+  await textStreamBench({
+    messages: envNumber('ACP_BENCH_TEXT_MESSAGES', 10_000),
+    pace: envNumber('ACP_BENCH_TEXT_PACE', 2000),
+    bytes: envNumber('ACP_BENCH_TEXT_BYTES', 1024 * 1024),
+    repetitions: envNumber('ACP_BENCH_TEXT_REPS', 2),
+  });
+}
