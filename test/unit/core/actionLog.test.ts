@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { computeHunks, decodeText, encodeText, placeHunks, splitLines, undoHunks } from '../../../src/extension/core/actionHunks';
-import { ActionLog, summaryText, viewOf, type Snapshot } from '../../../src/extension/core/actionLog';
+import { ActionLog, sameSnapshot, summaryText, viewOf, type Snapshot } from '../../../src/extension/core/actionLog';
 import { editTargets, reportedBefore } from '../../../src/extension/core/editTargets';
 import { planRestore, planUndo, restoreFiles } from '../../../src/extension/core/undoPlan';
 
@@ -263,5 +263,29 @@ describe('action log: what a tool call edits, and its before text when the write
   it('gives up on hunks that no longer stand in the file', () => {
     const diff = [{ type: 'diff' as const, path: '/w/a', oldText: 'old line', newText: 'new line' }];
     assert.equal(reportedBefore('/w/a', diff, undefined, 'something else\n').kind, 'unknown');
+  });
+});
+
+describe('action log: snapshot equality', () => {
+  it('compares bytes, wherever they sit in their buffers', () => {
+    const backing = new Uint8Array([0, 1, 2, 3, 9]);
+    const view: Snapshot = { kind: 'bytes', bytes: backing.subarray(1, 4) };
+    assert.equal(sameSnapshot(view, { kind: 'bytes', bytes: new Uint8Array([1, 2, 3]) }), true);
+    assert.equal(sameSnapshot(view, { kind: 'bytes', bytes: new Uint8Array([1, 2, 4]) }), false);
+    assert.equal(sameSnapshot(view, { kind: 'bytes', bytes: new Uint8Array([1, 2, 3, 9]) }), false);
+  });
+
+  it('a 10 MB file that differs only in its last byte is a change', () => {
+    const a = new Uint8Array(10 * 1024 * 1024).fill(97);
+    const b = a.slice();
+    assert.equal(sameSnapshot({ kind: 'bytes', bytes: a }, { kind: 'bytes', bytes: b }), true);
+    b[b.length - 1] = 98;
+    assert.equal(sameSnapshot({ kind: 'bytes', bytes: a }, { kind: 'bytes', bytes: b }), false);
+  });
+
+  it('two absent files are the same; an unknown snapshot is never the same as anything', () => {
+    assert.equal(sameSnapshot({ kind: 'absent' }, { kind: 'absent' }), true);
+    assert.equal(sameSnapshot({ kind: 'unknown', reason: 'x' }, { kind: 'unknown', reason: 'x' }), false);
+    assert.equal(sameSnapshot({ kind: 'absent' }, bytes('')), false);
   });
 });
