@@ -57,6 +57,7 @@ describe('session/update validation over real stdio', function () {
       { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'first' } },
       { sessionUpdate: 'tool_call', toolCallId: 'bad2', title: 'Read', status: 'finished' },
       { sessionUpdate: 'future_kind', anything: 1 },
+      { sessionUpdate: 'future_kind', anything: 2 },
       { sessionUpdate: 'plan', entries: [{ content: 'x', priority: 'high' }] },
       { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'last' } },
     ];
@@ -77,12 +78,16 @@ describe('session/update validation over real stdio', function () {
     await last;
     assert.deepEqual(
       received.map((n) => n.update.sessionUpdate),
-      ['agent_message_chunk', 'future_kind', 'agent_message_chunk'],
+      ['agent_message_chunk', 'future_kind', 'future_kind', 'agent_message_chunk'],
     );
     const rejected = log.lines.filter((line) => line.includes('rejected'));
     assert.equal(rejected.length, 2, rejected.join('\n'));
     assert.match(rejected[0], /^warn: \[validation\] session\/update "tool_call" rejected: status must be one of pending, in_progress, completed, failed \(or absent\), got "done"/);
     assert.match(rejected[1], /session\/update "plan" rejected: entries\[0\]\.status must be/);
+    assert.deepEqual(
+      log.lines.filter((line) => line.includes('newer than')),
+      ['info: [validation] session/update "future_kind" is newer than ACP Native: ignored (logged once).'],
+    );
     assert.ok(!log.lines.some((line) => line.includes('session router was not found')), log.lines.join('\n'));
   });
 });

@@ -1,7 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { TERMINAL_OUTPUT_CAPABILITY } from '../../protocol/terminalMeta';
 import { isAuthRequired, parseAuthMethods, TERMINAL_AUTH_META, type AuthMethod } from '../core/signIn';
-import { checkSessionNotification, type UpdateProblem } from '../core/updateShape';
+import { checkSessionNotification, isUnknownUpdateKind, type UpdateProblem } from '../core/updateShape';
 import type { Logger } from '../log';
 import { version as packageVersion } from '../../../package.json';
 import { AgentProcess, type AgentExit, type AgentLaunch, type ProtocolTap } from './agentProcess';
@@ -68,14 +68,16 @@ export class AgentConnection {
     const { launch, handlers, log } = options;
     const agentProcess = new AgentProcess(launch, log, options.trace);
     const reportRejected = oncePerKind(log);
+    const reportUnknownKind = oncePerKind(log);
     const app = acp
       .client({ name: 'acp-native' })
       // Raw params, checked by our own validator (core/updateShape.ts) instead of the SDK's zod
       // schema, which cost 20-40x a JSON.parse per update. A rejected update changes nothing.
       .onNotification(acp.methods.client.session.update, rawParams, ({ params }) => {
         const checked = checkSessionNotification(params);
-        if (checked.ok) options.onSessionUpdate(checked.notification);
-        else reportRejected(launch.name, checked.problem);
+        if (!checked.ok) return reportRejected(launch.name, checked.problem);
+        if (isUnknownUpdateKind(checked.notification)) reportUnknownKind(launch.name, checked.notification.update.sessionUpdate);
+        options.onSessionUpdate(checked.notification);
       })
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
       .onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => handlers.readTextFile(params, signal))
@@ -215,12 +217,17 @@ function rawParams(params: unknown): unknown {
 }
 
 /** Logs a rejected update once per kind of problem (an agent repeats its mistakes per update). */
-function oncePerKind(log: Logger): (agentName: string, problem: UpdateProblem) => void {
+function oncePerKind(log: Logger): (agentName: string, problem: UpdateProblem | string) => void {
   const seen = new Set<string>();
   return (agentName, problem) => {
-    if (seen.has(problem.kind)) return;
-    seen.add(problem.kind);
-    log.warn(`[${agentName}] ${problem.message}. Further updates with this problem are rejected without a log line.`);
+    const kind = typeof problem === 'string' ? problem : problem.kind;
+    if (seen.has(kind)) return;
+    seen.add(kind);
+    if (typeof problem === 'string') {
+      log.info(`[${agentName}] session/update "${problem}" is newer than ACP Native: ignored (logged once).`);
+    } else {
+      log.warn(`[${agentName}] ${problem.message}. Further updates with this problem are rejected without a log line.`);
+    }
   };
 }
 

@@ -264,6 +264,29 @@ export function checkSessionNotification(params: unknown): UpdateCheck {
   return { ok: true, notification: params as unknown as SessionNotification };
 }
 
+/** The `sessionUpdate` kinds of the ACP version this client speaks (SessionState reads or ignores each). */
+const KNOWN_KINDS: ReadonlySet<string> = new Set([
+  'user_message_chunk',
+  'agent_message_chunk',
+  'agent_thought_chunk',
+  'tool_call',
+  'tool_call_update',
+  'plan',
+  'available_commands_update',
+  'config_option_update',
+  'current_mode_update',
+  'session_info_update',
+  'usage_update',
+  'notice',
+  'compaction_update',
+  'compaction_summary_chunk',
+] satisfies SessionNotification['update']['sessionUpdate'][]);
+
+/** A kind newer than this client (accepted, then ignored by SessionState): worth one log line. */
+export function isUnknownUpdateKind(notification: SessionNotification): boolean {
+  return !KNOWN_KINDS.has(notification.update.sessionUpdate);
+}
+
 function reject(kind: string, bad: Bad): UpdateCheck {
   return {
     ok: false,

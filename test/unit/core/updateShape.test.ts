@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { removeSdkSessionRouter } from '../../../src/extension/connection/agentConnection';
 import { SessionState } from '../../../src/extension/core/session';
-import { checkSessionNotification } from '../../../src/extension/core/updateShape';
+import { checkSessionNotification, isUnknownUpdateKind } from '../../../src/extension/core/updateShape';
 import { updateMix } from '../../../bench/client/updateMix';
 
 const SESSION = 'sess-1';
@@ -210,6 +210,7 @@ describe('checkSessionNotification (the session/update validator)', () => {
     for (const update of [{ sessionUpdate: 'future_kind', x: 1 }, { sessionUpdate: 'compaction_update' }]) {
       const checked = checkSessionNotification(wrap(update));
       assert.ok(checked.ok);
+      assert.equal(isUnknownUpdateKind(checked.notification), update.sessionUpdate === 'future_kind');
       state.applyNotification(checked.notification);
     }
     assert.equal(state.warningCount, 2);
