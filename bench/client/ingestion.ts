@@ -2,16 +2,25 @@
  * Update ingestion: the session core (KeyedSerialQueue per session → SessionState.apply, wired as
  * AgentSessions wires it) against the SDK's raw dispatch of the same stream to a no-op handler.
  *
- * Both sides read the same bytes through the same SDK client (`acp.client()` over `ndJsonStream`):
- * the agent side is the notifications' ndjson, pre-encoded and pushed in 64 KiB chunks, one per
+ * All sides read the same bytes through the same SDK client (`acp.client()` over `ndJsonStream`),
+ * set up as `AgentConnection.start` sets it up: the SDK's session router (which zod-parses every
+ * `session/update` for helpers ACP Native does not use) removed, params taken raw. So the raw
+ * baseline is the SDK's JSON-RPC framing and dispatch alone, and "ours" adds exactly what the
+ * extension adds: its validator (core/updateShape.ts), the queue and the session state. A third
+ * run is the extension's path before the router was removed (router and its zod parse, then a
+ * light shape check), for the before/after figure in the same run.
+ *
+ * The agent side is the notifications' ndjson, pre-encoded and pushed in 64 KiB chunks, one per
  * macrotask, as reads of an agent's stdout arrive. Pre-encoding keeps the agent's own cost out of
- * both figures; one chunk per macrotask lets the core's 16 ms flush timer fire mid-stream as it
+ * the figures; one chunk per macrotask lets the core's 16 ms flush timer fire mid-stream as it
  * would on a real pipe.
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { removeSdkSessionRouter } from '../../src/extension/connection/agentConnection';
 import { KeyedSerialQueue } from '../../src/extension/core/serialQueue';
+import { checkSessionNotification } from '../../src/extension/core/updateShape';
 import { SessionState } from '../../src/extension/core/session';
 import type { UpdateMix } from './updateMix';
 
@@ -52,14 +61,18 @@ export function encode(mix: UpdateMix): Uint8Array {
   return new TextEncoder().encode(mix.lines.map((l) => `${l}\n`).join(''));
 }
 
-/** Baseline: the SDK parses, validates and dispatches each notification to a handler that only counts. */
+/** Params as they came: no parsing (the extension's own check runs in its handler). */
+const rawParams = (params: unknown): unknown => params;
+
+/** Baseline: the SDK's framing and dispatch (its router removed, no parsing) to a handler that only counts. */
 export async function runRaw(bytes: Uint8Array, count: number): Promise<StreamRun> {
   let received = 0;
   let done!: () => void;
   const finished = new Promise<void>((resolve) => (done = resolve));
-  const app = acp.client({ name: 'bench-raw' }).onNotification(acp.methods.client.session.update, () => {
+  const app = acp.client({ name: 'bench-raw' }).onNotification(acp.methods.client.session.update, rawParams, () => {
     if (++received === count) done();
   });
+  if (!removeSdkSessionRouter(app)) throw new Error("the SDK's session router was not found");
   const start = performance.now();
   const connection = app.connect(acp.ndJsonStream(discard(), agentStdout(bytes)));
   await finished;
@@ -68,8 +81,11 @@ export async function runRaw(bytes: Uint8Array, count: number): Promise<StreamRu
   return { ms, changeEvents: 0, updatesCovered: 0, toolCalls: 0, warnings: 0 };
 }
 
-/** Ours: the same dispatch into the session core, as `AgentSessions.enqueueUpdate` does it. */
-export async function runCore(bytes: Uint8Array, count: number, sessionId: string): Promise<StreamRun> {
+/**
+ * Ours: the same dispatch into the session core, as `AgentConnection` and `AgentSessions.receiveUpdate`
+ * do it. `before`: the path before the SDK's router was removed (its zod parse, then a light check).
+ */
+export async function runCore(bytes: Uint8Array, count: number, sessionId: string, variant: 'now' | 'before' = 'now'): Promise<StreamRun> {
   const state = new SessionState({ sessionId, cwd: '/home/user/project' });
   const sessions = new Map([[sessionId, state]]);
   const queue = new KeyedSerialQueue();
@@ -82,8 +98,10 @@ export async function runCore(bytes: Uint8Array, count: number, sessionId: strin
   let received = 0;
   let done!: () => void;
   const allReceived = new Promise<void>((resolve) => (done = resolve));
-  const app = acp.client({ name: 'bench-core' }).onNotification(acp.methods.client.session.update, ({ params }) => {
-    const { sessionId: id, update } = params;
+  const app = acp.client({ name: 'bench-core' }).onNotification(acp.methods.client.session.update, rawParams, ({ params }) => {
+    const checked = variant === 'now' ? checkSessionNotification(params) : lightCheck(params);
+    if (!checked.ok) throw new Error(checked.problem.message);
+    const { sessionId: id, update } = checked.notification;
     void queue
       .run(id, () => {
         sessions.get(id)?.apply(update);
@@ -91,6 +109,7 @@ export async function runCore(bytes: Uint8Array, count: number, sessionId: strin
       .catch((error: unknown) => console.error(`update failed: ${String(error)}`));
     if (++received === count) done();
   });
+  if (variant === 'now' && !removeSdkSessionRouter(app)) throw new Error("the SDK's session router was not found");
   const start = performance.now();
   const connection = app.connect(acp.ndJsonStream(discard(), agentStdout(bytes)));
   await allReceived;
@@ -102,6 +121,15 @@ export async function runCore(bytes: Uint8Array, count: number, sessionId: strin
   const result = { ms, changeEvents, updatesCovered, toolCalls: state.toolCalls().length, warnings: state.warningCount };
   state.dispose();
   return result;
+}
+
+/** The check the extension ran before (the SDK's router had zod-parsed the update already). */
+function lightCheck(params: unknown): ReturnType<typeof checkSessionNotification> {
+  const p = params as { sessionId?: unknown; update?: { sessionUpdate?: unknown } } | null;
+  if (typeof p?.sessionId !== 'string' || typeof p.update?.sessionUpdate !== 'string') {
+    return { ok: false, problem: { kind: 'session/update', message: 'session/update needs a sessionId and an update' } };
+  }
+  return { ok: true, notification: params as acp.SessionNotification };
 }
 
 /** In-process, no SDK and no stream: the same parsed objects. */
@@ -129,6 +157,16 @@ export const inProcess = {
     for (const line of mix.lines) sink += (JSON.parse(line) as { method: string }).method.length;
     const ms = performance.now() - start;
     if (sink < 0) console.log(sink);
+    return ms;
+  },
+  /** The extension's validator (core/updateShape.ts) over each parsed notification. */
+  check(mix: UpdateMix): number {
+    const notifications = mix.updates.map((update) => ({ sessionId: mix.sessionId, update }));
+    let sink = 0;
+    const start = performance.now();
+    for (const notification of notifications) if (checkSessionNotification(notification).ok) sink++;
+    const ms = performance.now() - start;
+    if (sink !== notifications.length) throw new Error(`validator rejected ${notifications.length - sink} updates`);
     return ms;
   },
   apply(mix: UpdateMix): number {

@@ -1,6 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { TERMINAL_OUTPUT_CAPABILITY } from '../../protocol/terminalMeta';
 import { isAuthRequired, parseAuthMethods, TERMINAL_AUTH_META, type AuthMethod } from '../core/signIn';
+import { checkSessionNotification, isUnknownUpdateKind, type UpdateProblem } from '../core/updateShape';
 import type { Logger } from '../log';
 import { version as packageVersion } from '../../../package.json';
 import { AgentProcess, type AgentExit, type AgentLaunch, type ProtocolTap } from './agentProcess';
@@ -66,12 +67,18 @@ export class AgentConnection {
   }): Promise<AgentConnection> {
     const { launch, handlers, log } = options;
     const agentProcess = new AgentProcess(launch, log, options.trace);
+    const reportRejected = oncePerKind(log);
+    const reportUnknownKind = oncePerKind(log);
     const app = acp
       .client({ name: 'acp-native' })
-      // The SDK's own session router has already validated every session/update against the
-      // schema (zod); a second full parse here doubled the cost of a flood. SessionState reads
-      // its input defensively, so a light shape check is enough.
-      .onNotification(acp.methods.client.session.update, sessionNotificationShape, ({ params }) => options.onSessionUpdate(params))
+      // Raw params, checked by our own validator (core/updateShape.ts) instead of the SDK's zod
+      // schema, which cost 20-40x a JSON.parse per update. A rejected update changes nothing.
+      .onNotification(acp.methods.client.session.update, rawParams, ({ params }) => {
+        const checked = checkSessionNotification(params);
+        if (!checked.ok) return reportRejected(launch.name, checked.problem);
+        if (isUnknownUpdateKind(checked.notification)) reportUnknownKind(launch.name, checked.notification.update.sessionUpdate);
+        options.onSessionUpdate(checked.notification);
+      })
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
       .onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => handlers.readTextFile(params, signal))
       .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => handlers.writeTextFile(params, signal))
@@ -81,6 +88,7 @@ export class AgentConnection {
       .onRequest(acp.methods.client.terminal.kill, ({ params }) => handlers.killTerminal(params))
       .onRequest(acp.methods.client.terminal.release, ({ params }) => handlers.releaseTerminal(params))
       .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => handlers.createElicitation(params, signal));
+    removeSdkSessionRouter(app, log);
     const connection = app.connect(agentProcess.stream());
     const initialize = connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
@@ -204,12 +212,62 @@ export class AgentConnection {
   }
 }
 
-function sessionNotificationShape(params: unknown): acp.SessionNotification {
-  const p = params as { sessionId?: unknown; update?: { sessionUpdate?: unknown } } | null;
-  if (typeof p?.sessionId !== 'string' || typeof p.update?.sessionUpdate !== 'string') {
-    throw acp.RequestError.invalidParams(params, 'session/update needs a sessionId and an update');
+function rawParams(params: unknown): unknown {
+  return params;
+}
+
+/** Logs a rejected update once per kind of problem (an agent repeats its mistakes per update). */
+function oncePerKind(log: Logger): (agentName: string, problem: UpdateProblem | string) => void {
+  const seen = new Set<string>();
+  return (agentName, problem) => {
+    const kind = typeof problem === 'string' ? problem : problem.kind;
+    if (seen.has(kind)) return;
+    seen.add(kind);
+    if (typeof problem === 'string') {
+      log.info(`[${agentName}] session/update "${problem}" is newer than ACP Native: ignored (logged once).`);
+    } else {
+      log.warn(`[${agentName}] ${problem.message}. Further updates with this problem are rejected without a log line.`);
+    }
+  };
+}
+
+/** `describe()` of the handler the SDK's `ClientApp` constructor installs (SDK 2.x). */
+export const SDK_SESSION_ROUTER = 'client-session-update-router';
+let routerMissingLogged = false;
+
+/**
+ * Takes the SDK's session router out of a client app before it connects. The SDK installs it in
+ * every `ClientApp` to feed its own `ActiveSession` helpers (`cx.session(...)`), which ACP Native
+ * does not use (it sends `session/new` and friends itself and reads updates in its own handler);
+ * yet it zod-parses every `session/update` first, and throws the result away: 20-40x a JSON.parse
+ * per update, most of a `session/load` replay's cost. It reaches into the SDK's private `builder`:
+ * if a later SDK moves it, this logs once and leaves the app as it is (slower, still correct).
+ * A unit test pins the SDK's structure so an upgrade that moves it fails there first.
+ */
+export function removeSdkSessionRouter(app: acp.ClientApp, log?: Logger): boolean {
+  let removed = false;
+  try {
+    const handlers = (app as unknown as { builder?: { handlers?: unknown } }).builder?.handlers;
+    if (Array.isArray(handlers)) {
+      const index = handlers.findIndex((handler: unknown) => describeHandler(handler) === SDK_SESSION_ROUTER);
+      if (index >= 0) {
+        handlers.splice(index, 1);
+        removed = true;
+      }
+    }
+  } catch {
+    removed = false;
   }
-  return params as acp.SessionNotification;
+  if (!removed && log && !routerMissingLogged) {
+    routerMissingLogged = true;
+    log.info(`The ACP SDK's session router was not found (SDK changed?): session/update keeps its extra validation, which is slower.`);
+  }
+  return removed;
+}
+
+function describeHandler(handler: unknown): unknown {
+  const describe = (handler as { describe?: unknown } | null)?.describe;
+  return typeof describe === 'function' ? (describe as () => unknown).call(handler) : undefined;
 }
 
 /** How long to wait for the exit status after the connection closed under a request. */
