@@ -51,11 +51,12 @@ describe('session/update validation over real stdio', function () {
     rmSync(cwd, { recursive: true, force: true });
   });
 
-  it('rejects malformed updates with one log line per kind of problem; the rest arrive in order', async () => {
+  it('rejects malformed updates with one log line per kind of problem; newer values are dropped, the rest arrive in order', async () => {
     const updates = [
-      { sessionUpdate: 'tool_call', toolCallId: 'bad1', title: 'Read', status: 'done' },
+      { sessionUpdate: 'tool_call', toolCallId: 'bad1', title: 'Read', status: 42 },
       { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'first' } },
-      { sessionUpdate: 'tool_call', toolCallId: 'bad2', title: 'Read', status: 'finished' },
+      // A status newer than this client: the call still arrives, without it.
+      { sessionUpdate: 'tool_call', toolCallId: 'newer', title: 'Read', status: 'finished' },
       { sessionUpdate: 'future_kind', anything: 1 },
       { sessionUpdate: 'future_kind', anything: 2 },
       { sessionUpdate: 'plan', entries: [{ content: 'x', priority: 'high' }] },
@@ -78,15 +79,21 @@ describe('session/update validation over real stdio', function () {
     await last;
     assert.deepEqual(
       received.map((n) => n.update.sessionUpdate),
-      ['agent_message_chunk', 'future_kind', 'future_kind', 'agent_message_chunk'],
+      ['agent_message_chunk', 'tool_call', 'future_kind', 'future_kind', 'agent_message_chunk'],
     );
+    const newer = received[1]?.update as { toolCallId?: string; status?: string };
+    assert.equal(newer.toolCallId, 'newer');
+    assert.equal('status' in newer, false);
     const rejected = log.lines.filter((line) => line.includes('rejected'));
     assert.equal(rejected.length, 2, rejected.join('\n'));
-    assert.match(rejected[0], /^warn: \[validation\] session\/update "tool_call" rejected: status must be one of pending, in_progress, completed, failed \(or absent\), got "done"/);
+    assert.match(rejected[0], /^warn: \[validation\] session\/update "tool_call" rejected: status must be one of pending, in_progress, completed, failed \(or absent\), got number 42/);
     assert.match(rejected[1], /session\/update "plan" rejected: entries\[0\]\.status must be/);
     assert.deepEqual(
       log.lines.filter((line) => line.includes('newer than')),
-      ['info: [validation] session/update "future_kind" is newer than ACP Native: ignored (logged once).'],
+      [
+        'info: [validation] session/update tool_call.status "finished" is newer than ACP Native: the call is shown without it (logged once).',
+        'info: [validation] session/update "future_kind" is newer than ACP Native: ignored (logged once).',
+      ],
     );
     assert.ok(!log.lines.some((line) => line.includes('session router was not found')), log.lines.join('\n'));
   });

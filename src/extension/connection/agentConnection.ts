@@ -69,6 +69,7 @@ export class AgentConnection {
     const agentProcess = new AgentProcess(launch, log, options.trace);
     const reportRejected = oncePerKind(log);
     const reportUnknownKind = oncePerKind(log);
+    const reportNewerValue = oncePerKind(log, 'value');
     const app = acp
       .client({ name: 'acp-native' })
       // Raw params, checked by our own validator (core/updateShape.ts) instead of the SDK's zod
@@ -77,6 +78,7 @@ export class AgentConnection {
         const checked = checkSessionNotification(params);
         if (!checked.ok) return reportRejected(launch.name, checked.problem);
         if (isUnknownUpdateKind(checked.notification)) reportUnknownKind(launch.name, checked.notification.update.sessionUpdate);
+        for (const value of checked.newerValues ?? []) reportNewerValue(launch.name, value);
         options.onSessionUpdate(checked.notification);
       })
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
@@ -217,14 +219,18 @@ function rawParams(params: unknown): unknown {
 }
 
 /** Logs a rejected update once per kind of problem (an agent repeats its mistakes per update). */
-function oncePerKind(log: Logger): (agentName: string, problem: UpdateProblem | string) => void {
+function oncePerKind(log: Logger, newer: 'kind' | 'value' = 'kind'): (agentName: string, problem: UpdateProblem | string) => void {
   const seen = new Set<string>();
   return (agentName, problem) => {
     const kind = typeof problem === 'string' ? problem : problem.kind;
     if (seen.has(kind)) return;
     seen.add(kind);
     if (typeof problem === 'string') {
-      log.info(`[${agentName}] session/update "${problem}" is newer than ACP Native: ignored (logged once).`);
+      log.info(
+        newer === 'kind'
+          ? `[${agentName}] session/update "${problem}" is newer than ACP Native: ignored (logged once).`
+          : `[${agentName}] session/update ${problem} is newer than ACP Native: the call is shown without it (logged once).`,
+      );
     } else {
       log.warn(`[${agentName}] ${problem.message}. Further updates with this problem are rejected without a log line.`);
     }

@@ -14,8 +14,9 @@ import type { SessionNotification } from '@agentclientprotocol/sdk';
  *   JSON views) are defensive;
  * - unknown `sessionUpdate` kinds and the compaction ones: SessionState ignores them with a
  *   warning and keeps the session, as ACP asks of an update newer than the client.
- * Closed unions the renderers switch on (tool kind and status, plan priority and status, content
- * block type, config option type) must hold one of their known values.
+ * Closed unions the renderers switch on (plan priority and status, content block type, config
+ * option type) must hold one of their known values; a tool call's `kind` or `status` newer than
+ * this client is dropped from the update instead, so the card still shows.
  */
 
 /** Why an update was rejected. `kind` groups problems for logging once per kind. */
@@ -26,7 +27,18 @@ export interface UpdateProblem {
   readonly message: string;
 }
 
-export type UpdateCheck = { readonly ok: true; readonly notification: SessionNotification } | { readonly ok: false; readonly problem: UpdateProblem };
+export type UpdateCheck =
+  | {
+      readonly ok: true;
+      readonly notification: SessionNotification;
+      /**
+       * Values newer than this client in a tool call's open-ended `kind`/`status`, e.g.
+       * `tool_call.kind "browse"`: dropped from the update (as the SDK's schema drops them), so
+       * the card still shows, as a plain card, keeping its last known status.
+       */
+      readonly newerValues?: readonly string[];
+    }
+  | { readonly ok: false; readonly problem: UpdateProblem };
 
 const TOOL_KINDS: ReadonlySet<unknown> = new Set(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
 const TOOL_STATUSES: ReadonlySet<unknown> = new Set(['pending', 'in_progress', 'completed', 'failed']);
@@ -259,9 +271,31 @@ export function checkSessionNotification(params: unknown): UpdateCheck {
   if (!isRecord(update)) return reject('session/update', new Bad('update', 'an object', update));
   const kind = update.sessionUpdate;
   if (typeof kind !== 'string') return reject('session/update', new Bad('update.sessionUpdate', 'a string', kind));
+  const newerValues = kind === 'tool_call' || kind === 'tool_call_update' ? dropNewerToolValues(kind, update) : undefined;
   const bad = checkUpdate(kind, update);
   if (bad) return reject(kind, bad);
-  return { ok: true, notification: params as unknown as SessionNotification };
+  const notification = params as unknown as SessionNotification;
+  return newerValues ? { ok: true, notification, newerValues } : { ok: true, notification };
+}
+
+/**
+ * A tool kind or status added by a newer ACP is not a malformed update: rejecting it would lose
+ * the whole card. The field is removed instead (an absent kind is a plain card, an absent status
+ * keeps the last one) and the caller logs it once. A wrong type (a number, an object) still rejects.
+ */
+function dropNewerToolValues(kind: string, update: Rec): string[] | undefined {
+  let dropped: string[] | undefined;
+  for (const [field, known] of [
+    ['kind', TOOL_KINDS],
+    ['status', TOOL_STATUSES],
+  ] as const) {
+    const value = update[field];
+    if (typeof value === 'string' && !known.has(value)) {
+      delete update[field];
+      (dropped ??= []).push(`${kind}.${field} ${describe(value)}`);
+    }
+  }
+  return dropped;
 }
 
 /** The `sessionUpdate` kinds of the ACP version this client speaks (SessionState reads or ignores each). */

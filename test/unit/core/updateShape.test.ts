@@ -123,9 +123,8 @@ const mutated: [string, unknown, string][] = [
     [`${kind} toolCallId a number`, wrap(with_(base[kind], { toolCallId: 1 })), 'toolCallId'],
     [`${kind} title a number`, wrap(with_(base[kind], { title: 1 })), 'title'],
     [`${kind} name an object`, wrap(with_(base[kind], { name: {} })), 'name'],
-    [`${kind} kind unknown`, wrap(with_(base[kind], { kind: 'teleport' })), 'kind'],
     [`${kind} kind a number`, wrap(with_(base[kind], { kind: 2 })), 'kind'],
-    [`${kind} status unknown`, wrap(with_(base[kind], { status: 'done' })), 'status'],
+    [`${kind} status an object`, wrap(with_(base[kind], { status: {} })), 'status'],
     [`${kind} content an object`, wrap(with_(base[kind], { content: { type: 'diff' } })), 'content'],
     [`${kind} locations a string`, wrap(with_(base[kind], { locations: '/p/a' })), 'locations'],
   ]),
@@ -360,5 +359,26 @@ describe("the SDK's session router (pinned: an SDK upgrade that moves it fails h
     }
     assert.deepEqual(errors, [], 'the SDK rejected part of the corpus');
     assert.equal(received.length, corpus.length);
+  });
+});
+
+describe('checkSessionNotification: values newer than this client', () => {
+  for (const kind of ['tool_call', 'tool_call_update'] as const) {
+    it(`${kind}: an unknown kind and status are dropped, the update kept and the values named`, () => {
+      const params = wrap(with_(base[kind], { kind: 'teleport', status: 'done' })) as { update: Record<string, unknown> };
+      const checked = checkSessionNotification(params);
+      assert.ok(checked.ok, checked.ok ? '' : checked.problem.message);
+      assert.deepEqual(checked.newerValues, [`${kind}.kind "teleport"`, `${kind}.status "done"`]);
+      assert.equal('kind' in params.update, false);
+      assert.equal('status' in params.update, false);
+      assert.equal(params.update.toolCallId, (base[kind] as { toolCallId: string }).toolCallId);
+    });
+  }
+
+  it('a known kind and status pass untouched and name nothing', () => {
+    const checked = checkSessionNotification(wrap(with_(base.tool_call, { kind: 'fetch', status: 'failed' })));
+    assert.ok(checked.ok);
+    assert.equal(checked.newerValues, undefined);
+    assert.equal((checked.notification.update as { kind?: string }).kind, 'fetch');
   });
 });
