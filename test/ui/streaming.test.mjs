@@ -39,9 +39,32 @@ async function observeLongTasks() {
     const w = /** @type {any} */ (window);
     if (w.longTasks) return;
     w.longTasks = [];
+    w.longFrames = [];
+    w.longTaskSpans = [];
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) w.longTasks.push(entry.duration);
+      for (const entry of list.getEntries()) {
+        w.longTasks.push(entry.duration);
+        w.longTaskSpans.push([Math.round(entry.startTime), Math.round(entry.duration)]);
+      }
     }).observe({ type: 'longtask' });
+    // Where a long frame's time went (Long Animation Frames API): script, then style and layout.
+    try {
+      new PerformanceObserver((list) => {
+        for (const f of /** @type {any[]} */ (list.getEntries())) {
+          const scripts = /** @type {any[]} */ (f.scripts ?? []);
+          w.longFrames.push({
+            ms: Math.round(f.duration),
+            scriptMs: Math.round(scripts.reduce((sum, s) => sum + s.duration, 0)),
+            forcedLayoutMs: Math.round(scripts.reduce((sum, s) => sum + (s.forcedStyleAndLayoutDuration ?? 0), 0)),
+            styleLayoutMs: Math.round(f.startTime + f.duration - (f.styleAndLayoutStart || f.startTime + f.duration)),
+            renderMs: Math.round(f.startTime + f.duration - (f.renderStart || f.startTime + f.duration)),
+            by: scripts.map((s) => `${s.invokerType}:${s.invoker}`.slice(0, 40)).slice(0, 2).join(' '),
+          });
+        }
+      }).observe({ type: 'long-animation-frame' });
+    } catch {
+      // An older browser: long tasks only.
+    }
   });
   return frame;
 }
@@ -51,7 +74,9 @@ async function takeLongTasks(frame) {
   return frame.evaluate(() => {
     const w = /** @type {any} */ (window);
     const tasks = /** @type {number[]} */ (w.longTasks.splice(0));
-    return { count: tasks.length, longestMs: Math.round(Math.max(0, ...tasks)), totalMs: Math.round(tasks.reduce((a, b) => a + b, 0)) };
+    const frames = /** @type {{ ms: number }[]} */ (w.longFrames.splice(0));
+    const worstFrames = frames.sort((a, b) => b.ms - a.ms).slice(0, 3);
+    return { count: tasks.length, longestMs: Math.round(Math.max(0, ...tasks)), totalMs: Math.round(tasks.reduce((a, b) => a + b, 0)), worstFrames };
   });
 }
 
@@ -93,10 +118,13 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
           const pre = body.querySelector(':scope > pre.plain');
           if (!pre) {
             watch.markdownFrames++;
-            if (!watch.kept && body.children.length >= 12) watch.kept = [...body.children].slice(0, 8);
-            if (watch.kept && watch.replacedAt < 0 && !watch.kept.every((node) => node.parentElement === body)) watch.replacedAt = body.textContent?.length ?? 0;
+            // Finished blocks sit in wrappers (render.ts); the first ones must stay where they are.
+            const blocks = body.querySelectorAll(':scope > .md-part > *');
+            if (!watch.kept && blocks.length >= 12) watch.kept = [...blocks].slice(0, 8);
+            if (watch.kept && watch.replacedAt < 0 && !watch.kept.every((node) => body.contains(node))) watch.replacedAt = body.textContent?.length ?? 0;
           } else if (!watch.plain) {
             watch.plain = pre;
+            watch.plainAt = Math.round(performance.now());
           } else if (pre !== watch.plain) {
             watch.plainReplaced = true;
           }
@@ -123,6 +151,8 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
         plainSeen: !!watched.plain,
         plainReplaced: watched.plainReplaced,
         plainChars: watched.plain?.textContent?.length ?? 0,
+        // When the long tasks ran, against the first frame that showed plain text.
+        longTasksVsPlain: w.longTaskSpans.splice(0).map((/** @type {number[]} */ [start, ms]) => `${start - watched.plainAt}ms:${ms}`).join(' '),
       };
     });
     console.log(`      1 MB answer in 10,000 chunks: browser long tasks ${JSON.stringify(longTasks)}; ${JSON.stringify(watch)}`);
