@@ -94,17 +94,22 @@ const streams = new WeakMap<HTMLElement, BodyStream>();
 const PLAIN_PIECE_CHARS = 4096;
 
 /**
- * At most this much new markdown is parsed and laid out per frame: a long message (opened, or a
- * burst of text) appears over a few frames instead of in one long task. 16 KB a frame took 50–100 ms
- * on a loaded 2-core machine (parse, DOM, layout of the new blocks); 4 KB keeps the frames under 50 ms
- * and still renders 240 KB/s, far faster than agents write.
+ * How much new markdown is parsed and laid out per frame: a long message (opened, or a burst of
+ * text) appears over a few frames instead of in one long task. 16 KB a frame took 50–100 ms on a
+ * loaded 2-core machine (parse, DOM, layout of the new blocks), so the step starts at 4 KB and
+ * follows what a step costs here and now (STEP_BUDGET_MS): halved when slower, doubled when well
+ * under, between the bounds. Even 1 KB a frame renders 60 KB/s, faster than agents write.
  */
-const MARKDOWN_STEP_CHARS = 4096;
+const MIN_STEP_CHARS = 1024;
+const MAX_STEP_CHARS = 16_384;
+/** What a step's parse and DOM work may take (the frame's layout and paint come on top). */
+const STEP_BUDGET_MS = 6;
+let stepChars = 4096;
 
 /**
  * Renders markdown into `body`, incrementally when `text` extends what it shows: the nodes of
  * finished blocks stay as they are, only the open end's nodes are replaced. False when only a
- * part of the new text was rendered (see MARKDOWN_STEP_CHARS): call again on a later frame.
+ * part of the new text was rendered (see `stepChars`): call again on a later frame.
  */
 export function renderMarkdownInto(body: HTMLElement, text: string): boolean {
   let stream = streams.get(body);
@@ -115,9 +120,15 @@ export function renderMarkdownInto(body: HTMLElement, text: string): boolean {
   const shown = stream.markdown.text;
   const from = text.startsWith(shown) ? shown.length : 0;
   // Past the markdown bound the text is plain, which costs what is on screen: no steps needed.
-  const step = text.length <= MAX_MARKDOWN_CHARS && text.length - from > MARKDOWN_STEP_CHARS ? text.slice(0, from + MARKDOWN_STEP_CHARS) : text;
+  const partial = text.length <= MAX_MARKDOWN_CHARS && text.length - from > stepChars;
+  const step = partial ? text.slice(0, from + stepChars) : text;
+  const started = performance.now();
   const update = stream.markdown.update(step);
   if (update) apply(body, stream, update);
+  const spent = performance.now() - started;
+  // Only a full step says what a step costs; a small update says nothing about a big one.
+  if (spent > STEP_BUDGET_MS) stepChars = Math.max(MIN_STEP_CHARS, stepChars >> 1);
+  else if (partial && spent < STEP_BUDGET_MS / 2) stepChars = Math.min(MAX_STEP_CHARS, stepChars << 1);
   return step === text;
 }
 
