@@ -172,19 +172,23 @@ function apply(body: HTMLElement, stream: BodyStream, update: MarkdownUpdate): v
  * viewport, not every block of a long answer. Containment keeps the margins of its blocks inside
  * it, where they no longer collapse with those of the next wrapper's first block (the gap would be
  * their sum, not the larger). So its own bottom margin takes back the smaller of the two, measured
- * once here (one layout, which the frame needed anyway): the gap stays the larger, as before.
+ * once here (one layout, which the frame needed anyway) before it may skip layout: the gap stays
+ * the larger, as before. The measured height is what it holds while skipped (until shown again).
  */
 function seal(part: HTMLElement, next: HTMLElement): void {
   const last = part.lastElementChild;
   const first = next.firstElementChild;
   // Not shown (a closed thought, a body not in the page yet): nothing to measure, left as it is.
   if (!last || !first || part.getClientRects().length === 0) return;
-  part.classList.add('md-sealed');
+  part.classList.add('md-flow');
+  const box = part.getBoundingClientRect();
   const lastBottom = last.getBoundingClientRect().bottom;
-  const inside = part.getBoundingClientRect().bottom - lastBottom;
+  const inside = box.bottom - lastBottom;
   const gap = first.getBoundingClientRect().top - lastBottom;
   const overlap = Math.min(inside, gap - inside);
   if (overlap > 0) part.style.marginBottom = `${-overlap}px`;
+  part.style.containIntrinsicSize = `auto ${box.height}px`;
+  part.classList.add('md-sealed');
 }
 
 function appendPlain(pre: HTMLElement, stream: BodyStream, text: string): void {
