@@ -39,7 +39,6 @@ async function observeLongTasks() {
     const w = /** @type {any} */ (window);
     if (w.longTasks) return;
     w.longTasks = [];
-    w.longFrames = [];
     w.longTaskSpans = [];
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
@@ -47,24 +46,6 @@ async function observeLongTasks() {
         w.longTaskSpans.push([Math.round(entry.startTime), Math.round(entry.duration), entry.name]);
       }
     }).observe({ type: 'longtask' });
-    // Where a long frame's time went (Long Animation Frames API): script, then style and layout.
-    try {
-      new PerformanceObserver((list) => {
-        for (const f of /** @type {any[]} */ (list.getEntries())) {
-          const scripts = /** @type {any[]} */ (f.scripts ?? []);
-          w.longFrames.push({
-            ms: Math.round(f.duration),
-            scriptMs: Math.round(scripts.reduce((sum, s) => sum + s.duration, 0)),
-            forcedLayoutMs: Math.round(scripts.reduce((sum, s) => sum + (s.forcedStyleAndLayoutDuration ?? 0), 0)),
-            styleLayoutMs: Math.round(f.startTime + f.duration - (f.styleAndLayoutStart || f.startTime + f.duration)),
-            renderMs: Math.round(f.startTime + f.duration - (f.renderStart || f.startTime + f.duration)),
-            by: scripts.map((s) => `${s.invokerType}:${s.invoker}`.slice(0, 40)).slice(0, 2).join(' '),
-          });
-        }
-      }).observe({ type: 'long-animation-frame' });
-    } catch {
-      // An older browser: long tasks only.
-    }
   });
   return frame;
 }
@@ -74,9 +55,7 @@ async function takeLongTasks(frame) {
   return frame.evaluate(() => {
     const w = /** @type {any} */ (window);
     const tasks = /** @type {number[]} */ (w.longTasks.splice(0));
-    const frames = /** @type {{ ms: number }[]} */ (w.longFrames.splice(0));
-    const worstFrames = frames.sort((a, b) => b.ms - a.ms).slice(0, 3);
-    return { loaf: PerformanceObserver.supportedEntryTypes.includes('long-animation-frame'), count: tasks.length, longestMs: Math.round(Math.max(0, ...tasks)), totalMs: Math.round(tasks.reduce((a, b) => a + b, 0)), worstFrames };
+    return { count: tasks.length, longestMs: Math.round(Math.max(0, ...tasks)), totalMs: Math.round(tasks.reduce((a, b) => a + b, 0)) };
   });
 }
 
