@@ -94,15 +94,22 @@ const streams = new WeakMap<HTMLElement, BodyStream>();
 const PLAIN_PIECE_CHARS = 4096;
 
 /**
- * At most this much new markdown is parsed and laid out per frame: a long message (opened, or a
- * burst of text) appears over a few frames instead of in one long task.
+ * How much new markdown is parsed and laid out per frame: a long message (opened, or a burst of
+ * text) appears over a few frames instead of in one long task. 16 KB a frame took 50–100 ms on a
+ * loaded 2-core machine (parse, DOM, layout of the new blocks), so the step starts at 4 KB and
+ * follows what a step costs here and now (STEP_BUDGET_MS): halved when slower, doubled when well
+ * under, between the bounds. Even 1 KB a frame renders 60 KB/s, faster than agents write.
  */
-const MARKDOWN_STEP_CHARS = 16_384;
+const MIN_STEP_CHARS = 1024;
+const MAX_STEP_CHARS = 16_384;
+/** What a step's parse and DOM work may take (the frame's layout and paint come on top). */
+const STEP_BUDGET_MS = 6;
+let stepChars = 4096;
 
 /**
  * Renders markdown into `body`, incrementally when `text` extends what it shows: the nodes of
  * finished blocks stay as they are, only the open end's nodes are replaced. False when only a
- * part of the new text was rendered (see MARKDOWN_STEP_CHARS): call again on a later frame.
+ * part of the new text was rendered (see `stepChars`): call again on a later frame.
  */
 export function renderMarkdownInto(body: HTMLElement, text: string): boolean {
   let stream = streams.get(body);
@@ -113,9 +120,15 @@ export function renderMarkdownInto(body: HTMLElement, text: string): boolean {
   const shown = stream.markdown.text;
   const from = text.startsWith(shown) ? shown.length : 0;
   // Past the markdown bound the text is plain, which costs what is on screen: no steps needed.
-  const step = text.length <= MAX_MARKDOWN_CHARS && text.length - from > MARKDOWN_STEP_CHARS ? text.slice(0, from + MARKDOWN_STEP_CHARS) : text;
+  const partial = text.length <= MAX_MARKDOWN_CHARS && text.length - from > stepChars;
+  const step = partial ? text.slice(0, from + stepChars) : text;
+  const started = performance.now();
   const update = stream.markdown.update(step);
   if (update) apply(body, stream, update);
+  const spent = performance.now() - started;
+  // Only a full step says what a step costs; a small update says nothing about a big one.
+  if (spent > STEP_BUDGET_MS) stepChars = Math.max(MIN_STEP_CHARS, stepChars >> 1);
+  else if (partial && spent < STEP_BUDGET_MS / 2) stepChars = Math.min(MAX_STEP_CHARS, stepChars << 1);
   return step === text;
 }
 
@@ -135,19 +148,47 @@ function apply(body: HTMLElement, stream: BodyStream, update: MarkdownUpdate): v
     case 'markdown': {
       if (update.reset) body.replaceChildren();
       else while (body.childNodes.length > stream.finishedNodes) body.lastChild?.remove();
+      let added: HTMLElement | undefined;
       if (update.finished) {
         // Each batch of finished blocks in a plain wrapper (margins collapse through it, so it looks
         // the same): the body keeps a few children instead of thousands, which Blink lays out
         // several times faster as the message grows.
-        const part = el('div', 'md-part');
-        part.append(fragment(update.finished));
-        body.append(part);
+        added = el('div', 'md-part');
+        added.append(fragment(update.finished));
+        body.append(added);
       }
       stream.finishedNodes = body.childNodes.length;
       if (update.tail) body.append(fragment(update.tail));
+      const before = added?.previousElementSibling;
+      if (added && before instanceof HTMLElement && before.classList.contains('md-part')) seal(before, added);
       return;
     }
   }
+}
+
+/**
+ * A finished wrapper that another one follows skips layout and paint while off screen
+ * (`content-visibility: auto`, chat.css `.md-sealed`): a frame then costs the blocks near the
+ * viewport, not every block of a long answer. Containment keeps the margins of its blocks inside
+ * it, where they no longer collapse with those of the next wrapper's first block (the gap would be
+ * their sum, not the larger). So its own bottom margin takes back the smaller of the two, measured
+ * once here (one layout, which the frame needed anyway) before it may skip layout: the gap stays
+ * the larger, as before. The measured height is what it holds while skipped (until shown again).
+ */
+function seal(part: HTMLElement, next: HTMLElement): void {
+  const last = part.lastElementChild;
+  const first = next.firstElementChild;
+  // Not shown (a closed thought, a body not in the page yet): nothing to measure, left as it is.
+  if (!last || !first || part.getClientRects().length === 0) return;
+  part.classList.add('md-flow');
+  const box = part.getBoundingClientRect();
+  const lastBottom = last.getBoundingClientRect().bottom;
+  const inside = box.bottom - lastBottom;
+  const gap = first.getBoundingClientRect().top - lastBottom;
+  const overlap = Math.min(inside, gap - inside);
+  if (overlap > 0) part.style.marginBottom = `${-overlap}px`;
+  part.style.containIntrinsicSize = `auto ${box.height}px`;
+  part.classList.add('md-sealed');
 }
 
 function appendPlain(pre: HTMLElement, stream: BodyStream, text: string): void {

@@ -39,8 +39,12 @@ async function observeLongTasks() {
     const w = /** @type {any} */ (window);
     if (w.longTasks) return;
     w.longTasks = [];
+    w.longTaskSpans = [];
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) w.longTasks.push(entry.duration);
+      for (const entry of list.getEntries()) {
+        w.longTasks.push(entry.duration);
+        w.longTaskSpans.push([Math.round(entry.startTime), Math.round(entry.duration), entry.name]);
+      }
     }).observe({ type: 'longtask' });
   });
   return frame;
@@ -82,21 +86,43 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
     // and becomes plain text, whose node must then only grow.
     await frame.evaluate(() => {
       const w = /** @type {any} */ (window);
-      const watch = { frames: 0, markdownFrames: 0, kept: /** @type {Element[] | undefined} */ (undefined), replacedAt: -1, blocksAtPlain: 0, plain: /** @type {Element | undefined} */ (undefined), plainReplaced: false };
+      const watch = { gaps: /** @type {{ withSeal: number[], without: number[] } | undefined} */ (undefined), frames: 0, markdownFrames: 0, kept: /** @type {Element[] | undefined} */ (undefined), replacedAt: -1, blocksAtPlain: 0, plain: /** @type {Element | undefined} */ (undefined), plainReplaced: false };
       w.streamWatch = watch;
       const rowsBefore = document.querySelectorAll('.row').length;
       const tick = () => {
         const row = document.querySelectorAll('.row')[rowsBefore + 1]; // after the prompt's row
         const body = row?.querySelector('.markdown');
         if (body) {
+          if (!watch.frames) watch.firstAt = Math.round(performance.now());
           watch.frames++;
           const pre = body.querySelector(':scope > pre.plain');
           if (!pre) {
             watch.markdownFrames++;
-            if (!watch.kept && body.children.length >= 12) watch.kept = [...body.children].slice(0, 8);
-            if (watch.kept && watch.replacedAt < 0 && !watch.kept.every((node) => node.parentElement === body)) watch.replacedAt = body.textContent?.length ?? 0;
+            // Finished blocks sit in wrappers (render.ts); the first ones must stay where they are.
+            const blocks = body.querySelectorAll(':scope > .md-part > *');
+            if (!watch.kept && blocks.length >= 12) watch.kept = [...blocks].slice(0, 8);
+            if (watch.kept && watch.replacedAt < 0 && !watch.kept.every((node) => body.contains(node))) watch.replacedAt = body.textContent?.length ?? 0;
+            // Once: the wrappers that skip layout off screen (sealed) leave the gaps between blocks
+            // as they are without the seal (margins collapsing across wrappers).
+            const sealed = /** @type {HTMLElement[]} */ ([...body.querySelectorAll(':scope > .md-sealed')]);
+            if (!watch.gaps && sealed.length >= 3) {
+              const gaps = () => sealed.map((part) => (part.nextElementSibling?.firstElementChild?.getBoundingClientRect().top ?? 0) - (part.lastElementChild?.getBoundingClientRect().bottom ?? 0));
+              const withSeal = gaps();
+              const margins = sealed.map((part) => part.style.marginBottom);
+              for (const part of sealed) {
+                part.classList.remove('md-sealed', 'md-flow');
+                part.style.marginBottom = '';
+              }
+              const without = gaps();
+              sealed.forEach((part, i) => {
+                part.classList.add('md-sealed', 'md-flow');
+                part.style.marginBottom = margins[i] ?? '';
+              });
+              watch.gaps = { withSeal, without };
+            }
           } else if (!watch.plain) {
             watch.plain = pre;
+            watch.plainAt = Math.round(performance.now());
           } else if (pre !== watch.plain) {
             watch.plainReplaced = true;
           }
@@ -123,11 +149,18 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
         plainSeen: !!watched.plain,
         plainReplaced: watched.plainReplaced,
         plainChars: watched.plain?.textContent?.length ?? 0,
+        gaps: watched.gaps,
+        // When the long tasks ran, against the first frame that showed the answer / showed plain text.
+        longTasksVsPlain: w.longTaskSpans.splice(0).map((/** @type {[number, number, string]} */ [start, ms, name]) => `${start - watched.firstAt}/${start - watched.plainAt}ms:${ms}:${name}`).join(' '),
       };
     });
     console.log(`      1 MB answer in 10,000 chunks: browser long tasks ${JSON.stringify(longTasks)}; ${JSON.stringify(watch)}`);
     assert.ok(watch.keptBlocks > 0 && watch.markdownFrames > 1, `the answer was seen growing as markdown: ${JSON.stringify(watch)}`);
     assert.equal(watch.replacedAt, -1, 'the nodes of finished blocks were replaced while the message grew');
+    assert.ok(watch.gaps, `finished blocks off screen skip layout (sealed wrappers): ${JSON.stringify(watch)}`);
+    // Within a pixel (layout rounds to fractions of one); margins added instead of collapsed differ by 4 px or more.
+    const gapsKept = watch.gaps.withSeal.every((gap, i) => Math.abs(gap - (watch.gaps?.without[i] ?? NaN)) < 1);
+    assert.ok(gapsKept, `the gaps between blocks are the same with the sealed wrappers: ${JSON.stringify(watch.gaps)}`);
     assert.ok(watch.plainSeen, 'past the size bound the message shows as plain text');
     assert.equal(watch.plainReplaced, false, 'the plain text node grows, it is not replaced per chunk');
     assert.equal(watch.plainChars, ANSWER_CHARS, 'every character arrived, once');
