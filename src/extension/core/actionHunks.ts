@@ -202,7 +202,11 @@ export function undoHunks(after: string, current: string, hunks: readonly LineHu
   const lines = splitLines(current);
   const undone: number[] = [];
   const conflicts: number[] = [];
-  // From the end, so earlier line numbers stay valid.
+  // From the end, so earlier line numbers stay valid. The text is built from slices, never by
+  // splicing a hunk's lines in as arguments: a rewrite of 130,000 lines overflows the call stack.
+  const pieces: string[] = [];
+  let kept = lines.length;
+  let linesAfter = 0;
   for (const index of [...new Set(indexes)].sort((x, y) => y - x)) {
     const hunk = hunks[index];
     const place = places[index];
@@ -211,19 +215,27 @@ export function undoHunks(after: string, current: string, hunks: readonly LineHu
       conflicts.push(index);
       continue;
     }
-    lines.splice(place.start, place.count, ...fitLastLine(hunk.oldLines, place.start + place.count, lines.length));
+    const end = place.start + place.count;
+    pieces.push(lines.slice(end, kept).join(''));
+    linesAfter += kept - end;
+    const old = fitLastLine(hunk.oldLines, linesAfter > 0);
+    pieces.push(old.join(''));
+    linesAfter += old.length;
+    kept = place.start;
     undone.push(index);
   }
-  return { text: lines.join(''), undone: undone.reverse(), conflicts: conflicts.reverse() };
+  pieces.push(lines.slice(0, kept).join(''));
+  return { text: pieces.reverse().join(''), undone: undone.reverse(), conflicts: conflicts.reverse() };
 }
 
 /**
  * The old lines to put back. Lines keep the terminators they had, except that a line which was the
  * last of the old file (no terminator) now followed by more lines needs one to stay a line.
  */
-function fitLastLine(oldLines: readonly string[], end: number, total: number): string[] {
-  const out = [...oldLines];
-  const last = out.at(-1);
-  if (last !== undefined && !last.endsWith('\n') && end < total) out[out.length - 1] = last + '\n';
+function fitLastLine(oldLines: readonly string[], linesFollow: boolean): readonly string[] {
+  const last = oldLines.at(-1);
+  if (last === undefined || last.endsWith('\n') || !linesFollow) return oldLines;
+  const out = oldLines.slice();
+  out[out.length - 1] = last + '\n';
   return out;
 }

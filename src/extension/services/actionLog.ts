@@ -52,6 +52,12 @@ export class ActionLogCapture extends Disposable {
   private readonly ownWrites = new Map<string, number>();
   private readonly busy = new Set<string>();
   private readonly viewCache = new WeakMap<FileChange, { before: Snapshot; after: Snapshot; view: FileChangeView }>();
+  /**
+   * The running turn's changes: their view against the file as last read. One tree refresh asks for
+   * it several times (the turn's summary, its files, the lenses), and a 10 MB rewrite's hunks cost
+   * ~200 ms each time; the file is read each time, the hunks computed only when its bytes differ.
+   */
+  private readonly openViewCache = new WeakMap<FileChange, { before: Snapshot; current: Snapshot; view: FileChangeView }>();
   /** Per session: until when a file changing on disk is taken for the agent's doing. */
   private readonly commandUntil = new Map<string, number>();
   /** Sessions changed since their last save (see `SAVE_DELAY_MS`). */
@@ -145,7 +151,14 @@ export class ActionLogCapture extends Disposable {
    * settled change are computed once (until its before or after is replaced), its status each time.
    */
   view(change: FileChange): FileChangeView {
-    if (!change.after) return viewOf(change, readSnapshotSync(change.path));
+    if (!change.after) {
+      const current = readSnapshotSync(change.path);
+      const open = this.openViewCache.get(change);
+      if (open && open.before === change.before && sameSnapshot(open.current, current)) return open.view;
+      const view = viewOf(change, current);
+      this.openViewCache.set(change, { before: change.before, current, view });
+      return view;
+    }
     const cached = this.viewCache.get(change);
     if (cached && cached.before === change.before && cached.after === change.after) {
       return cached.view.status === 'no-undo' ? cached.view : { ...cached.view, status: statusOf(change.hunkStates) };

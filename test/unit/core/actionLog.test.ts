@@ -103,6 +103,27 @@ describe('action log: hunks of an agent change', () => {
     assert.equal(undoHunks(after, after, hunks, [0]).text, 'same head\n' + before);
   });
 
+  it('undoes a rewrite of 200,000 lines (a 10 MB file) exactly, where splicing its lines in as arguments overflowed the stack', () => {
+    const before = lines(200_000, (i) => `const value${i} = someCall(argument${i % 97}, "padding to fifty chars");`);
+    const after = before.replaceAll('const', 'let');
+    const hunks = computeHunks(before, after);
+    assert.equal(hunks.length, 1);
+    assert.equal(hunks[0].oldLines.length, 200_000);
+    const result = undoHunks(after, after, hunks, [0]);
+    assert.deepEqual(result.undone, [0]);
+    assert.ok(result.text === before, 'the undone text differs from the text before the agent');
+  });
+
+  it('keeps the final newline fix and the user text between undone hunks when building from slices', () => {
+    const before = 'a\nb\nc\nd\ne';
+    const after = 'A\nb\nc\nD\ne\nf\n';
+    const hunks = computeHunks(before, after);
+    assert.equal(hunks.length, 2);
+    assert.equal(undoHunks(after, after, hunks, [1, 0]).text, before);
+    assert.equal(undoHunks(after, after, hunks, [1]).text, 'A\nb\nc\nd\ne');
+    assert.equal(undoHunks(after, 'A\nb\nc\nD\ne\nf\ng\n', hunks, [1]).text, 'A\nb\nc\nd\ne\ng\n');
+  });
+
   it('decodes a BOM and refuses binary or non-UTF-8 bytes instead of guessing', () => {
     const withBom = encodeText('x\r\n', true);
     assert.deepEqual([...withBom.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
