@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { computeHunks, decodeText, encodeText, placeHunks, splitLines, undoHunks } from '../../../src/extension/core/actionHunks';
+import { diffArrays } from 'diff';
+import { computeHunks, decodeText, editLengthExceeds, encodeText, placeHunks, splitLines, undoHunks } from '../../../src/extension/core/actionHunks';
 import { ActionLog, sameSnapshot, summaryText, viewOf, type Snapshot } from '../../../src/extension/core/actionLog';
 import { editTargets, reportedBefore } from '../../../src/extension/core/editTargets';
 import { planRestore, planUndo, restoreFiles } from '../../../src/extension/core/undoPlan';
@@ -122,6 +123,17 @@ describe('action log: hunks of an agent change', () => {
     assert.equal(undoHunks(after, after, hunks, [1, 0]).text, before);
     assert.equal(undoHunks(after, after, hunks, [1]).text, 'A\nb\nc\nd\ne');
     assert.equal(undoHunks(after, 'A\nb\nc\nD\ne\nf\ng\n', hunks, [1]).text, 'A\nb\nc\nd\ne\ng\n');
+  });
+
+  it('tells a diff over its bound exactly when the diff library gives up on it', () => {
+    let seed = 7;
+    const random = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (let round = 0; round < 2000; round++) {
+      const a = Array.from({ length: random(30) }, () => String(random(4)));
+      const b = Array.from({ length: random(30) }, () => String(random(4)));
+      const max = 1 + random(25);
+      assert.equal(editLengthExceeds(a, b, max), diffArrays(a, b, { maxEditLength: max }) === undefined, JSON.stringify({ a, b, max }));
+    }
   });
 
   it('decodes a BOM and refuses binary or non-UTF-8 bytes instead of guessing', () => {
