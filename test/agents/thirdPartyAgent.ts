@@ -16,6 +16,8 @@
 //   fs-write PATH               `fs/write_text_file` with the rest of the prompt (after the first
 //                               line) as content; the result (or error) is the call's rawOutput
 //   fs-write-twice PATH         two concurrent writes, "first" then "second"
+//   fs-rewrite PATH FROM TO     `fs/write_text_file` of the file with every FROM replaced by TO
+//                               (a whole-file rewrite without a prompt the size of the file)
 //   cwd-outside PATH            `terminal/create` with a cwd; the result (or error) as rawOutput
 //   long-terminal               `terminal/create` of a command that runs for a minute, shown in a
 //                               tool call; reports how it ended (wait_for_exit) as rawOutput
@@ -622,6 +624,11 @@ acp
           client.request(acp.methods.client.fs.writeTextFile, { sessionId: sid, path: arg, content: restLines.join('\n') }),
         );
         break;
+      case 'fs-rewrite': {
+        const content = fs.readFileSync(arg, 'utf8').replaceAll(arg2 ?? '', arg3 ?? '');
+        await report(client, sid, `Rewrite ${arg}`, () => client.request(acp.methods.client.fs.writeTextFile, { sessionId: sid, path: arg, content }));
+        break;
+      }
       case 'fs-write-twice': {
         const write = (content: string) => client.request(acp.methods.client.fs.writeTextFile, { sessionId: sid, path: arg, content });
         await report(client, sid, `Write ${arg} twice`, () => Promise.all([write('first\n'), write('second\n')]));

@@ -200,6 +200,24 @@ describe('action log: review every agent edit', function () {
     assert.equal(fs.readFileSync(open, 'utf8'), 'alpha\nsecond\n');
   });
 
+  it('reviews a 2 MB file of 170,000 lines the agent rewrote line by line as one hunk, and Undo puts back its exact bytes', async () => {
+    // Just under the log's 2 MB bound for texts (larger files are listed without undo), in lines
+    // short enough that an undo splicing them in as arguments overflowed the stack.
+    const file = inWorkspace('src/log-rewrite-2mb.txt');
+    const lineCount = 170_000;
+    const original = Array.from({ length: lineCount }, (_, i) => `line ${String(i).padStart(6, '0')}\n`).join('');
+    fs.writeFileSync(file, original);
+    await prompt(`fs-rewrite ${file} line LINE`);
+    const change = changeOf(file);
+    assert.ok(change, JSON.stringify(api.changes().map((c) => c.path)));
+    assert.deepEqual([change.source, change.status, change.reason, change.hunks, change.added, change.removed], ['fs', 'pending', undefined, 1, lineCount, lineCount]);
+    assert.ok(fs.readFileSync(file, 'utf8').startsWith('LINE 000000\n'));
+    // Its one hunk is the whole file: Undo on it is Undo All, through the action log's own undo.
+    assert.deepEqual((await api.undoHunk(file, 0)).undone, [0]);
+    assert.ok(fs.readFileSync(file).equals(Buffer.from(original)), 'the file after Undo differs from the file before the agent');
+    assert.equal(changeOf(file)?.status, 'undone');
+  });
+
   it('restores to before a prompt across two turns, as one step that can be undone', async () => {
     const a = inWorkspace('src/log-checkpoint.txt');
     const b = inWorkspace('src/log-checkpoint-new.txt');

@@ -77,9 +77,38 @@ function lineEdits(from: readonly string[], to: readonly string[]): LineEdit[] {
   const a = from.slice(head, from.length - tail);
   const b = to.slice(head, to.length - tail);
   if (a.length === 0 && b.length === 0) return [];
-  const parts = a.length && b.length ? diffArrays(a, b, { maxEditLength: MAX_EDIT_LENGTH }) : undefined;
+  const parts = a.length && b.length && !editLengthExceeds(a, b, MAX_EDIT_LENGTH) ? diffArrays(a, b, { maxEditLength: MAX_EDIT_LENGTH }) : undefined;
   if (!parts) return [{ start: head, count: a.length, lines: b, toStart: head }];
   return editsOf(parts, head);
+}
+
+/**
+ * Whether turning `a` into `b` takes more than `max` lines inserted plus removed: exactly when
+ * `diffArrays` with that `maxEditLength` gives up. Myers's greedy search over one array of ints,
+ * with no paths kept: a whole-file rewrite is told in ~max²/2 steps of a few ns (~5 ms) where the
+ * library's search, which builds the edit script as it goes, takes 80–100 ms to the same answer.
+ */
+export function editLengthExceeds(a: readonly string[], b: readonly string[], max: number): boolean {
+  const n = a.length;
+  const m = b.length;
+  if (Math.abs(n - m) > max) return true;
+  const offset = max + 1;
+  // Furthest x reached on each diagonal k = x - y.
+  const furthest = new Int32Array(2 * max + 3);
+  for (let d = 0; d <= max; d++) {
+    for (let k = -d; k <= d; k += 2) {
+      const down = k === -d || (k !== d && furthest[offset + k - 1] < furthest[offset + k + 1]);
+      let x = down ? furthest[offset + k + 1] : furthest[offset + k - 1] + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      furthest[offset + k] = x;
+      if (x >= n && y >= m) return false;
+    }
+  }
+  return true;
 }
 
 function editsOf(parts: { value: string[]; added?: boolean; removed?: boolean }[], offset: number): LineEdit[] {
@@ -202,7 +231,11 @@ export function undoHunks(after: string, current: string, hunks: readonly LineHu
   const lines = splitLines(current);
   const undone: number[] = [];
   const conflicts: number[] = [];
-  // From the end, so earlier line numbers stay valid.
+  // From the end, so earlier line numbers stay valid. The text is built from slices, never by
+  // splicing a hunk's lines in as arguments: a rewrite of 130,000 lines overflows the call stack.
+  const pieces: string[] = [];
+  let kept = lines.length;
+  let linesAfter = 0;
   for (const index of [...new Set(indexes)].sort((x, y) => y - x)) {
     const hunk = hunks[index];
     const place = places[index];
@@ -211,19 +244,27 @@ export function undoHunks(after: string, current: string, hunks: readonly LineHu
       conflicts.push(index);
       continue;
     }
-    lines.splice(place.start, place.count, ...fitLastLine(hunk.oldLines, place.start + place.count, lines.length));
+    const end = place.start + place.count;
+    pieces.push(lines.slice(end, kept).join(''));
+    linesAfter += kept - end;
+    const old = fitLastLine(hunk.oldLines, linesAfter > 0);
+    pieces.push(old.join(''));
+    linesAfter += old.length;
+    kept = place.start;
     undone.push(index);
   }
-  return { text: lines.join(''), undone: undone.reverse(), conflicts: conflicts.reverse() };
+  pieces.push(lines.slice(0, kept).join(''));
+  return { text: pieces.reverse().join(''), undone: undone.reverse(), conflicts: conflicts.reverse() };
 }
 
 /**
  * The old lines to put back. Lines keep the terminators they had, except that a line which was the
  * last of the old file (no terminator) now followed by more lines needs one to stay a line.
  */
-function fitLastLine(oldLines: readonly string[], end: number, total: number): string[] {
-  const out = [...oldLines];
-  const last = out.at(-1);
-  if (last !== undefined && !last.endsWith('\n') && end < total) out[out.length - 1] = last + '\n';
+function fitLastLine(oldLines: readonly string[], linesFollow: boolean): readonly string[] {
+  const last = oldLines.at(-1);
+  if (last === undefined || last.endsWith('\n') || !linesFollow) return oldLines;
+  const out = oldLines.slice();
+  out[out.length - 1] = last + '\n';
   return out;
 }

@@ -165,11 +165,12 @@ export class ActionLog {
     return change;
   }
 
-  /** What the agent left: hunks are counted from here, all pending again. */
-  setAfter(change: FileChange, after: Snapshot): void {
+  /** What the agent left: hunks are counted from here, all pending again. Returns the view it computed, for a cache. */
+  setAfter(change: FileChange, after: Snapshot): FileChangeView {
     change.after = after;
     const view = viewOf(change);
     change.hunkStates = view.hunks.map(() => 'pending');
+    return view;
   }
 
   /** The session's effective changes, oldest first. */

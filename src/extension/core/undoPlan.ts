@@ -3,7 +3,7 @@
  * a checkpoint restore undoes in which order (pure). The adapter only carries the plan out.
  */
 import { undoHunks } from './actionHunks';
-import { snapshotText, viewOf, type FileChange } from './actionLog';
+import { snapshotText, viewOf, type FileChange, type FileChangeView } from './actionLog';
 
 /** The file as it is now: absent, its text (the open document's when it is open), or unreadable. */
 export type CurrentFile = { kind: 'absent' } | { kind: 'text'; text: string } | { kind: 'unreadable'; reason: string };
@@ -31,8 +31,7 @@ export interface UndoPlan {
 }
 
 /** Plans undoing the hunks at `indexes` (all when omitted) of a change, against the file now. */
-export function planUndo(change: FileChange, current: CurrentFile, indexes?: readonly number[]): UndoPlan {
-  const view = viewOf(change);
+export function planUndo(change: FileChange, current: CurrentFile, indexes?: readonly number[], view: FileChangeView = viewOf(change)): UndoPlan {
   if (view.status === 'no-undo') return refuse(view.reason ?? 'no undo');
   const all = view.hunks.map((_, i) => i);
   const wanted = (indexes ?? all).filter((i) => i >= 0 && i < view.hunks.length && change.hunkStates[i] !== 'undone');

@@ -52,6 +52,12 @@ export class ActionLogCapture extends Disposable {
   private readonly ownWrites = new Map<string, number>();
   private readonly busy = new Set<string>();
   private readonly viewCache = new WeakMap<FileChange, { before: Snapshot; after: Snapshot; view: FileChangeView }>();
+  /**
+   * The running turn's changes: their view against the file as last read. One tree refresh asks for
+   * it several times (the turn's summary, its files, the lenses), and a 10 MB rewrite's hunks cost
+   * ~200 ms each time; the file is read each time, the hunks computed only when its bytes differ.
+   */
+  private readonly openViewCache = new WeakMap<FileChange, { before: Snapshot; current: Snapshot; view: FileChangeView }>();
   /** Per session: until when a file changing on disk is taken for the agent's doing. */
   private readonly commandUntil = new Map<string, number>();
   /** Sessions changed since their last save (see `SAVE_DELAY_MS`). */
@@ -132,8 +138,14 @@ export class ActionLogCapture extends Disposable {
   afterFsWrite(sessionId: string, path: string): void {
     const change = this.log.inTurn(sessionId, realPath(path));
     if (!change) return;
-    this.log.setAfter(change, readSnapshotSync(change.path));
+    this.setAfterCached(change, readSnapshotSync(change.path));
     this.changedSoon(sessionId);
+  }
+
+  /** `ActionLog.setAfter`, keeping the view it computed: a 10 MB rewrite's hunks cost ~200 ms. */
+  private setAfterCached(change: FileChange, after: Snapshot): void {
+    const view = this.log.setAfter(change, after);
+    this.viewCache.set(change, { before: change.before, after, view });
   }
 
   views(sessionId: string): FileChangeView[] {
@@ -145,7 +157,14 @@ export class ActionLogCapture extends Disposable {
    * settled change are computed once (until its before or after is replaced), its status each time.
    */
   view(change: FileChange): FileChangeView {
-    if (!change.after) return viewOf(change, readSnapshotSync(change.path));
+    if (!change.after) {
+      const current = readSnapshotSync(change.path);
+      const open = this.openViewCache.get(change);
+      if (open && open.before === change.before && sameSnapshot(open.current, current)) return open.view;
+      const view = viewOf(change, current);
+      this.openViewCache.set(change, { before: change.before, current, view });
+      return view;
+    }
     const cached = this.viewCache.get(change);
     if (cached && cached.before === change.before && cached.after === change.after) {
       return cached.view.status === 'no-undo' ? cached.view : { ...cached.view, status: statusOf(change.hunkStates) };
@@ -284,7 +303,7 @@ export class ActionLogCapture extends Disposable {
         change.beforeHow = "rebuilt from the agent's report";
       }
     }
-    this.log.setAfter(change, after);
+    this.setAfterCached(change, after);
   }
 
   private beforeFromReport(path: string, call: TrackedCall, after: Snapshot): Snapshot {
@@ -309,7 +328,7 @@ export class ActionLogCapture extends Disposable {
     // File events arrive late: the documents' earlier texts stay until the next turn begins.
     if (this.commandUntil.get(sessionId) === Infinity) this.commandUntil.set(sessionId, Date.now() + COMMAND_GRACE_MS);
     // Whatever is still open (a watcher change, a call that never reported its end) ends with the turn.
-    for (const change of this.log.changes(sessionId)) if (!change.after) this.log.setAfter(change, readSnapshotSync(change.path));
+    for (const change of this.log.changes(sessionId)) if (!change.after) this.setAfterCached(change, readSnapshotSync(change.path));
     this.changed(sessionId);
   }
 
@@ -343,7 +362,7 @@ export class ActionLogCapture extends Disposable {
       }
       const change = existing ?? this.log.record(sessionId, path, 'watcher', this.watcherBefore(sessionId, path, what));
       // The command already ran: what is on disk now is what it left (a later event updates it).
-      this.log.setAfter(change, onDisk);
+      this.setAfterCached(change, onDisk);
       this.changedSoon(sessionId);
       return;
     }

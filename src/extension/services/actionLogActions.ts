@@ -178,7 +178,9 @@ export class ActionLogActions {
   }
 
   private async carryOut(change: FileChange, indexes?: number[]): Promise<UndoOutcome> {
-    const plan = planUndo(change, currentFile(change.path, await openDocumentOf(change.path)), indexes);
+    const current = currentFile(change.path, await openDocumentOf(change.path));
+    // The hunks the user saw (cached while before and after stand), not computed once more.
+    const plan = planUndo(change, current, indexes, this.deps.capture.view(change));
     await this.apply(change.path, plan);
     if (plan.action.type === 'restore' && change.beforeUnsaved !== undefined) {
       // The agent wrote over unsaved text with the user's leave: it comes back, unsaved.

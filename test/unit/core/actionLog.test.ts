@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { computeHunks, decodeText, encodeText, placeHunks, splitLines, undoHunks } from '../../../src/extension/core/actionHunks';
+import { diffArrays } from 'diff';
+import { computeHunks, decodeText, editLengthExceeds, encodeText, placeHunks, splitLines, undoHunks } from '../../../src/extension/core/actionHunks';
 import { ActionLog, sameSnapshot, summaryText, viewOf, type Snapshot } from '../../../src/extension/core/actionLog';
 import { editTargets, reportedBefore } from '../../../src/extension/core/editTargets';
 import { planRestore, planUndo, restoreFiles } from '../../../src/extension/core/undoPlan';
@@ -101,6 +102,38 @@ describe('action log: hunks of an agent change', () => {
     assert.equal(hunks.length, 1);
     assert.equal(hunks[0].oldStart, 1);
     assert.equal(undoHunks(after, after, hunks, [0]).text, 'same head\n' + before);
+  });
+
+  it('undoes a rewrite of 200,000 lines (a 10 MB file) exactly, where splicing its lines in as arguments overflowed the stack', () => {
+    const before = lines(200_000, (i) => `const value${i} = someCall(argument${i % 97}, "padding to fifty chars");`);
+    const after = before.replaceAll('const', 'let');
+    const hunks = computeHunks(before, after);
+    assert.equal(hunks.length, 1);
+    assert.equal(hunks[0].oldLines.length, 200_000);
+    const result = undoHunks(after, after, hunks, [0]);
+    assert.deepEqual(result.undone, [0]);
+    assert.ok(result.text === before, 'the undone text differs from the text before the agent');
+  });
+
+  it('keeps the final newline fix and the user text between undone hunks when building from slices', () => {
+    const before = 'a\nb\nc\nd\ne';
+    const after = 'A\nb\nc\nD\ne\nf\n';
+    const hunks = computeHunks(before, after);
+    assert.equal(hunks.length, 2);
+    assert.equal(undoHunks(after, after, hunks, [1, 0]).text, before);
+    assert.equal(undoHunks(after, after, hunks, [1]).text, 'A\nb\nc\nd\ne');
+    assert.equal(undoHunks(after, 'A\nb\nc\nD\ne\nf\ng\n', hunks, [1]).text, 'A\nb\nc\nd\ne\ng\n');
+  });
+
+  it('tells a diff over its bound exactly when the diff library gives up on it', () => {
+    let seed = 7;
+    const random = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (let round = 0; round < 2000; round++) {
+      const a = Array.from({ length: random(30) }, () => String(random(4)));
+      const b = Array.from({ length: random(30) }, () => String(random(4)));
+      const max = 1 + random(25);
+      assert.equal(editLengthExceeds(a, b, max), diffArrays(a, b, { maxEditLength: max }) === undefined, JSON.stringify({ a, b, max }));
+    }
   });
 
   it('decodes a BOM and refuses binary or non-UTF-8 bytes instead of guessing', () => {
