@@ -1,6 +1,6 @@
 import type { ToolCall, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
 import { assertNever } from '../../protocol/assertNever';
-import { readTerminalMeta } from '../../protocol/terminalMeta';
+import { terminalInfoId } from '../../protocol/terminalMeta';
 import { jsonEqual, sanitizeContent, sanitizeLocations } from './wireValues';
 
 /**
@@ -81,6 +81,9 @@ export interface ToolCallApplied {
   readonly warnings: readonly string[];
 }
 
+/** Shared by every message that dropped nothing (nearly all of them). */
+const NO_WARNINGS: readonly string[] = Object.freeze([]);
+
 type Fields = Pick<ToolCallState, 'title' | 'name' | 'kind' | 'status' | 'content' | 'locations' | 'rawInput' | 'rawOutput' | 'terminalId'>;
 
 const FIELD_KEYS = [
@@ -121,11 +124,10 @@ export class ToolCallStore {
   }
 
   applyToolCall(message: ToolCall): ToolCallApplied {
-    const warnings: string[] = [];
     const id = message.toolCallId;
     const content = sanitizeContent(message.content);
     const locations = sanitizeLocations(message.locations);
-    warnings.push(...content.dropped, ...locations.dropped);
+    const warnings = content.dropped.length + locations.dropped.length === 0 ? NO_WARNINGS : [...content.dropped, ...locations.dropped];
     const existing = this.byId.get(id);
     const fields: Fields = {
       title: typeof message.title === 'string' ? message.title : id,
@@ -140,11 +142,11 @@ export class ToolCallStore {
       terminalId: terminalIdOf(content.items, message._meta) ?? existing?.terminalId,
     };
     if (!existing) return { call: this.create(id, fields), created: true, changed: true, contentReplaced: false, warnings };
-    return { call: existing, created: false, ...this.patch(existing, fields), warnings };
+    return this.patch(existing, fields, warnings);
   }
 
   applyUpdate(message: ToolCallUpdate): ToolCallApplied {
-    const warnings: string[] = [];
+    let warnings: string[] | undefined;
     const id = message.toolCallId;
     const fields: Partial<Fields> = {};
     if (typeof message.title === 'string') fields.title = message.title;
@@ -153,12 +155,12 @@ export class ToolCallStore {
     if (message.status != null) fields.status = message.status;
     if (message.content != null) {
       const content = sanitizeContent(message.content);
-      warnings.push(...content.dropped);
+      if (content.dropped.length) (warnings ??= []).push(...content.dropped);
       fields.content = content.items;
     }
     if (message.locations != null) {
       const locations = sanitizeLocations(message.locations);
-      warnings.push(...locations.dropped);
+      if (locations.dropped.length) (warnings ??= []).push(...locations.dropped);
       fields.locations = locations.items;
     }
     if (message.rawInput != null) fields.rawInput = message.rawInput;
@@ -169,7 +171,7 @@ export class ToolCallStore {
     const existing = this.byId.get(id);
     if (!existing) {
       // Tolerated: the agent may have sent the `tool_call` before we listened, or not at all.
-      warnings.push(`tool_call_update for unknown tool call "${id}": created the call from the update`);
+      (warnings ??= []).push(`tool_call_update for unknown tool call "${id}": created the call from the update`);
       const call = this.create(id, {
         title: id,
         name: undefined,
@@ -180,9 +182,9 @@ export class ToolCallStore {
         terminalId: undefined,
         ...fields,
       });
-      return { call, created: true, changed: true, contentReplaced: false, warnings };
+      return { call, created: true, changed: true, contentReplaced: false, warnings: warnings ?? NO_WARNINGS };
     }
-    return { call: existing, created: false, ...this.patch(existing, fields), warnings };
+    return this.patch(existing, fields, warnings ?? NO_WARNINGS);
   }
 
   /**
@@ -204,7 +206,7 @@ export class ToolCallStore {
     return call;
   }
 
-  private patch(call: ToolCallState, fields: Partial<Fields>): { changed: boolean; contentReplaced: boolean } {
+  private patch(call: ToolCallState, fields: Partial<Fields>, warnings: readonly string[]): ToolCallApplied {
     let changed = false;
     let contentReplaced = false;
     for (const key of FIELD_KEYS) {
@@ -214,7 +216,7 @@ export class ToolCallStore {
     }
     if (changed) call.revision++;
     if (contentReplaced) call.contentRevision++;
-    return { changed, contentReplaced };
+    return { call, created: false, changed, contentReplaced, warnings };
   }
 }
 
@@ -229,5 +231,5 @@ function setField<K extends keyof Fields>(call: Fields, fields: Partial<Fields>,
 
 function terminalIdOf(content: readonly ToolCallContent[], meta: unknown): string | undefined {
   for (const item of content) if (item.type === 'terminal') return item.terminalId;
-  return readTerminalMeta(meta).terminal_info?.terminal_id;
+  return terminalInfoId(meta);
 }
