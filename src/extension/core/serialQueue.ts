@@ -16,10 +16,10 @@ export class KeyedSerialQueue {
    * of three and a microtask hop, while the order is the same.
    */
   run<T>(key: string, task: () => Promise<T> | T): Promise<T> {
-    if (this.runningNow.has(key)) {
+    const runningAt = this.runningKeys.lastIndexOf(key);
+    if (runningAt >= 0) {
       // Submitted by the task running at once under this key: it waits until that task settles.
-      let waitFor = this.runningNow.get(key);
-      if (!waitFor) this.runningNow.set(key, (waitFor = gate()));
+      const waitFor = (this.runningGates[runningAt] ??= gate());
       return this.chain(key, (this.tails.get(key) ?? waitFor.promise).then(task));
     }
     const previous = this.tails.get(key);
@@ -36,20 +36,20 @@ export class KeyedSerialQueue {
    * failing task does not stop the ones after it.
    */
   submit(key: string, task: () => unknown, onError: (error: unknown) => void): void {
-    if (this.runningNow.has(key) || this.tails.has(key)) {
+    if (this.tails.has(key) || this.runningKeys.includes(key)) {
       this.run(key, task).catch(onError);
       return;
     }
-    this.runningNow.set(key, undefined);
+    this.startRunningNow(key);
     let value: unknown;
     try {
       value = task();
     } catch (error) {
-      this.settleRunningNow(key)?.open();
+      this.settleRunningNow()?.open();
       onError(error);
       return;
     }
-    const running = this.settleRunningNow(key);
+    const running = this.settleRunningNow();
     if (!isThenable(value)) {
       running?.open();
       return;
@@ -64,29 +64,35 @@ export class KeyedSerialQueue {
     void this.chain(key, result);
   }
 
-  /** Ends `key`'s synchronous run; returns the gate tasks submitted meanwhile wait behind, if any. */
-  private settleRunningNow(key: string): Gate | undefined {
-    const gate = this.runningNow.get(key);
-    this.runningNow.delete(key);
-    return gate;
+  /**
+   * Keys whose task is running synchronously inside `run` or `submit`, innermost last (a task may
+   * submit under another key, which then runs at once inside it), each with a gate once a task
+   * waits for it. A stack of usually one key: no Map update and no allocation per task.
+   */
+  private readonly runningKeys: string[] = [];
+  private readonly runningGates: (Gate | undefined)[] = [];
+
+  private startRunningNow(key: string): void {
+    this.runningKeys.push(key);
+    this.runningGates.push(undefined);
   }
 
-  /**
-   * Keys whose task is running synchronously inside `run` or `submit`, with a gate once a task
-   * waits for it (undefined until then: no allocation per task).
-   */
-  private readonly runningNow = new Map<string, Gate | undefined>();
+  /** Ends the innermost synchronous run; returns the gate tasks submitted meanwhile wait behind, if any. */
+  private settleRunningNow(): Gate | undefined {
+    this.runningKeys.pop();
+    return this.runningGates.pop();
+  }
 
   private runNow<T>(key: string, task: () => Promise<T> | T): Promise<T> {
-    this.runningNow.set(key, undefined);
+    this.startRunningNow(key);
     let value: Promise<T> | T;
     try {
       value = task();
     } catch (error) {
-      this.settleRunningNow(key)?.open();
+      this.settleRunningNow()?.open();
       return Promise.reject(error as Error);
     }
-    const running = this.settleRunningNow(key);
+    const running = this.settleRunningNow();
     if (!isThenable(value)) {
       running?.open();
       return Promise.resolve(value);
