@@ -102,11 +102,13 @@ export async function runCore(bytes: Uint8Array, count: number, sessionId: strin
     const checked = variant === 'now' ? checkSessionNotification(params) : lightCheck(params);
     if (!checked.ok) throw new Error(checked.problem.message);
     const { sessionId: id, update } = checked.notification;
-    void queue
-      .run(id, () => {
+    queue.submit(
+      id,
+      () => {
         sessions.get(id)?.apply(update);
-      })
-      .catch((error: unknown) => console.error(`update failed: ${String(error)}`));
+      },
+      (error) => console.error(`update failed: ${String(error)}`),
+    );
     if (++received === count) done();
   });
   if (variant === 'now' && !removeSdkSessionRouter(app)) throw new Error("the SDK's session router was not found");
@@ -182,7 +184,7 @@ export const inProcess = {
     const state = new SessionState({ sessionId: mix.sessionId, cwd: '/home/user/project' });
     const queue = new KeyedSerialQueue();
     const start = performance.now();
-    for (const update of mix.updates) void queue.run(mix.sessionId, () => state.apply(update));
+    for (const update of mix.updates) queue.submit(mix.sessionId, () => state.apply(update), (error) => console.error(`update failed: ${String(error)}`));
     await queue.idle(mix.sessionId);
     state.flushNow();
     const ms = performance.now() - start;

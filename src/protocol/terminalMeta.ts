@@ -37,12 +37,24 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Shared result for a `_meta` without terminal keys (nearly every tool-call message). */
+const NO_TERMINAL_META: TerminalMeta = Object.freeze({});
+
+/** `_meta.terminal_info.terminal_id`, read as `readTerminalMeta` reads it, without building its result. */
+export function terminalInfoId(meta: unknown): string | undefined {
+  if (!isRecord(meta)) return undefined;
+  const info = meta.terminal_info;
+  return isRecord(info) && typeof info.terminal_id === 'string' ? info.terminal_id : undefined;
+}
+
 /**
  * Reads the terminal keys out of an arbitrary `_meta` object, dropping malformed ones instead of
  * throwing: a third-party agent's `_meta` is untrusted input.
  */
 export function readTerminalMeta(meta: unknown): TerminalMeta {
-  if (!isRecord(meta)) return {};
+  if (!isRecord(meta) || (meta.terminal_info === undefined && meta.terminal_output === undefined && meta.terminal_exit === undefined)) {
+    return NO_TERMINAL_META;
+  }
   const out: TerminalMeta = {};
   const info = meta.terminal_info;
   if (isRecord(info) && typeof info.terminal_id === 'string') {

@@ -530,15 +530,17 @@ export class AgentSessions extends Disposable {
     } catch (error) {
       this.deps.log.error(`Update hook for session ${sessionId} failed: ${errorMessage(error)}`);
     }
-    void this.updateQueue
-      .run(sessionId, () => {
+    this.updateQueue.submit(
+      sessionId,
+      () => {
         const record = this.sessions.get(sessionId);
         // A record of a dead predecessor with the same id (or of another agent) is not this
         // session: the update is held, under the agent's id, for `session/new` or `session/load`.
         if (record && (from === undefined || record.connection === from)) record.state.apply(update);
         else this.early.receive(agentSessionId, update);
-      })
-      .catch((error: unknown) => this.deps.log.error(`Update for session ${sessionId} failed: ${errorMessage(error)}`));
+      },
+      (error) => this.deps.log.error(`Update for session ${sessionId} failed: ${errorMessage(error)}`),
+    );
   }
 
   /**

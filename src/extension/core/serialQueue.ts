@@ -16,11 +16,11 @@ export class KeyedSerialQueue {
    * of three and a microtask hop, while the order is the same.
    */
   run<T>(key: string, task: () => Promise<T> | T): Promise<T> {
-    const running = this.runningNow.get(key);
-    if (running) {
+    const runningAt = this.runningKeys.lastIndexOf(key);
+    if (runningAt >= 0) {
       // Submitted by the task running at once under this key: it waits until that task settles.
-      running.gate ??= gate();
-      return this.chain(key, (this.tails.get(key) ?? running.gate.promise).then(task));
+      const waitFor = (this.runningGates[runningAt] ??= gate());
+      return this.chain(key, (this.tails.get(key) ?? waitFor.promise).then(task));
     }
     const previous = this.tails.get(key);
     if (!previous) return this.runNow(key, task);
@@ -28,30 +28,79 @@ export class KeyedSerialQueue {
     return this.chain(key, previous.then(task));
   }
 
-  /** Keys whose task is running synchronously inside `run`, with a gate once a task waits for it. */
-  private readonly runningNow = new Map<string, { gate?: Gate }>();
+  /**
+   * Like `run` for a task whose result nobody awaits (every `session/update`): a failure goes to
+   * `onError` instead of a promise. With nothing queued or running under `key` and a synchronous
+   * task, it runs at once and costs no promise at all (a flood of updates is thousands a second).
+   * Order and isolation are `run`'s: after every task submitted earlier under `key`, and a
+   * failing task does not stop the ones after it.
+   */
+  submit(key: string, task: () => unknown, onError: (error: unknown) => void): void {
+    if (this.tails.has(key) || this.runningKeys.includes(key)) {
+      this.run(key, task).catch(onError);
+      return;
+    }
+    this.startRunningNow(key);
+    let value: unknown;
+    try {
+      value = task();
+    } catch (error) {
+      this.settleRunningNow()?.open();
+      onError(error);
+      return;
+    }
+    const running = this.settleRunningNow();
+    if (!isThenable(value)) {
+      running?.open();
+      return;
+    }
+    const result = Promise.resolve(value);
+    result.catch(onError);
+    if (running) {
+      // Tasks submitted meanwhile already form the chain, behind the gate: open it when this settles.
+      result.then(running.open, running.open);
+      return;
+    }
+    void this.chain(key, result);
+  }
+
+  /**
+   * Keys whose task is running synchronously inside `run` or `submit`, innermost last (a task may
+   * submit under another key, which then runs at once inside it), each with a gate once a task
+   * waits for it. A stack of usually one key: no Map update and no allocation per task.
+   */
+  private readonly runningKeys: string[] = [];
+  private readonly runningGates: (Gate | undefined)[] = [];
+
+  private startRunningNow(key: string): void {
+    this.runningKeys.push(key);
+    this.runningGates.push(undefined);
+  }
+
+  /** Ends the innermost synchronous run; returns the gate tasks submitted meanwhile wait behind, if any. */
+  private settleRunningNow(): Gate | undefined {
+    this.runningKeys.pop();
+    return this.runningGates.pop();
+  }
 
   private runNow<T>(key: string, task: () => Promise<T> | T): Promise<T> {
-    const running: { gate?: Gate } = {};
-    this.runningNow.set(key, running);
+    this.startRunningNow(key);
     let value: Promise<T> | T;
     try {
       value = task();
     } catch (error) {
-      running.gate?.open();
+      this.settleRunningNow()?.open();
       return Promise.reject(error as Error);
-    } finally {
-      this.runningNow.delete(key);
     }
+    const running = this.settleRunningNow();
     if (!isThenable(value)) {
-      running.gate?.open();
+      running?.open();
       return Promise.resolve(value);
     }
     const result = Promise.resolve(value);
     // Tasks submitted meanwhile already form the chain, behind the gate: open it when this settles.
-    if (running.gate) {
-      const { open } = running.gate;
-      result.then(open, open);
+    if (running) {
+      result.then(running.open, running.open);
       return result;
     }
     return this.chain(key, result);

@@ -296,17 +296,23 @@ export class SessionState {
     }
     const result = variant === 'tool_call' ? this.calls.applyToolCall(message as ToolCall) : this.calls.applyUpdate(message);
     for (const warning of result.warnings) this.warn(warning);
+    const meta = readTerminalMeta(message._meta);
+    const terminalsChanged = meta.terminal_info || meta.terminal_output || meta.terminal_exit ? this.displayTerminals.apply(meta, id) : undefined;
+    // A message that changes nothing (a repeat) must not schedule a flush.
+    if (!result.created && !result.changed && !terminalsChanged?.size) return;
+    const pending = this.pending();
     if (result.created) {
       this.conversation.addToolCall(id);
-      this.pending().newToolCalls.add(id);
-      this.pending().transcript = true;
+      pending.newToolCalls.add(id);
+      pending.transcript = true;
     }
-    if (result.changed) this.pending().toolCalls.add(id);
-    if (result.contentReplaced) this.pending().contentReplaced.add(id);
-    for (const terminalId of this.displayTerminals.apply(readTerminalMeta(message._meta), id)) {
-      this.pending().terminals.add(terminalId);
+    if (result.changed) pending.toolCalls.add(id);
+    if (result.contentReplaced) pending.contentReplaced.add(id);
+    if (!terminalsChanged) return;
+    for (const terminalId of terminalsChanged) {
+      pending.terminals.add(terminalId);
       // Output may name a call before (or without) `terminal_info`: it is still a terminal card.
-      if (this.calls.linkTerminal(id, terminalId)) this.pending().toolCalls.add(id);
+      if (this.calls.linkTerminal(id, terminalId)) pending.toolCalls.add(id);
     }
   }
 

@@ -1,6 +1,6 @@
 import type { ToolCall, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
 import { assertNever } from '../../protocol/assertNever';
-import { readTerminalMeta } from '../../protocol/terminalMeta';
+import { terminalInfoId } from '../../protocol/terminalMeta';
 import { jsonEqual, sanitizeContent, sanitizeLocations } from './wireValues';
 
 /**
@@ -81,6 +81,10 @@ export interface ToolCallApplied {
   readonly warnings: readonly string[];
 }
 
+/** Shared by every message that dropped nothing (nearly all of them). */
+const NO_WARNINGS: readonly string[] = Object.freeze([]);
+const NO_CONTENT: readonly ToolCallContent[] = Object.freeze([]);
+
 type Fields = Pick<ToolCallState, 'title' | 'name' | 'kind' | 'status' | 'content' | 'locations' | 'rawInput' | 'rawOutput' | 'terminalId'>;
 
 const FIELD_KEYS = [
@@ -121,11 +125,10 @@ export class ToolCallStore {
   }
 
   applyToolCall(message: ToolCall): ToolCallApplied {
-    const warnings: string[] = [];
     const id = message.toolCallId;
     const content = sanitizeContent(message.content);
     const locations = sanitizeLocations(message.locations);
-    warnings.push(...content.dropped, ...locations.dropped);
+    const warnings = content.dropped.length + locations.dropped.length === 0 ? NO_WARNINGS : [...content.dropped, ...locations.dropped];
     const existing = this.byId.get(id);
     const fields: Fields = {
       title: typeof message.title === 'string' ? message.title : id,
@@ -140,49 +143,95 @@ export class ToolCallStore {
       terminalId: terminalIdOf(content.items, message._meta) ?? existing?.terminalId,
     };
     if (!existing) return { call: this.create(id, fields), created: true, changed: true, contentReplaced: false, warnings };
-    return { call: existing, created: false, ...this.patch(existing, fields), warnings };
+    return this.patch(existing, fields, warnings);
   }
 
   applyUpdate(message: ToolCallUpdate): ToolCallApplied {
-    const warnings: string[] = [];
+    let warnings: string[] | undefined;
     const id = message.toolCallId;
-    const fields: Partial<Fields> = {};
-    if (typeof message.title === 'string') fields.title = message.title;
-    if (typeof message.name === 'string') fields.name = message.name;
-    if (message.kind != null) fields.kind = message.kind;
-    if (message.status != null) fields.status = message.status;
+    // Each field the update carries, else undefined (in an update, null means "unchanged" too).
+    const title = typeof message.title === 'string' ? message.title : undefined;
+    const name = typeof message.name === 'string' ? message.name : undefined;
+    const kind = message.kind ?? undefined;
+    const status = message.status ?? undefined;
+    let content: ToolCallContent[] | undefined;
     if (message.content != null) {
-      const content = sanitizeContent(message.content);
-      warnings.push(...content.dropped);
-      fields.content = content.items;
+      const sanitized = sanitizeContent(message.content);
+      if (sanitized.dropped.length) (warnings ??= []).push(...sanitized.dropped);
+      content = sanitized.items;
     }
+    let locations: ToolCallLocation[] | undefined;
     if (message.locations != null) {
-      const locations = sanitizeLocations(message.locations);
-      warnings.push(...locations.dropped);
-      fields.locations = locations.items;
+      const sanitized = sanitizeLocations(message.locations);
+      if (sanitized.dropped.length) (warnings ??= []).push(...sanitized.dropped);
+      locations = sanitized.items;
     }
-    if (message.rawInput != null) fields.rawInput = message.rawInput;
-    if (message.rawOutput != null) fields.rawOutput = message.rawOutput;
-    const terminalId = terminalIdOf(fields.content ?? [], message._meta);
-    if (terminalId !== undefined) fields.terminalId = terminalId;
+    const rawInput = message.rawInput ?? undefined;
+    const rawOutput = message.rawOutput ?? undefined;
+    const terminalId = terminalIdOf(content ?? NO_CONTENT, message._meta);
 
-    const existing = this.byId.get(id);
-    if (!existing) {
+    const call = this.byId.get(id);
+    if (!call) {
       // Tolerated: the agent may have sent the `tool_call` before we listened, or not at all.
-      warnings.push(`tool_call_update for unknown tool call "${id}": created the call from the update`);
-      const call = this.create(id, {
-        title: id,
-        name: undefined,
-        kind: undefined,
-        status: 'pending',
-        content: [],
-        locations: [],
-        terminalId: undefined,
-        ...fields,
+      (warnings ??= []).push(`tool_call_update for unknown tool call "${id}": created the call from the update`);
+      const created = this.create(id, {
+        title: title ?? id,
+        name,
+        kind,
+        status: status ?? 'pending',
+        content: content ?? [],
+        locations: locations ?? [],
+        terminalId,
+        // Absent, not undefined, when not sent (as a `tool_call` without them).
+        ...(rawInput !== undefined ? { rawInput } : {}),
+        ...(rawOutput !== undefined ? { rawOutput } : {}),
       });
-      return { call, created: true, changed: true, contentReplaced: false, warnings };
+      return { call: created, created: true, changed: true, contentReplaced: false, warnings: warnings ?? NO_WARNINGS };
     }
-    return { call: existing, created: false, ...this.patch(existing, fields), warnings };
+    // Patched in place, field by field: this runs for most of a busy agent's updates, and a
+    // `Partial<Fields>` built per update plus a keyed loop over it cost more than the fields.
+    let changed = false;
+    let contentReplaced = false;
+    if (title !== undefined && title !== call.title) {
+      call.title = title;
+      changed = true;
+    }
+    if (name !== undefined && name !== call.name) {
+      call.name = name;
+      changed = true;
+    }
+    if (kind !== undefined && kind !== call.kind) {
+      call.kind = kind;
+      changed = true;
+    }
+    if (status !== undefined && status !== call.status) {
+      call.status = status;
+      changed = true;
+    }
+    if (content !== undefined && !jsonEqual(call.content, content)) {
+      call.content = content;
+      changed = true;
+      contentReplaced = true;
+    }
+    if (locations !== undefined && !jsonEqual(call.locations, locations)) {
+      call.locations = locations;
+      changed = true;
+    }
+    if (rawInput !== undefined && !jsonEqual(call.rawInput, rawInput)) {
+      call.rawInput = rawInput;
+      changed = true;
+    }
+    if (rawOutput !== undefined && !jsonEqual(call.rawOutput, rawOutput)) {
+      call.rawOutput = rawOutput;
+      changed = true;
+    }
+    if (terminalId !== undefined && terminalId !== call.terminalId) {
+      call.terminalId = terminalId;
+      changed = true;
+    }
+    if (changed) call.revision++;
+    if (contentReplaced) call.contentRevision++;
+    return { call, created: false, changed, contentReplaced, warnings: warnings ?? NO_WARNINGS };
   }
 
   /**
@@ -204,7 +253,7 @@ export class ToolCallStore {
     return call;
   }
 
-  private patch(call: ToolCallState, fields: Partial<Fields>): { changed: boolean; contentReplaced: boolean } {
+  private patch(call: ToolCallState, fields: Partial<Fields>, warnings: readonly string[]): ToolCallApplied {
     let changed = false;
     let contentReplaced = false;
     for (const key of FIELD_KEYS) {
@@ -214,7 +263,7 @@ export class ToolCallStore {
     }
     if (changed) call.revision++;
     if (contentReplaced) call.contentRevision++;
-    return { changed, contentReplaced };
+    return { call, created: false, changed, contentReplaced, warnings };
   }
 }
 
@@ -229,5 +278,5 @@ function setField<K extends keyof Fields>(call: Fields, fields: Partial<Fields>,
 
 function terminalIdOf(content: readonly ToolCallContent[], meta: unknown): string | undefined {
   for (const item of content) if (item.type === 'terminal') return item.terminalId;
-  return readTerminalMeta(meta).terminal_info?.terminal_id;
+  return terminalInfoId(meta);
 }

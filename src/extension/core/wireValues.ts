@@ -13,18 +13,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export interface Sanitized<T> {
   readonly items: T[];
   /** Human-readable reasons for each dropped item. */
-  readonly dropped: string[];
+  readonly dropped: readonly string[];
 }
 
+/** Shared by every clean result: a tool-call update is sanitized thousands of times a second. */
+const NOTHING_DROPPED: readonly string[] = Object.freeze([]);
+
 export function sanitizeContent(value: unknown): Sanitized<ToolCallContent> {
-  if (!Array.isArray(value)) return { items: [], dropped: value === undefined ? [] : ['content is not an array'] };
+  if (!Array.isArray(value)) return { items: [], dropped: value === undefined ? NOTHING_DROPPED : ['content is not an array'] };
   const items: ToolCallContent[] = [];
-  const dropped: string[] = [];
-  value.forEach((item: unknown, index) => {
+  let dropped: string[] | undefined;
+  for (let index = 0; index < value.length; index++) {
+    const item: unknown = value[index];
     if (isValidContent(item)) items.push(item);
-    else dropped.push(`content[${index}] is not a known tool-call content item (${describe(item)})`);
-  });
-  return { items, dropped };
+    else (dropped ??= []).push(`content[${index}] is not a known tool-call content item (${describe(item)})`);
+  }
+  return { items, dropped: dropped ?? NOTHING_DROPPED };
 }
 
 function isValidContent(item: unknown): item is ToolCallContent {
@@ -46,17 +50,18 @@ function isValidContent(item: unknown): item is ToolCallContent {
 }
 
 export function sanitizeLocations(value: unknown): Sanitized<ToolCallLocation> {
-  if (!Array.isArray(value)) return { items: [], dropped: value === undefined ? [] : ['locations is not an array'] };
+  if (!Array.isArray(value)) return { items: [], dropped: value === undefined ? NOTHING_DROPPED : ['locations is not an array'] };
   const items: ToolCallLocation[] = [];
-  const dropped: string[] = [];
-  value.forEach((item: unknown, index) => {
+  let dropped: string[] | undefined;
+  for (let index = 0; index < value.length; index++) {
+    const item: unknown = value[index];
     if (isRecord(item) && typeof item.path === 'string' && (item.line == null || typeof item.line === 'number')) {
       items.push(item as ToolCallLocation);
     } else {
-      dropped.push(`locations[${index}] is not a location (${describe(item)})`);
+      (dropped ??= []).push(`locations[${index}] is not a location (${describe(item)})`);
     }
-  });
-  return { items, dropped };
+  }
+  return { items, dropped: dropped ?? NOTHING_DROPPED };
 }
 
 function describe(value: unknown): string {

@@ -147,4 +147,99 @@ describe('KeyedSerialQueue', () => {
     await Promise.all([outer, after, queue.idle('k')]);
     assert.deepEqual(order, ['sync done', 'inner of sync', 'async done', 'inner of async', 'submitted after']);
   });
+
+  describe('submit (fire and forget, errors to a callback)', () => {
+    it('runs a synchronous task at once and reports its throw without stopping the next', async () => {
+      const queue = new KeyedSerialQueue();
+      const applied: number[] = [];
+      const errors: string[] = [];
+      const onError = (error: unknown) => errors.push((error as Error).message);
+      queue.submit('s', () => applied.push(1), onError);
+      queue.submit(
+        's',
+        () => {
+          throw new Error('bad update');
+        },
+        onError,
+      );
+      queue.submit('s', () => applied.push(3), onError);
+      // At once, not a microtask later: nothing was queued under the key.
+      assert.deepEqual(applied, [1, 3]);
+      assert.deepEqual(errors, ['bad update']);
+      assert.equal(queue.activeKeys, 0);
+      await queue.idle('s');
+    });
+
+    it('keeps submission order with run and submit mixed, while an async task runs', async () => {
+      const queue = new KeyedSerialQueue();
+      const applied: string[] = [];
+      const errors: string[] = [];
+      const onError = (error: unknown) => errors.push((error as Error).message);
+      let release!: () => void;
+      const slow = queue.run('s', async () => {
+        await new Promise<void>((resolve) => (release = resolve));
+        applied.push('slow');
+      });
+      queue.submit('s', () => applied.push('a'), onError);
+      queue.submit(
+        's',
+        async () => {
+          await Promise.resolve();
+          throw new Error('async failure');
+        },
+        onError,
+      );
+      const after = queue.run('s', () => applied.push('b'));
+      queue.submit('s', () => applied.push('c'), onError);
+      assert.deepEqual(applied, [], 'nothing runs ahead of the task that is running');
+      release();
+      await slow;
+      await after;
+      await queue.idle('s');
+      assert.deepEqual(applied, ['slow', 'a', 'b', 'c']);
+      assert.deepEqual(errors, ['async failure']);
+      assert.equal(queue.activeKeys, 0);
+    });
+
+    it('runs what a submitted task submits under its own key after it, even when it throws', async () => {
+      const queue = new KeyedSerialQueue();
+      const applied: string[] = [];
+      const errors: string[] = [];
+      const onError = (error: unknown) => errors.push((error as Error).message);
+      queue.submit(
+        's',
+        () => {
+          queue.submit('s', () => applied.push('inner'), onError);
+          queue.submit('other', () => applied.push('other key'), onError);
+          applied.push('outer');
+          throw new Error('outer failed');
+        },
+        onError,
+      );
+      assert.deepEqual(applied, ['other key', 'outer']);
+      await queue.idle('s');
+      assert.deepEqual(applied, ['other key', 'outer', 'inner']);
+      assert.deepEqual(errors, ['outer failed']);
+    });
+
+    it('an async submitted task holds later tasks of its key until it settles', async () => {
+      const queue = new KeyedSerialQueue();
+      const applied: string[] = [];
+      let release!: () => void;
+      queue.submit(
+        's',
+        async () => {
+          await new Promise<void>((resolve) => (release = resolve));
+          applied.push('first');
+        },
+        () => undefined,
+      );
+      queue.submit('s', () => applied.push('second'), () => undefined);
+      await Promise.resolve();
+      assert.deepEqual(applied, []);
+      release();
+      await queue.idle('s');
+      assert.deepEqual(applied, ['first', 'second']);
+    });
+  });
 });

@@ -83,6 +83,38 @@ describe('ToolCallStore (ACP patch semantics)', () => {
     assert.equal(store.get('x')!.revision, 2);
   });
 
+  it('an update repeating every field changes nothing; each field that differs is applied', () => {
+    const store = new ToolCallStore();
+    const message = {
+      toolCallId: 'r',
+      title: 'Run',
+      kind: 'execute' as const,
+      status: 'in_progress' as const,
+      content: [{ type: 'terminal' as const, terminalId: 't1' }],
+      locations: [{ path: '/p/a.ts', line: 3 }],
+      rawInput: { command: 'ls' },
+      rawOutput: { code: 0 },
+    };
+    store.applyToolCall(message);
+    const repeat = store.applyUpdate({ ...message, name: undefined, content: [{ type: 'terminal', terminalId: 't1' }], rawInput: { command: 'ls' } });
+    assert.deepEqual([repeat.changed, repeat.contentReplaced, repeat.warnings.length, store.get('r')!.revision], [false, false, 0, 0]);
+    const renamed = store.applyUpdate({ toolCallId: 'r', name: 'Bash', rawOutput: { code: 1 }, locations: [] });
+    const call = store.get('r')!;
+    assert.deepEqual([renamed.changed, renamed.contentReplaced, call.revision, call.contentRevision], [true, false, 1, 0]);
+    assert.deepEqual([call.name, call.rawOutput, call.locations, call.terminalId], ['Bash', { code: 1 }, [], 't1']);
+    const linked = store.applyUpdate({ toolCallId: 'r', _meta: { terminal_info: { terminal_id: 't2' } } });
+    assert.deepEqual([linked.changed, call.terminalId, call.revision], [true, 't2', 2]);
+  });
+
+  it('a call created from an update has no raw input or output it was not sent', () => {
+    const store = new ToolCallStore();
+    const bare = store.applyUpdate({ toolCallId: 'ghost', status: 'completed' }).call;
+    assert.equal(Object.hasOwn(bare, 'rawInput'), false);
+    assert.equal(Object.hasOwn(bare, 'rawOutput'), false);
+    const withInput = store.applyUpdate({ toolCallId: 'ghost2', rawInput: { q: 1 } }).call;
+    assert.deepEqual(withInput.rawInput, { q: 1 });
+  });
+
   it('tolerates an update for an unknown id: creates the call and warns', () => {
     const store = new ToolCallStore();
     const applied = store.applyUpdate({ toolCallId: 'ghost', status: 'completed', content: [snippet] });
