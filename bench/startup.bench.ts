@@ -18,11 +18,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
-import * as esbuild from 'esbuild';
 import { median, num, ratio, table } from './client/stats';
 import type { StartupRecord } from './host/startup';
+import { buildBenchModules, repoRoot, runInHost } from './support/hostBench';
 
-const repoRoot = path.resolve(__dirname, '..');
 const HOST_MODULE = 'out/bench/host/startup.js';
 const load = (): string => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
@@ -77,50 +76,10 @@ async function agentStartup(starts: number): Promise<void> {
   );
 }
 
-function runInHost(reps: number): Promise<StartupRecord[]> {
-  const args = ['test/host/run-offline.mjs', '--tests', HOST_MODULE, '--timeout', '10m'];
-  const env = { ...process.env, ACP_BENCH_STARTUP_REPS: String(reps) };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const records: StartupRecord[] = [];
-    const output: string[] = [];
-    let done = false;
-    let partial = '';
-    const onData = (chunk: Buffer) => {
-      const lines = (partial + chunk.toString('utf8')).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        output.push(line);
-        if (line.startsWith('BENCH {')) records.push(JSON.parse(line.slice('BENCH '.length)) as StartupRecord);
-        else if (line === 'BENCH-DONE') done = true;
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0 && done) resolve(records);
-      else reject(new Error(`VS Code host run failed (exit ${code}); last output:\n${output.slice(-30).join('\n')}`));
-    });
-  });
-}
-
 async function hostFigures(reps: number): Promise<void> {
-  await esbuild.build({
-    absWorkingDir: repoRoot,
-    entryPoints: ['bench/host/startup.ts'],
-    outfile: HOST_MODULE,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['vscode'],
-    sourcemap: 'inline',
-    logLevel: 'warning',
-    logOverride: { 'empty-import-meta': 'silent' },
-  });
+  await buildBenchModules([{ entry: 'bench/host/startup.ts', outfile: HOST_MODULE, host: true }]);
   console.log(`\nVS Code host: activation, then ${reps} alternated repetitions of Send → first update (code-server + headless Chromium)...`);
-  const records = await runInHost(reps);
+  const records = await runInHost<StartupRecord>({ module: HOST_MODULE, timeout: '10m', env: { ACP_BENCH_STARTUP_REPS: String(reps) } });
   const activation = records.find((r) => r.kind === 'activation');
   if (activation?.kind === 'activation') {
     console.log(`\n## Activation in VS Code (load ${activation.loadavg.map((l) => l.toFixed(2)).join(' ')})`);

@@ -7,17 +7,15 @@
  * Builds the in-host module (bench/host/ioFloods.ts) and the flood agent (test/agents/floodAgent.ts)
  * into out/bench/ with esbuild, launches the host and reads the `BENCH {json}` lines it prints.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { structuredPatch } from 'diff';
-import * as esbuild from 'esbuild';
 import type { IoRun, IoScenario } from '../host/ioFloods';
 import { median, num, ratio, table } from './stats';
+import { buildBenchModules, repoRoot, runInHost } from '../support/hostBench';
 
-const repoRoot = path.resolve(__dirname, '..', '..');
 const HOST_MODULE = 'out/bench/host/ioFloods.js';
 const FLOOD_AGENT = 'out/bench/agents/floodAgent.js';
 
@@ -27,59 +25,23 @@ export interface IoFloodsOptions {
   repetitions: number;
 }
 
-async function build(): Promise<void> {
-  const common: esbuild.BuildOptions = {
-    absWorkingDir: repoRoot,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    sourcemap: 'inline',
-    sourcesContent: false,
-    logLevel: 'warning',
-    logOverride: { 'empty-import-meta': 'silent' },
-  };
-  await Promise.all([
-    esbuild.build({ ...common, entryPoints: ['bench/host/ioFloods.ts'], outfile: HOST_MODULE, external: ['vscode'] }),
-    esbuild.build({ ...common, entryPoints: ['test/agents/floodAgent.ts'], outfile: FLOOD_AGENT }),
+function build(): Promise<void> {
+  return buildBenchModules([
+    { entry: 'bench/host/ioFloods.ts', outfile: HOST_MODULE, host: true },
+    { entry: 'test/agents/floodAgent.ts', outfile: FLOOD_AGENT },
   ]);
 }
 
-function runInHost(options: IoFloodsOptions): Promise<IoRun[]> {
-  const args = ['test/host/run-offline.mjs', '--tests', HOST_MODULE, '--timeout', '15m'];
-  const env = {
-    ...process.env,
-    ACP_BENCH_IO_MB: String(options.mb),
-    ACP_BENCH_IO_FILE_MB: String(options.fileMb),
-    ACP_BENCH_IO_REPS: String(options.repetitions),
-  };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const records: IoRun[] = [];
-    const output: string[] = [];
-    let done = false;
-    let partial = '';
-    const onData = (chunk: Buffer) => {
-      const lines = (partial + chunk.toString('utf8')).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        output.push(line);
-        if (line.startsWith('BENCH {')) {
-          const record = JSON.parse(line.slice('BENCH '.length)) as IoRun;
-          records.push(record);
-          process.stdout.write(`  measured ${record.scenario}: ${num(record.wallMs)} ms, block ${num(record.maxBlockMs)} ms, load ${num(record.load, 2)}\n`);
-        } else if (line === 'BENCH-DONE') {
-          done = true;
-        }
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0 && done) resolve(records);
-      else reject(new Error(`VS Code host run failed (exit ${code}); last output:\n${output.slice(-30).join('\n')}`));
-    });
+function runBench(options: IoFloodsOptions): Promise<IoRun[]> {
+  return runInHost<IoRun>({
+    module: HOST_MODULE,
+    timeout: '15m',
+    env: {
+      ACP_BENCH_IO_MB: String(options.mb),
+      ACP_BENCH_IO_FILE_MB: String(options.fileMb),
+      ACP_BENCH_IO_REPS: String(options.repetitions),
+    },
+    onRecord: (record) => process.stdout.write(`  measured ${record.scenario}: ${num(record.wallMs)} ms, block ${num(record.maxBlockMs)} ms, load ${num(record.load, 2)}\n`),
   });
 }
 
@@ -160,6 +122,6 @@ export async function ioFloodsBench(options: IoFloodsOptions): Promise<void> {
   await build();
   const diffMs = diffLibraryMs(options.fileMb);
   console.log(`VS Code host: ${options.repetitions} repetitions after a warm-up (load now ${num(os.loadavg()[0], 2)})...`);
-  const runs = await runInHost(options);
+  const runs = await runBench(options);
   report(runs, options, diffMs);
 }

@@ -6,15 +6,13 @@
  * Builds the in-host module (bench/host/textStream.ts) and the storm agent (test/agents/stormAgent.ts)
  * into out/bench/ with esbuild, launches the host, and reads the `BENCH {json}` lines it prints.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import type { TextRun, TextScenarioName } from '../host/textStream';
 import { median, num, ratio, table } from './stats';
+import { buildBenchModules, repoRoot, runInHost } from '../support/hostBench';
 
-const repoRoot = path.resolve(__dirname, '..', '..');
 const HOST_MODULE = 'out/bench/host/textStream.js';
 const STORM_AGENT = 'out/bench/agents/stormAgent.js';
 
@@ -28,60 +26,24 @@ export interface TextStreamOptions {
   repetitions: number;
 }
 
-async function build(): Promise<void> {
-  const common: esbuild.BuildOptions = {
-    absWorkingDir: repoRoot,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    sourcemap: 'inline',
-    sourcesContent: false,
-    logLevel: 'warning',
-    logOverride: { 'empty-import-meta': 'silent' },
-  };
-  await Promise.all([
-    esbuild.build({ ...common, entryPoints: ['bench/host/textStream.ts'], outfile: HOST_MODULE, external: ['vscode'] }),
-    esbuild.build({ ...common, entryPoints: ['test/agents/stormAgent.ts'], outfile: STORM_AGENT }),
+function build(): Promise<void> {
+  return buildBenchModules([
+    { entry: 'bench/host/textStream.ts', outfile: HOST_MODULE, host: true },
+    { entry: 'test/agents/stormAgent.ts', outfile: STORM_AGENT },
   ]);
 }
 
-function runInHost(options: TextStreamOptions): Promise<TextRun[]> {
-  const args = ['test/host/run-offline.mjs', '--tests', HOST_MODULE, '--timeout', '15m'];
-  const env = {
-    ...process.env,
-    ACP_BENCH_TEXT_MESSAGES: String(options.messages),
-    ACP_BENCH_TEXT_PACE: String(options.pace),
-    ACP_BENCH_TEXT_BYTES: String(options.bytes),
-    ACP_BENCH_TEXT_REPS: String(options.repetitions),
-  };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const records: TextRun[] = [];
-    const output: string[] = [];
-    let done = false;
-    let partial = '';
-    const onData = (chunk: Buffer) => {
-      const lines = (partial + chunk.toString('utf8')).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        output.push(line);
-        if (line.startsWith('BENCH {')) {
-          const record = JSON.parse(line.slice('BENCH '.length)) as TextRun;
-          records.push(record);
-          process.stdout.write(`  measured ${record.scenario}: ${num(record.settledMs)} ms, longest block ${num(record.maxBlockMs)} ms\n`);
-        } else if (line === 'BENCH-DONE') {
-          done = true;
-        }
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0 && done) resolve(records);
-      else reject(new Error(`VS Code host run failed (exit ${code}); last output:\n${output.slice(-30).join('\n')}`));
-    });
+function runBench(options: TextStreamOptions): Promise<TextRun[]> {
+  return runInHost<TextRun>({
+    module: HOST_MODULE,
+    timeout: '15m',
+    env: {
+      ACP_BENCH_TEXT_MESSAGES: String(options.messages),
+      ACP_BENCH_TEXT_PACE: String(options.pace),
+      ACP_BENCH_TEXT_BYTES: String(options.bytes),
+      ACP_BENCH_TEXT_REPS: String(options.repetitions),
+    },
+    onRecord: (record) => process.stdout.write(`  measured ${record.scenario}: ${num(record.settledMs)} ms, longest block ${num(record.maxBlockMs)} ms\n`),
   });
 }
 
@@ -145,6 +107,6 @@ export async function textStreamBench(options: TextStreamOptions): Promise<void>
   }
   await build();
   console.log(`VS Code host: ${options.repetitions} repetitions of each scenario after a warm-up (code-server + headless Chromium); load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}...`);
-  const runs = await runInHost(options);
+  const runs = await runBench(options);
   report(runs, options);
 }

@@ -6,15 +6,13 @@
  * into out/bench/ with esbuild (the options of esbuild.mjs), launches the host, and reads the
  * `BENCH {json}` lines the module prints. Figures are ratios against baselines of the same run.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import type { HostRun, Scenario } from '../host/treeStorm';
 import { protocolFloor } from './protocolFloor';
 import { median, num, ratio, table } from './stats';
+import { buildBenchModules, repoRoot, runInHost } from '../support/hostBench';
 
-const repoRoot = path.resolve(__dirname, '..', '..');
 const HOST_MODULE = 'out/bench/host/treeStorm.js';
 const STORM_AGENT = 'out/bench/agents/stormAgent.js';
 
@@ -27,61 +25,24 @@ export interface TreeStormOptions {
   replayEvents: number;
 }
 
-async function build(): Promise<void> {
-  const common: esbuild.BuildOptions = {
-    absWorkingDir: repoRoot,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    sourcemap: 'inline',
-    sourcesContent: false,
-    logLevel: 'warning',
-    logOverride: { 'empty-import-meta': 'silent' },
-  };
-  await Promise.all([
-    esbuild.build({ ...common, entryPoints: ['bench/host/treeStorm.ts'], outfile: HOST_MODULE, external: ['vscode'] }),
-    esbuild.build({ ...common, entryPoints: ['test/agents/stormAgent.ts'], outfile: STORM_AGENT }),
+function build(): Promise<void> {
+  return buildBenchModules([
+    { entry: 'bench/host/treeStorm.ts', outfile: HOST_MODULE, host: true },
+    { entry: 'test/agents/stormAgent.ts', outfile: STORM_AGENT },
   ]);
 }
 
-/** Runs the host module in VS Code; resolves with its BENCH records. */
-function runInHost(options: TreeStormOptions): Promise<HostRun[]> {
-  const args = ['test/host/run-offline.mjs', '--tests', HOST_MODULE, '--timeout', '10m'];
-  const env = {
-    ...process.env,
-    ACP_BENCH_STORM_CALLS: String(options.calls),
-    ACP_BENCH_STORM_REPS: String(options.repetitions),
-    ACP_BENCH_STORM_PACE: String(options.pace),
-    ACP_BENCH_REPLAY_EVENTS: String(options.replayEvents),
-  };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const records: HostRun[] = [];
-    const output: string[] = [];
-    let done = false;
-    let partial = '';
-    const onData = (chunk: Buffer) => {
-      const lines = (partial + chunk.toString('utf8')).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        output.push(line);
-        if (line.startsWith('BENCH {')) {
-          const record = JSON.parse(line.slice('BENCH '.length)) as HostRun;
-          records.push(record);
-          process.stdout.write(`  measured ${record.scenario} (${record.prompt}): ${num(record.promptMs)} ms\n`);
-        } else if (line === 'BENCH-DONE') {
-          done = true;
-        }
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code === 0 && done) resolve(records);
-      else reject(new Error(`VS Code host run failed (exit ${code}); last output:\n${output.slice(-30).join('\n')}`));
-    });
+function runBench(options: TreeStormOptions): Promise<HostRun[]> {
+  return runInHost<HostRun>({
+    module: HOST_MODULE,
+    timeout: '10m',
+    env: {
+      ACP_BENCH_STORM_CALLS: String(options.calls),
+      ACP_BENCH_STORM_REPS: String(options.repetitions),
+      ACP_BENCH_STORM_PACE: String(options.pace),
+      ACP_BENCH_REPLAY_EVENTS: String(options.replayEvents),
+    },
+    onRecord: (record) => process.stdout.write(`  measured ${record.scenario} (${record.prompt}): ${num(record.promptMs)} ms\n`),
   });
 }
 
@@ -190,7 +151,7 @@ export async function treeStormBench(options: TreeStormOptions): Promise<void> {
   const floorBaseCpu = floorMs(`baseline ${options.calls}`, (r) => r.cpuMs);
 
   console.log(`VS Code host: ${options.repetitions} repetitions of each scenario after a warm-up (code-server + headless Chromium)...`);
-  const runs = await runInHost(options);
+  const runs = await runBench(options);
   report(runs, options, floorStorm / floorBase);
   console.log(
     `- Protocol floor (no VS Code: bare SDK client, no-op handler, same agent over a pipe): storm ${num(floorStorm)} ms vs ` +
