@@ -17,7 +17,6 @@
 //   ACP_BENCH_PROFILE       a folder: write a CPU profile of the extension host per run there
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as inspector from 'node:inspector/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,6 +25,7 @@ import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { AcpNativeApi, RenderedToolCall } from '../../src/extension/api';
 import { startLoopBlocks } from '../support/loopBlocks';
+import { profiler, setSetting, sleep } from '../support/inHost';
 import { floodWriterScript } from '../support/floodLines';
 
 const EXTENSION_ID = 'acp-native.acp-native';
@@ -58,12 +58,6 @@ export interface IoRun {
   readonly detail?: Record<string, unknown>;
 }
 
-async function setSetting(key: string, value: unknown): Promise<void> {
-  const [section, ...rest] = key.split('.');
-  await vscode.workspace.getConfiguration(section).update(rest.join('.'), value, vscode.ConfigurationTarget.Global);
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 120_000): Promise<T> {
   const deadline = performance.now() + timeoutMs;
@@ -75,23 +69,6 @@ async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 
   }
 }
 
-/** With ACP_BENCH_PROFILE set: a CPU profile of the extension host around one run. */
-async function profiler(name: string): Promise<{ stop(): Promise<void> }> {
-  const dir = process.env.ACP_BENCH_PROFILE;
-  if (!dir) return { stop: () => Promise.resolve() };
-  const session = new inspector.Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return {
-    stop: async () => {
-      const { profile } = await session.post('Profiler.stop');
-      fs.mkdirSync(dir, { recursive: true });
-      fs.writeFileSync(path.join(dir, `io-${name.replace(/\W+/g, '-')}.cpuprofile`), JSON.stringify(profile));
-      session.disconnect();
-    },
-  };
-}
 
 v8.setFlagsFromString('--expose-gc');
 /** A full garbage collection (this module is the benchmark, loaded in the host for it alone). */
@@ -147,7 +124,7 @@ function memoryProbe(): { stop(): { rssGrowthMB: number; heapGrowthMB: number; h
 
 async function measure(rep: number, scenario: IoScenario, mb: number, run: () => Promise<Record<string, unknown> | undefined>): Promise<IoRun> {
   await sleep(300);
-  const profile = await profiler(`${rep}-${scenario}`);
+  const profile = await profiler('io', `${rep}-${scenario}`);
   const memory = memoryProbe();
   const blocks = startLoopBlocks();
   const cpuBlocks = cpuBlockProbe();

@@ -11,13 +11,13 @@
 //   ACP_BENCH_TEXT_REPS      repetitions of each scenario (default 2)
 //   ACP_BENCH_PROFILE        a folder: write a CPU profile of the extension host per run there
 import * as fs from 'node:fs';
-import * as inspector from 'node:inspector/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
 import { startLoopBlocks } from '../support/loopBlocks';
+import { profiler, setSetting, sleep } from '../support/inHost';
 
 const EXTENSION_ID = 'acp-native.acp-native';
 
@@ -63,12 +63,6 @@ export interface TextRun {
   readonly load: number;
 }
 
-async function setSetting(key: string, value: unknown): Promise<void> {
-  const [section, ...rest] = key.split('.');
-  await vscode.workspace.getConfiguration(section).update(rest.join('.'), value, vscode.ConfigurationTarget.Global);
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** What moves while the extension still works on a run: the chat's posts and the tree's refreshes. */
 function activity(api: AcpNativeApi): number {
@@ -91,22 +85,6 @@ async function settled(api: AcpNativeApi): Promise<number> {
   return lastChange;
 }
 
-async function profiler(name: string): Promise<{ stop(): Promise<void> }> {
-  const dir = process.env.ACP_BENCH_PROFILE;
-  if (!dir) return { stop: () => Promise.resolve() };
-  const session = new inspector.Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return {
-    stop: async () => {
-      const { profile } = await session.post('Profiler.stop');
-      fs.mkdirSync(dir, { recursive: true });
-      fs.writeFileSync(path.join(dir, `text-${name.replace(/\W+/g, '-')}.cpuprofile`), JSON.stringify(profile));
-      session.disconnect();
-    },
-  };
-}
 
 /**
  * Shows or hides the Chat view, then starts a new session. Visible: waits until the webview has
@@ -130,7 +108,7 @@ async function prepare(api: AcpNativeApi, chatVisible: boolean): Promise<void> {
 async function measure(api: AcpNativeApi, rep: number, scenario: TextScenario): Promise<TextRun> {
   await prepare(api, scenario.chatVisible);
   const postedBefore = api.chatMessagesPosted();
-  const profile = await profiler(`${rep}-${scenario.name}`);
+  const profile = await profiler('text', `${rep}-${scenario.name}`);
   const blocks = startLoopBlocks();
   const cpu = process.cpuUsage();
   const start = performance.now();

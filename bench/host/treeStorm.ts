@@ -20,6 +20,7 @@ import { performance, PerformanceObserver } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
 import { replaySessionId, replayUpdates } from '../../test/agents/stormMessages';
+import { setSetting, sleep } from '../support/inHost';
 import { startLoopBlocks } from '../support/loopBlocks';
 
 const EXTENSION_ID = 'acp-native.acp-native';
@@ -88,12 +89,6 @@ export interface Scenario {
   readonly visible: boolean;
 }
 
-async function setSetting(key: string, value: unknown): Promise<void> {
-  const [section, ...rest] = key.split('.');
-  await vscode.workspace.getConfiguration(section).update(rest.join('.'), value, vscode.ConfigurationTarget.Global);
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Resolves once the refresh counter has not moved for QUIET_MS; returns when it last moved. */
 async function settled(api: AcpNativeApi): Promise<number> {
