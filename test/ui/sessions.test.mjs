@@ -7,24 +7,10 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WAIT, chat, runCommand, screenshot, sendPrompt, workbenchPage, openWorkbench } from './workbench.mjs';
+import { WAIT, chat, screenshot, sendPrompt, workbenchPage, openWorkbench, palette } from './workbench.mjs';
 
 const TEST_AGENT = 'Test agent (images, forms)';
 const BUNDLED = 'ACP Native agent';
-
-/**
- * Runs a palette command with the workbench focused (keys typed inside a webview may not reach F1).
- * @param {string} title
- */
-async function palette(title) {
-  const page = workbenchPage();
-  await page.keyboard.press('Escape');
-  await page.locator('.part.statusbar').click({ position: { x: 600, y: 10 } });
-  await runCommand(title).catch(async () => {
-    await page.locator('.part.statusbar').click({ position: { x: 600, y: 10 } });
-    await runCommand(title);
-  });
-}
 
 /**
  * ACP: New Session with Agent…, picking the agent whose row shows this label.

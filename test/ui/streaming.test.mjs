@@ -6,25 +6,10 @@
 // stay the same nodes) and PRINT the browser's longest task (PerformanceObserver 'longtask'): CI
 // never gates on time.
 import * as assert from 'node:assert/strict';
-import { WAIT, chat, chatFrame, openWorkbench, runCommand, sendPrompt, workbenchPage } from './workbench.mjs';
+import { WAIT, chat, chatFrame, openWorkbench, sendPrompt, workbenchPage, palette } from './workbench.mjs';
 
 const STORM_AGENT = 'Storm agent (benchmarks)';
 const ANSWER_CHARS = 1024 * 1024;
-
-/**
- * Runs a palette command with the workbench focused (keys typed while the focus is in the webview
- * may not reach the workbench).
- * @param {string} title
- */
-async function palette(title) {
-  const page = workbenchPage();
-  await page.keyboard.press('Escape');
-  await page.locator('.part.statusbar').click({ position: { x: 600, y: 10 } });
-  await runCommand(title).catch(async () => {
-    await page.locator('.part.statusbar').click({ position: { x: 600, y: 10 } });
-    await runCommand(title);
-  });
-}
 
 /** @param {string} name */
 async function chooseAgent(name) {

@@ -65,6 +65,21 @@ export async function runCommand(title) {
 }
 
 /**
+ * Runs a palette command with the workbench focused: keys typed while the focus is inside a
+ * webview (the chat, or an earlier suite's) may not reach the workbench's F1. Retries once.
+ * @param {string} title
+ */
+export async function palette(title) {
+  const page = workbenchPage();
+  await page.keyboard.press('Escape');
+  await page.locator('.part.statusbar').click({ position: { x: 600, y: 10 } });
+  await runCommand(title).catch(async () => {
+    await page.locator('.part.statusbar').click({ position: { x: 600, y: 10 } });
+    await runCommand(title);
+  });
+}
+
+/**
  * A screenshot of the whole workbench (1280x800, as the README shows it): into test-results/screenshots,
  * or into docs/images (the README's pictures) with ACP_UPDATE_SCREENSHOTS=1, so that a test run
  * leaves the work tree as it was.

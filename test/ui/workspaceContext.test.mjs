@@ -5,7 +5,7 @@
 // Agent: it advertises images, sends Claude-like modes and config options, and says which blocks
 // reached it.
 import * as assert from 'node:assert/strict';
-import { WAIT, chat, chatFrame, runCommand, screenshot, sendPrompt, workbenchPage, openWorkbench } from './workbench.mjs';
+import { WAIT, chat, chatFrame, screenshot, sendPrompt, workbenchPage, openWorkbench, palette } from './workbench.mjs';
 
 const TEST_AGENT = 'Test agent (images, forms)';
 /** An 8x8 red PNG. */
@@ -19,21 +19,6 @@ async function lastAnswer(containing) {
   const answer = chat().locator('.row-agent .markdown', { hasText: containing }).last();
   await answer.waitFor({ timeout: WAIT });
   return (await answer.textContent()) ?? '';
-}
-
-/**
- * Runs a palette command with the workbench focused: keys typed while the focus is inside a
- * webview (an earlier suite focused the chat) may not reach the workbench's F1.
- * @param {string} title
- */
-async function palette(title) {
-  const page = workbenchPage();
-  await page.keyboard.press('Escape');
-  await page.locator('.part.statusbar').click({ position: { x: 600, y: 10 } });
-  await runCommand(title).catch(async () => {
-    await page.locator('.part.statusbar').click({ position: { x: 600, y: 10 } });
-    await runCommand(title);
-  });
 }
 
 describe('Chat view: workspace context, images, forms, pickers (real browser)', function () {
