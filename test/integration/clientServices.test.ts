@@ -70,6 +70,7 @@ describe('client services that lose nothing', function () {
       const write = await run(api, `fs-write ${inWorkspace('escape/new.txt')}\npwned`);
       assert.equal(write.ok, false);
       assert.ok(!fs.existsSync(path.join(outside, 'new.txt')), 'nothing was written outside');
+      fs.rmSync(outside, { recursive: true, force: true });
     });
 
     it('asks before going outside the workspace when set to ask, and refuses on "Refuse"', async () => {
@@ -87,6 +88,7 @@ describe('client services that lose nothing', function () {
         const second = await waitFor('the second question', () => api.pendingPermissions()[0]);
         assert.ok(api.answerPermission(second.id, 'allow_once'));
         assert.deepEqual(await again, { ok: true, result: { content: 'outside notes' } });
+        fs.rmSync(outside, { recursive: true, force: true });
       } finally {
         await setSetting('acpNative.files.outsideWorkspace', 'refuse');
       }

@@ -147,6 +147,7 @@ describe('file requests under faults lose nothing', function () {
     } finally {
       fs.writeFileSync(gate, '');
       await setSetting('acpNative.files.outsideWorkspace', 'refuse');
+      fs.rmSync(outside, { recursive: true, force: true });
     }
     assert.ok(!result.ok && result.code === -32800, JSON.stringify(result));
     assert.equal(api.answerPermission(question.id, 'allow_once'), false, 'a late answer does nothing');

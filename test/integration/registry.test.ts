@@ -19,7 +19,8 @@ describe('ACP Registry agents', function () {
   let server: http.Server;
   let base: string;
   const files = new Map<string, Buffer | string>();
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-registry-it-'));
+  // Made in before(): a describe body runs even when --grep filters the suite out, and after() then does not.
+  let scratch = '';
   const marker = (id: string) => path.join(scratch, `${id}.marker`);
   const escapes = {
     dotdot: `acp-registry-escape-${process.pid}.txt`,
@@ -55,6 +56,7 @@ describe('ACP Registry agents', function () {
 
   before(async function () {
     if (isMultiRoot() || process.platform === 'win32') this.skip();
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-registry-it-'));
     api = await getApi();
     server = http.createServer((req, res) => {
       const body = files.get(req.url ?? '');
@@ -108,7 +110,7 @@ describe('ACP Registry agents', function () {
     await setSetting('acpNative.registry.overrides', undefined);
     await setSetting('acpNative.defaultAgent', undefined);
     server?.close();
-    fs.rmSync(scratch, { recursive: true, force: true });
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
   it('lists the agents of the registry at acpNative.registry.url, with the distributions usable here', async () => {

@@ -76,6 +76,7 @@ describe('sign-in', function () {
     await api?.stopAgent();
     await setSetting('acpNative.defaultAgent', undefined);
     await setSetting('acpNative.agents', undefined);
+    if (root) fs.rmSync(root, { recursive: true, force: true });
   });
 
   it('runs the terminal login when session/new is refused, then retries by itself and gets the session', async () => {
