@@ -470,6 +470,8 @@ function argValue(flag: string): string | undefined {
 }
 const recordMcp = argValue('--record-mcp');
 const receivedMcp: acp.McpServer[][] = [];
+/** The sessions the client sent `session/close` for, in order. */
+const closedSessions: string[] = [];
 
 acp
   .agent({ name: 'third-party-test-agent' })
@@ -479,6 +481,7 @@ acp
     protocolVersion: protocolVersionArg() ?? acp.PROTOCOL_VERSION,
     agentCapabilities: {
       loadSession: process.argv.includes('--load-session'),
+      ...(process.argv.includes('--close-sessions') ? { sessionCapabilities: { close: {} } } : {}),
       ...(process.argv.includes('--mcp-http') ? { mcpCapabilities: { http: true } } : {}),
       ...(argValue('--prompt-capabilities') !== undefined
         ? { promptCapabilities: Object.fromEntries((argValue('--prompt-capabilities') ?? '').split(',').filter(Boolean).map((c) => [c, true])) }
@@ -526,6 +529,13 @@ acp
       };
     }
     return { sessionId };
+  })
+  // Answered whether or not `--close-sessions` advertised it: the `closed-sessions` scenario tells a
+  // test which sessions a client closed, including ones it must not have.
+  .onRequest(acp.methods.agent.session.close, ({ params }) => {
+    closedSessions.push(params.sessionId);
+    sessions.delete(params.sessionId);
+    return {};
   })
   .onRequest(acp.methods.agent.session.load, ({ params }) => {
     sessions.set(params.sessionId, params.cwd);
@@ -688,6 +698,9 @@ acp
           const { terminalId } = await client.request(acp.methods.client.terminal.create, { sessionId: sid, command: 'pwd', cwd: arg });
           return client.request(acp.methods.client.terminal.waitForExit, { sessionId: sid, terminalId });
         });
+        break;
+      case 'closed-sessions':
+        await report(client, sid, 'Closed sessions', async () => closedSessions);
         break;
       case 'echo-blocks':
         await report(client, sid, 'Echo the prompt blocks', async () => params.prompt.map(describeBlock));

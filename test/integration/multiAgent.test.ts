@@ -9,10 +9,15 @@ import { getApi, isMultiRoot, setSetting, testAgentPath, waitFor, within } from 
  */
 const AGENT_A = 'agent-a';
 const AGENT_B = 'agent-b';
+/** The same test agent advertising `sessionCapabilities.close`. */
+const AGENT_C = 'agent-c';
 
-function testAgent(name: string) {
-  return { name, command: process.execPath, args: [testAgentPath('thirdPartyAgent')], env: { ELECTRON_RUN_AS_NODE: '1' } };
+function testAgent(name: string, ...flags: string[]) {
+  return { name, command: process.execPath, args: [testAgentPath('thirdPartyAgent'), ...flags], env: { ELECTRON_RUN_AS_NODE: '1' } };
 }
+
+/** The agent's own id of an editor session id (a clash with another agent's id adds `~N`). */
+const agentSideId = (sessionId: string) => sessionId.replace(/~\d+$/, '');
 
 /** Which way a promise went, without waiting for it. */
 function track<T>(promise: Promise<T>): { settled: boolean; value?: T; error?: unknown; done: Promise<void> } {
@@ -38,7 +43,7 @@ describe('several sessions of several agents at once', function () {
     if (isMultiRoot()) this.skip();
     api = await getApi();
     await api.stopAgent();
-    await setSetting('acpNative.agents', [testAgent(AGENT_A), testAgent(AGENT_B)]);
+    await setSetting('acpNative.agents', [testAgent(AGENT_A), testAgent(AGENT_B), testAgent(AGENT_C, '--close-sessions')]);
     await setSetting('acpNative.defaultAgent', 'bundled');
     await setSetting('acpNative.permissions.autoApprove', 'reads');
   });
@@ -168,5 +173,26 @@ describe('several sessions of several agents at once', function () {
     assert.equal(api.pendingPermissions().some((q) => q.sessionId === b), false, "B's question was answered (cancelled)");
     assert.deepEqual(api.runningAgents().sort(), [AGENT_A, AGENT_B]);
     assert.equal(api.activeSessionId, a, 'the newest remaining session is shown');
+  });
+
+  it('sends session/close to an agent that can close sessions, and to no other', async () => {
+    /** What the agent of `sessionId` says it was asked to close (its `closed-sessions` scenario). */
+    const closedBy = async (sessionId: string): Promise<unknown> => {
+      api.setActiveSession(sessionId);
+      await within('the report turn', api.prompt('closed-sessions', sessionId));
+      const report = await waitFor('the report', () => api.toolCalls().find((c) => c.title === 'Closed sessions' && c.status === 'completed'));
+      return (report.rawOutput as { result: unknown }).result;
+    };
+    const c1 = await within('agent C session 1', api.newSession(AGENT_C));
+    const c2 = await within('agent C session 2', api.newSession(AGENT_C));
+    await vscode.commands.executeCommand('acpNative.closeSession', c2);
+    assert.equal(info(c2), undefined);
+    assert.deepEqual(await closedBy(c1), [agentSideId(c2)], 'agent C freed its session');
+
+    const b1 = await within('agent B session 1', api.newSession(AGENT_B));
+    const b2 = await within('agent B session 2', api.newSession(AGENT_B));
+    await vscode.commands.executeCommand('acpNative.closeSession', b2);
+    assert.equal(info(b2), undefined);
+    assert.deepEqual(await closedBy(b1), [], 'agent B does not advertise session/close: it is not sent');
   });
 });

@@ -159,6 +159,11 @@ export class AgentConnection {
     return this.initializeResponse.agentCapabilities?.loadSession === true;
   }
 
+  /** The agent frees a session on `session/close` (`sessionCapabilities.close`). */
+  get canCloseSession(): boolean {
+    return this.initializeResponse.agentCapabilities?.sessionCapabilities?.close != null;
+  }
+
   /** The agent supports `logout` (`agentCapabilities.auth.logout`). */
   get canLogout(): boolean {
     return this.initializeResponse.agentCapabilities?.auth?.logout != null;
@@ -183,6 +188,10 @@ export class AgentConnection {
 
   listSessions(params: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> {
     return this.request(acp.methods.agent.session.list, params);
+  }
+
+  async closeSession(params: acp.CloseSessionRequest): Promise<void> {
+    await this.request(acp.methods.agent.session.close, params);
   }
 
   setMode(params: acp.SetSessionModeRequest): Promise<unknown> {

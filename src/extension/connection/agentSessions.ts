@@ -14,6 +14,8 @@ import { SessionAliases } from '../core/sessionAliases';
 
 /** Updates held for sessions whose `session/new` has not answered yet (all sessions together). */
 const MAX_EARLY_UPDATES = 1000;
+/** How long Close Session waits for the agent to answer `session/close` (it is closed here regardless). */
+const CLOSE_ANSWER_WAIT_MS = 5000;
 
 /** A session of an agent, as the UI sees it. */
 export interface SessionRecord {
@@ -155,7 +157,9 @@ export class AgentSessions extends Disposable {
   /**
    * Closes an open session: its running turn is cancelled first, then its record goes (its cards,
    * questions and "always" answers with it). Its agent keeps running for its other sessions. The
-   * newest remaining session becomes active.
+   * newest remaining session becomes active. An agent that can (`sessionCapabilities.close`) is
+   * told with `session/close`, so it frees what it holds for the session; the editor does not wait
+   * on that answer for longer than {@link CLOSE_ANSWER_WAIT_MS}.
    */
   async closeSession(sessionId: string): Promise<void> {
     const session = this.sessions.get(sessionId);
@@ -167,6 +171,21 @@ export class AgentSessions extends Disposable {
     if (this.activeSessionIdValue === sessionId) this.activeSessionIdValue = this.all.at(-1)?.state.sessionId;
     if (this.lastActiveSessionId === sessionId) this.lastActiveSessionId = undefined;
     this.sessionsEmitter.fire();
+    const { connection } = session;
+    if (!connection.process.isAlive || !connection.canCloseSession) return;
+    let timer: NodeJS.Timeout | undefined;
+    const answered = connection.closeSession({ sessionId: session.agentSessionId }).then(
+      () => true,
+      (error: unknown) => {
+        this.deps.log.warn(`Agent "${connection.name}" could not close session ${session.agentSessionId}: ${errorMessage(error)}`);
+        return true;
+      },
+    );
+    const waited = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_ANSWER_WAIT_MS)));
+    if (!(await Promise.race([answered, waited]))) {
+      this.deps.log.warn(`Agent "${connection.name}" has not answered session/close for ${session.agentSessionId} after ${CLOSE_ANSWER_WAIT_MS} ms; the session is closed here.`);
+    }
+    clearTimeout(timer);
   }
 
   /**
