@@ -175,6 +175,19 @@ describe('several sessions of several agents at once', function () {
     assert.equal(api.activeSessionId, a, 'the newest remaining session is shown');
   });
 
+  it('limits restarts per agent: an agent restarted too often does not block restarting another', async () => {
+    await within('agent B session', api.newSession(AGENT_B));
+    const a = await within('agent A session', api.newSession(AGENT_A));
+    api.setActiveSession(a);
+    for (let i = 0; i < 3; i++) await within(`restart ${i + 1} of agent A`, api.restartAgent());
+    await assert.rejects(api.restartAgent(), /agent-a.*restarted too often/);
+    const b = api.sessions().find((s) => s.agent === AGENT_B)?.sessionId;
+    assert.ok(b, "agent B's session is still open");
+    api.setActiveSession(b);
+    const restarted = await within('restart of agent B', api.restartAgent());
+    assert.equal(api.sessions().find((s) => s.sessionId === restarted)?.agent, AGENT_B);
+  });
+
   it('sends session/close to an agent that can close sessions, and to no other', async () => {
     /** What the agent of `sessionId` says it was asked to close (its `closed-sessions` scenario). */
     const closedBy = async (sessionId: string): Promise<unknown> => {

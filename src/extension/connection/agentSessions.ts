@@ -70,7 +70,8 @@ export class AgentSessions extends Disposable {
   }
   /** The SDK does not wait for an async notification handler before dispatching the next one. */
   private readonly updateQueue = new KeyedSerialQueue();
-  private readonly restarts = new RestartThrottle();
+  /** One throttle per agent: one agent crashing in a loop must not block restarting another. */
+  private readonly restarts = new Map<string, RestartThrottle>();
   /** Updates for ids without a record: held while a session is being created, else dropped. */
   private readonly early: EarlyUpdates<acp.SessionUpdate>;
 
@@ -260,11 +261,13 @@ export class AgentSessions extends Disposable {
    * session where the agent can load it, else starts a new one. Other agents keep running.
    */
   async restart(agentKey?: string): Promise<SessionRecord> {
-    const allowed = this.restarts.tryRestart();
-    if (!allowed.ok) {
-      throw new Error(`The agent was restarted too often; wait ${Math.ceil(allowed.retryInMs / 1000)} s before restarting it again.`);
-    }
     const key = agentKey ?? this.active?.agentKey ?? this.lastActiveAgentKey() ?? this.deps.defaultAgent();
+    let throttle = this.restarts.get(key);
+    if (!throttle) this.restarts.set(key, (throttle = new RestartThrottle()));
+    const allowed = throttle.tryRestart();
+    if (!allowed.ok) {
+      throw new Error(`Agent "${key}" was restarted too often; wait ${Math.ceil(allowed.retryInMs / 1000)} s before restarting it again.`);
+    }
     const candidates = [this.activeSessionId, this.lastActiveSessionId];
     const previous = candidates.find((id) => id !== undefined && this.sessions.get(id)?.agentKey === key);
     await this.stopAgent(key);
