@@ -25,6 +25,8 @@ export class ChatStatusBar extends Disposable {
     this.item.name = 'ACP Agent';
     this.item.command = 'acpNative.focusChat';
     this._register(sessions.onDidChangeSessions(() => this.update()));
+    // Another session's new title changes its line in the tooltip (the text names only counts).
+    this._register(sessions.onDidChangeSession(({ changes }) => changes.info && this.sessions.all.length > 1 && this.update()));
     this._register(requests.onDidChange(() => this.update()));
     this.update();
     this.item.show();
