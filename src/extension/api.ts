@@ -81,6 +81,8 @@ export interface AcpNativeApi {
   registryAgents(): Promise<{ id: string; name: string; version: string; distributions: string[] }[]>;
   /** Adds a registry agent (downloading a binary if needed) without starting it. Returns its name as Choose Agent lists it. */
   addRegistryAgent(id: string): Promise<string>;
+  /** Removes an agent added from the registry: its sessions close, its process stops, its files are deleted. */
+  removeRegistryAgent(id: string): Promise<void>;
   /** Makes the named agent (bundled, from acpNative.agents or added from the registry) the default and starts a session with it. */
   useAgent(name: string): Promise<void>;
   /** The running agent's sign-in methods, as it sent them (empty when no agent runs). */

@@ -134,6 +134,7 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     chatMessagesPosted: () => ({ ...acp.chat.view.posted }),
     registryAgents: () => acp.registry.catalogue(),
     addRegistryAgent: (id) => acp.registry.add(id),
+    removeRegistryAgent: (id) => acp.registry.remove(id),
     useAgent: (name) => acp.registry.use(name),
     authMethods: () => (acp.sessions.runningAgent?.authMethods ?? []).map((m) => ({ id: m.id, name: m.name, type: m.type })),
     signIn: async (methodId, secret) => {

@@ -112,6 +112,7 @@ export const COMMANDS: Record<string, CommandHandler> = {
     if (target) await acp.sessions.closeSession(target);
   },
   'acpNative.addAgent': (acp) => acp.registry.pick(),
+  'acpNative.removeAgent': (acp) => acp.registry.pickToRemove(),
   'acpNative.setLlmApiKey': (acp) => acp.chat.apiKey.prompt(),
   'acpNative.sendToChat': (acp, uri) => acp.chat.send.editor(uri),
   'acpNative.sendResourcesToChat': (acp, clicked, selected) => acp.chat.send.explorer(clicked, selected),

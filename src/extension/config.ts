@@ -142,6 +142,11 @@ export class Config {
     return this.update('defaultAgent', name);
   }
 
+  /** Forgets the chosen default agent: new sessions start with the bundled one again. */
+  resetDefaultAgent(): Thenable<void> {
+    return this.update('defaultAgent', undefined);
+  }
+
   setBundledAgentArgs(args: readonly string[]): Thenable<void> {
     return this.update('bundledAgentArgs', [...args]);
   }

@@ -188,6 +188,24 @@ describe('ACP Registry agents', function () {
     }
   });
 
+  it('removes an added agent: its sessions close, it stops, its files go, and the bundled agent is the default again', async () => {
+    const name = 'Registry test-tgz';
+    await within('useAgent', api.useAgent(name));
+    const session = api.activeSessionId;
+    assert.ok(session && api.runningAgents().includes(name));
+    const agentDir = path.dirname(path.dirname(path.dirname(fs.readFileSync(marker('test-tgz'), 'utf8').split('\n')[0] ?? '')));
+    assert.ok(fs.existsSync(agentDir), `${agentDir} is installed`);
+    await within('removeRegistryAgent', api.removeRegistryAgent('test-tgz'));
+    assert.equal(api.sessions().some((s) => s.agent === name), false, 'its sessions are closed');
+    assert.equal(api.runningAgents().includes(name), false, 'it is stopped');
+    assert.equal(fs.existsSync(agentDir), false, 'its files are deleted');
+    assert.notEqual(vscode.workspace.getConfiguration('acpNative').get('defaultAgent'), name);
+    await assert.rejects(api.useAgent(name), /No agent named/, 'Choose Agent no longer has it');
+    await assert.rejects(api.removeRegistryAgent('test-tgz'), /No agent "test-tgz" was added/);
+    // It can be added again.
+    assert.equal(await within('addRegistryAgent again', api.addRegistryAgent('test-tgz')), name);
+  });
+
   it('falls back to the snapshot shipped with the extension when the registry cannot be reached', async () => {
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

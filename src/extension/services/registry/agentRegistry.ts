@@ -113,6 +113,43 @@ export class AgentRegistry extends Disposable {
     await this.deps.sessions.newSession(name);
   }
 
+  /**
+   * Removes an agent added from the registry: its open sessions close, its process stops, its
+   * installed files are deleted and Choose Agent no longer lists it. When it was the default
+   * agent, the bundled agent is the default again.
+   */
+  async remove(id: string): Promise<void> {
+    const added = this.added.byId(id);
+    if (!added) throw new Error(`No agent "${id}" was added from the ACP Registry.`);
+    const { sessions, config, log } = this.deps;
+    for (const session of sessions.all.filter((s) => s.agentKey === added.name)) await sessions.closeSession(session.state.sessionId);
+    await sessions.stopAgent(added.name);
+    await this.added.remove(id);
+    await this.installer.uninstall(id);
+    if (config.defaultAgent === added.name) await config.resetDefaultAgent();
+    log.info(`ACP Registry: removed ${added.name} ${added.version}`);
+  }
+
+  /** **ACP: Remove Agent…**: the added agents in a QuickPick; the one picked is removed after a confirmation. */
+  async pickToRemove(): Promise<string | undefined> {
+    const added = this.added.all();
+    if (added.length === 0) {
+      void vscode.window.showInformationMessage('ACP: No agent was added from the ACP Registry. Agents in the acpNative.agents setting are removed there.');
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(
+      added.map((a) => ({ label: a.name, description: `${a.version} · ${a.distribution}`, detail: a.description, agent: a })),
+      { title: 'ACP: Remove Agent', placeHolder: 'Pick an agent added from the ACP Registry to remove' },
+    );
+    if (!picked) return undefined;
+    const open = this.deps.sessions.all.filter((s) => s.agentKey === picked.agent.name).length;
+    const consequence = open > 0 ? ` Its ${open === 1 ? 'open session closes' : `${open} open sessions close`}.` : '';
+    const confirm = await vscode.window.showWarningMessage(`Remove ${picked.agent.name} and delete its installed files?${consequence}`, { modal: true }, 'Remove');
+    if (confirm !== 'Remove') return undefined;
+    await this.remove(picked.agent.id);
+    return picked.agent.name;
+  }
+
   /** **ACP: Add Agent…**: the catalogue in a QuickPick; the agent picked is installed, added and started. */
   async pick(): Promise<string | undefined> {
     const quickPick = vscode.window.createQuickPick<CataloguePick>();

@@ -140,6 +140,13 @@ export class RegistryInstaller {
     }
   }
 
+  /** Deletes everything installed for the agent, after any install of it under way. */
+  async uninstall(id: string): Promise<void> {
+    const previous = this.running.get(id) ?? Promise.resolve(undefined);
+    await previous.catch(() => undefined);
+    await this.removeVersionsExcept(id, undefined);
+  }
+
   /**
    * Removes the agent's other versions (and leftovers of interrupted installs); `undefined` keeps
    * none. Called inside the agent's serialized install, so no install of it is under way.
