@@ -25,6 +25,8 @@ const TOOL_SPECS: ChatCompletionTool[] = MODEL_TOOLS.map((tool) => ({
 
 export class LlmBrain implements Brain {
   private readonly client: OpenAI;
+  /** The sessions' MCP server sets whose unavailable servers the user was told about. */
+  private readonly toldUnavailable = new WeakSet<object>();
 
   constructor(private readonly config: LlmConfig) {
     this.client = new OpenAI({
@@ -38,6 +40,11 @@ export class LlmBrain implements Brain {
   async runTurn(turn: TurnContext, prompt: ContentBlock[]): Promise<StopReason> {
     // The session's MCP tools join the agent's own, as the servers list them now.
     const mcp = await mcpFunctions(turn);
+    // The user is told too, once per set of servers: the model may not mention it.
+    if (mcp.unavailable.length > 0 && !this.toldUnavailable.has(turn.mcp)) {
+      this.toldUnavailable.add(turn.mcp);
+      turn.say(`${mcp.unavailable.map((why) => `⚠ ${why}`).join('\n')}\n\n`);
+    }
     const tools = [...TOOL_SPECS, ...mcp.specs];
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: systemPrompt(turn.cwd, mcp.unavailable) },
