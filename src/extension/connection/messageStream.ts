@@ -1,6 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { isAtLeast, OFF_THREAD_BYTES, WorkerParseError, type JsonWorker } from '../core/jsonWorker';
-import { JsonLineFilter, LineTooLongError } from '../core/ndjsonFilter';
+import { JsonLineFilter, LineTooLongError, type JsonLine } from '../core/ndjsonFilter';
 import { SlicedFeed } from '../core/slicedFeed';
 import type { Logger } from '../log';
 
@@ -72,7 +72,7 @@ export function messageStream(options: MessageStreamOptions): acp.Stream {
   const filter = new JsonLineFilter((prefix, bytes) => {
     const size = bytes > prefix.length + 1 ? ` (${bytes} bytes)` : '';
     log.warn(`[${name}] skipped non-JSON stdout line${size}: ${truncate(prefix)}`);
-  }, options.maxMessageBytes ?? acp.DEFAULT_MAX_MESSAGE_BYTES);
+  }, options.maxMessageBytes ?? acp.DEFAULT_MAX_MESSAGE_BYTES, worker ? offThreadBytes : Infinity);
   const offThread = (): JsonWorker | undefined => (worker?.available && !tapping(tap) ? worker : undefined);
 
   /** A huge message on its way to the worker and back: writes after it wait for it. */
@@ -112,11 +112,12 @@ export function messageStream(options: MessageStreamOptions): acp.Stream {
     start(controller) {
       /** Set when stdout ended or failed: the readable closes (or errors) once the lines before are delivered. */
       let ending: { error?: unknown } | undefined;
-      const malformed = (line: Uint8Array, reason: string): void => {
-        const prefix = decoder.decode(line.subarray(0, LOGGED_PREFIX_CHARS * 4)).trimEnd();
+      const malformed = (line: JsonLine, reason: string): void => {
+        const head = typeof line === 'string' ? line.slice(0, LOGGED_PREFIX_CHARS + 1) : decoder.decode(line.subarray(0, LOGGED_PREFIX_CHARS * 4));
+        const bytes = typeof line === 'string' ? Buffer.byteLength(line) : line.length;
         // V8's parse errors quote the text around the fault, newline included: one log line.
         const why = truncate(reason.replace(/\s+/g, ' '), LOGGED_PREFIX_CHARS);
-        log.warn(`[${name}] skipped a malformed JSON-RPC message (${line.length} bytes; ${why}): ${truncate(prefix, LOGGED_PREFIX_CHARS)}`);
+        log.warn(`[${name}] skipped a malformed JSON-RPC message (${bytes} bytes; ${why}): ${truncate(head, LOGGED_PREFIX_CHARS)}`);
         // As the SDK answers it: JSON-RPC's parse error, with no id to answer to.
         try {
           void send({ jsonrpc: '2.0', id: null, error: acp.RequestError.parseError().toErrorResponse() })?.catch(() => undefined);
@@ -124,15 +125,15 @@ export function messageStream(options: MessageStreamOptions): acp.Stream {
           // The agent is gone: nothing to tell.
         }
       };
-      const accept = (value: unknown, line: Uint8Array): void => {
+      const accept = (value: unknown, line: JsonLine): void => {
         if (!open) return;
         // A line the filter passes starts with `{`: it parses to an object or not at all.
         if (typeof value === 'object' && value !== null && !Array.isArray(value)) controller.enqueue(value as acp.AnyMessage);
         else malformed(line, 'not a JSON object');
       };
-      const parseHere = (line: Uint8Array): void => {
-        const text = decoder.decode(line);
-        if (tapping(tap)) tap('receive', text.trimEnd());
+      const parseHere = (line: JsonLine): void => {
+        const text = typeof line === 'string' ? line : decoder.decode(line);
+        if (tapping(tap)) tap('receive', text);
         let value: unknown;
         try {
           value = JSON.parse(text);
@@ -142,10 +143,11 @@ export function messageStream(options: MessageStreamOptions): acp.Stream {
         }
         accept(value, line);
       };
-      const deliver = (line: Uint8Array): Promise<void> | undefined => {
+      const deliver = (line: JsonLine): Promise<void> | undefined => {
         if (!open) return undefined;
-        const parser = line.length >= offThreadBytes ? offThread() : undefined;
-        if (!parser) {
+        // Only a huge line comes as bytes (see the filter's rawLineBytes).
+        const parser = offThread();
+        if (typeof line === 'string' || !parser) {
           parseHere(line);
           return undefined;
         }
@@ -167,8 +169,9 @@ export function messageStream(options: MessageStreamOptions): acp.Stream {
       };
       // Lines go to the SDK a slice per event-loop turn (see SlicedFeed); stdout stays paused
       // until a read's lines are all delivered, so a flooding agent waits in its pipe.
-      const feed = new SlicedFeed<Uint8Array>({
+      const feed = new SlicedFeed<JsonLine>({
         deliver,
+        // Characters for text (bytes for ASCII, near enough otherwise): a budget, not a limit.
         sizeOf: (line) => line.length,
         onDrained: () => {
           if (ending) finish();
@@ -178,7 +181,7 @@ export function messageStream(options: MessageStreamOptions): acp.Stream {
       });
       input.on('data', (chunk) => {
         if (!open || ending) return;
-        let lines: Uint8Array[];
+        let lines: JsonLine[];
         try {
           lines = filter.push(chunk);
         } catch (error) {

@@ -126,7 +126,7 @@ describe('messageStream (ACP messages over an agent’s stdio, parsed once)', ()
     t.input.write(`{"jsonrpc":"2.0","params":"${'x'.repeat(20_000)}",}\n${line(note(2))}`);
     assert.deepEqual(await t.read(1), [note(2)]);
     assert.equal(w.parsed, 1);
-    assert.match(t.warnings[0], /skipped a malformed JSON-RPC message \(20031 bytes; /);
+    assert.match(t.warnings[0], /skipped a malformed JSON-RPC message \(20030 bytes; /);
   });
 
   it('parses on this thread when the worker cannot start', async () => {
