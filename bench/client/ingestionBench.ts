@@ -35,6 +35,7 @@ export async function ingestionBench({ updates, repetitions }: IngestionOptions)
 
   // Warm-up: JIT and the SDK's schemas, for all paths.
   await runRaw(bytes, n);
+  await runRaw(bytes, n, 'extension');
   await runCore(bytes, n, mix.sessionId);
   await runCore(bytes, n, mix.sessionId, 'sdk framing');
   await runCore(bytes, n, mix.sessionId, 'before');
@@ -47,6 +48,8 @@ export async function ingestionBench({ updates, repetitions }: IngestionOptions)
   const pairedReplay: number[] = [];
   const pairedReplayBefore: number[] = [];
   const raw: StreamRun[] = [];
+  const framingOnly: StreamRun[] = [];
+  const pairedFramingOnly: number[] = [];
   const core: StreamRun[] = [];
   const sdkFraming: StreamRun[] = [];
   const before: StreamRun[] = [];
@@ -54,16 +57,19 @@ export async function ingestionBench({ updates, repetitions }: IngestionOptions)
   const pairedSdkFraming: number[] = [];
   const pairedBefore: number[] = [];
   for (let i = 0; i < repetitions; i++) {
-    const runs: Record<'r' | 'c' | 's' | 'b', StreamRun | undefined> = { r: undefined, c: undefined, s: undefined, b: undefined };
-    const order = (['rcsb', 'csbr', 'sbrc', 'brcs'] as const)[i % 4];
+    const runs: Record<'r' | 'f' | 'c' | 's' | 'b', StreamRun | undefined> = { r: undefined, f: undefined, c: undefined, s: undefined, b: undefined };
+    const order = (['rfcsb', 'fcsbr', 'csbrf', 'sbrfc', 'brfcs'] as const)[i % 5];
     for (const which of order) {
       if (which === 'r') runs.r = await runRaw(bytes, n);
+      else if (which === 'f') runs.f = await runRaw(bytes, n, 'extension');
       else if (which === 'c') runs.c = await runCore(bytes, n, mix.sessionId);
       else if (which === 's') runs.s = await runCore(bytes, n, mix.sessionId, 'sdk framing');
       else runs.b = await runCore(bytes, n, mix.sessionId, 'before');
     }
     const [r, c, f, b] = [runs.r!, runs.c!, runs.s!, runs.b!];
     raw.push(r);
+    framingOnly.push(runs.f!);
+    pairedFramingOnly.push(r.ms / runs.f!.ms);
     core.push(c);
     sdkFraming.push(f);
     before.push(b);
@@ -85,6 +91,7 @@ export async function ingestionBench({ updates, repetitions }: IngestionOptions)
   const rawMs = raw.map((r) => r.ms);
   const coreMs = core.map((r) => r.ms);
   const sdkFramingMs = sdkFraming.map((r) => r.ms);
+  const framingOnlyMs = framingOnly.map((r) => r.ms);
   const beforeMs = before.map((r) => r.ms);
   const rate = (ms: number) => (n / ms) * 1000;
   console.log(
@@ -92,6 +99,13 @@ export async function ingestionBench({ updates, repetitions }: IngestionOptions)
       table([
         ['over an ndjson stream (SDK client)', 'median ms', 'updates/s', 'spread', 'throughput vs raw'],
         ['raw: SDK framing + dispatch, router removed → no-op handler (baseline)', num(median(rawMs), 1), num(rate(median(rawMs))), pct(spread(rawMs)), '1.00×'],
+        [
+          "the extension's framing + dispatch → the same no-op handler",
+          num(median(framingOnlyMs), 1),
+          num(rate(median(framingOnlyMs))),
+          pct(spread(framingOnlyMs)),
+          ratio(median(rawMs) / median(framingOnlyMs)),
+        ],
         [
           "ours: the extension's framing → dispatch → updateShape check → KeyedSerialQueue → SessionState.apply",
           num(median(coreMs), 1),
@@ -119,6 +133,7 @@ export async function ingestionBench({ updates, repetitions }: IngestionOptions)
   console.log(
     `ratio ours/raw (updates/s): ${ratio(median(paired))} (median of the ${repetitions} paired repetitions; ` +
       `${ratio(median(rawMs) / median(coreMs))} from the medians above; goal ≥ 0.9×); over the SDK's framing it was ${ratio(median(pairedSdkFraming))}. ` +
+      `The extension's framing alone (no-op handler): ${ratio(median(pairedFramingOnly))} the SDK's. ` +
       `1.00× = the extension's framing, validator and core cost what the SDK's framing alone does; the in-process table below shows their own costs.`,
   );
   console.log(

@@ -1,9 +1,9 @@
 /**
  * Hands items (an agent's stdout lines) to a sink a slice at a time, one slice per event-loop turn.
  *
- * What the sink does with an item is not done when `deliver` returns: the ACP SDK parses,
- * validates and dispatches a line in the microtasks that follow its enqueue, so everything
- * delivered in one turn is processed before the event loop turns again. A 64 KiB read of a
+ * What the sink does with an item is not all done when `deliver` returns: the line is parsed
+ * there, but the ACP SDK dispatches the message in the microtasks that follow its enqueue, so
+ * everything delivered in one turn is processed before the event loop turns again. A 64 KiB read of a
  * flooding agent is some 150 messages: delivered at once, they held the extension host (every
  * extension's timers, the UI's requests) for tens of milliseconds. Sliced by size, each turn
  * carries a bounded amount of that work, and the rest waits its turn.
