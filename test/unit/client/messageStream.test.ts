@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 import { JsonWorker } from '../../../src/extension/core/jsonWorker';
 import { LineTooLongError } from '../../../src/extension/core/ndjsonFilter';
 import { messageStream, type MessageStreamOptions, type ProtocolTap } from '../../../src/extension/connection/messageStream';
@@ -138,6 +139,17 @@ describe('messageStream (ACP messages over an agent’s stdio, parsed once)', ()
     t.input.write(`${line(big)}${line(note(2))}`);
     assert.deepEqual(await t.read(2), [big, note(2)]);
     assert.equal(broken.available, false);
+  });
+
+  it('parses a huge message on this thread when the worker dies with it, and stops using the worker', async () => {
+    // A worker that dies on its first job: the job is lost with it, the line is not.
+    const dying = new JsonWorker(() => new Worker("require('node:worker_threads').parentPort.on('message', () => process.exit(3))", { eval: true }));
+    workers.push(dying);
+    const t = harness({ worker: dying, offThreadBytes: 10_000 });
+    const huge = note(1, { text: 'w'.repeat(20_000) });
+    t.input.write(`${line(huge)}${line(note(2))}`);
+    assert.deepEqual(await t.read(2), [huge, note(2)]);
+    assert.equal(dying.available, false);
   });
 
   it('writes one line per message, a huge one serialised on the worker, in the order sent', async () => {
