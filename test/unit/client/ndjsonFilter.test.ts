@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { JsonLineFilter, LineTooLongError, SKIPPED_PREFIX_BYTES } from '../../../src/extension/core/ndjsonFilter';
+import { JsonLineFilter, LineTooLongError, SKIPPED_PREFIX_BYTES, type JsonLine } from '../../../src/extension/core/ndjsonFilter';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
-const text = (lines: Uint8Array[]) => lines.map((l) => new TextDecoder().decode(l)).join('');
+/** The lines, each with a newline after it. */
+const text = (lines: JsonLine[]) => lines.map((l) => `${typeof l === 'string' ? l : new TextDecoder().decode(l)}\n`).join('');
 
 describe('JSON line filter (agent stdout)', () => {
   it('passes JSON-RPC lines and skips banners and debug prints', () => {

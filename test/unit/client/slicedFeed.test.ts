@@ -7,7 +7,9 @@ function feedOf(budget: number) {
   const turns: (() => void)[] = [];
   let drained = 0;
   const feed = new SlicedFeed<string>({
-    deliver: (item) => delivered.push(item),
+    deliver: (item) => {
+      delivered.push(item);
+    },
     sizeOf: (item) => item.length,
     budget,
     nextTurn: (fn) => turns.push(fn),
@@ -67,21 +69,42 @@ describe('SlicedFeed (agent stdout lines, a slice per event-loop turn)', () => {
     assert.equal(t.drained(), 1);
   });
 
-  it('flush delivers everything still queued at once (end or failure of the stream)', () => {
-    const t = feedOf(4);
-    t.feed.push(['aaa', 'bbb', 'ccc']);
-    t.feed.flush();
-    assert.deepEqual(t.delivered, ['aaa', 'bbb', 'ccc']);
-    assert.equal(t.feed.pending, 0);
-    t.nextTurn();
-    assert.deepEqual(t.delivered, ['aaa', 'bbb', 'ccc'], 'the scheduled turn finds nothing left');
-    assert.equal(t.drained(), 1);
+  it('holds later items while one is handled elsewhere (a promise), then goes on in order', async () => {
+    const delivered: string[] = [];
+    let finish!: () => void;
+    const slow = new Promise<void>((resolve) => (finish = resolve));
+    const turns: (() => void)[] = [];
+    let drained = 0;
+    const feed = new SlicedFeed<string>({
+      deliver: (item) => {
+        delivered.push(item);
+        return item === 'huge' ? slow : undefined;
+      },
+      sizeOf: (item) => item.length,
+      budget: 100,
+      nextTurn: (fn) => turns.push(fn),
+      onDrained: () => drained++,
+    });
+    feed.push(['a', 'huge', 'b', 'c']);
+    feed.push(['d']);
+    assert.deepEqual(delivered, ['a', 'huge'], 'the items after it wait, though they fit the budget');
+    assert.equal(turns.length, 0, 'no turn scheduled while it is handled');
+    finish();
+    await slow;
+    await Promise.resolve();
+    assert.equal(turns.length, 1, 'once settled, the rest goes on a later turn');
+    turns.shift()!();
+    assert.deepEqual(delivered, ['a', 'huge', 'b', 'c', 'd']);
+    assert.equal(drained, 1);
   });
 
   it('leaves the event loop free between slices with the default scheduler (setImmediate)', async () => {
     let delivered = 0;
     const drained = new Promise<void>((resolve) => {
-      const feed = new SlicedFeed<string>({ deliver: () => delivered++, sizeOf: (item) => item.length, budget: 10, onDrained: resolve });
+      const feed = new SlicedFeed<string>({ deliver: () => {
+          delivered++;
+        },
+        sizeOf: (item) => item.length, budget: 10, onDrained: resolve });
       feed.push(Array.from({ length: 5 }, () => 'x'.repeat(10)));
     });
     assert.equal(delivered, 1, 'one slice now');
