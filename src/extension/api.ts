@@ -173,6 +173,8 @@ export interface LoggedChange {
   deleted: boolean;
   added: number;
   removed: number;
+  /** Larger than 2 MB: kept or undone as a whole file (one "hunk"), from a copy in the storage. */
+  wholeFile: boolean;
 }
 
 export interface HunkUndoResult {

@@ -172,6 +172,7 @@ function loggedChange(view: FileChangeView): LoggedChange {
     deleted: view.deleted,
     added: view.added,
     removed: view.removed,
+    wholeFile: view.wholeFile,
   };
 }
 

@@ -108,7 +108,7 @@ export class AcpNative extends Disposable {
       },
       readTextFile: (p, signal) => files.read(p, signal),
       writeTextFile: async (p, signal) => {
-        this.actionLog.beforeFsWrite(p.sessionId, p.path);
+        await this.actionLog.beforeFsWrite(p.sessionId, p.path);
         try {
           return await files.write(p, signal);
         } finally {
