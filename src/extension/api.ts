@@ -55,6 +55,8 @@ export interface AcpNativeApi {
    * changed it (`fs` write, its own edit reported as a tool call, or a command seen by the watcher).
    */
   changes(): LoggedChange[];
+  /** The copies of files larger than 2 MB the action log keeps in the workspace storage (their names). */
+  largeCopies(): string[];
   /** Keeps one hunk of the latest change of a file. False when it is not pending. */
   keepHunk(path: string, index: number): boolean;
   /** Undoes one hunk of the latest change of a file, unless the user changed its lines since. */

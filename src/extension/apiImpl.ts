@@ -80,6 +80,7 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       if (!sessionId) throw new Error('There is no active session.');
       await acp.review.undo(sessionId, path);
     },
+    largeCopies: () => acp.actionLog.largeCopiesOnDisk(),
     changes: () => {
       const sessionId = acp.sessions.active?.state.sessionId;
       return sessionId ? acp.actionLog.views(sessionId).map((view) => loggedChange(view)) : [];

@@ -204,6 +204,13 @@ export class ActionLogCapture extends Disposable {
     );
   }
 
+  /** Resolves when the copies of the large files a tool call names are done (its permission waits for them). */
+  async copiesOf(sessionId: string, toolCallId: string): Promise<void> {
+    for (const change of this.log.changes(sessionId)) {
+      if (change.before.kind === 'large' && change.toolCallIds.includes(toolCallId)) await this.largeWork.get(change.before);
+    }
+  }
+
   /** Resolves when the copy and hash of a change's large files are done. */
   async largeSettled(change: FileChange): Promise<void> {
     for (const snapshot of [change.before, change.after]) if (snapshot?.kind === 'large') await this.largeWork.get(snapshot);
@@ -214,6 +221,16 @@ export class ActionLogCapture extends Disposable {
     if (change.before.kind !== 'large' || change.before.blob === undefined) return;
     this.deps.store?.dropLarge(change.before.blob);
     delete change.before.blob;
+  }
+
+  /** The names of the large copies in the storage now. */
+  largeCopiesOnDisk(): string[] {
+    if (!this.deps.store) return [];
+    try {
+      return fs.readdirSync(this.deps.store.largeDir);
+    } catch {
+      return [];
+    }
   }
 
   /** Where a large copy is on disk. */
