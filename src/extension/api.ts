@@ -177,6 +177,8 @@ export interface LoggedChange {
   removed: number;
   /** Larger than 2 MB: kept or undone as a whole file (one "hunk"), from a copy in the storage. */
   wholeFile: boolean;
+  /** A whole-file change whose copy before or hash after is still being taken (off the event loop). */
+  checking: boolean;
 }
 
 export interface HunkUndoResult {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi, LoggedChange } from '../../src/extension/api';
 import { closeAllEditors, getApi, inWorkspace, isMultiRoot, setSetting, startTestAgent, waitFor, within } from './support/helpers';
@@ -8,6 +9,18 @@ import { closeAllEditors, getApi, inWorkspace, isMultiRoot, setSetting, startTes
 function largeFile(): Buffer {
   const lines = Array.from({ length: 150_000 }, (_, i) => `line ${String(i).padStart(6, '0')} of a large generated file\r\n`).join('');
   return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines, 'latin1'), Buffer.from([0xe9, 0xff, 0x0d, 0x0a])]);
+}
+
+/** The extension host's longest event-loop block (ms) while `work` runs (printed, never asserted: speed is measured, not gated). */
+async function longestBlock<T>(what: string, work: () => Promise<T>): Promise<T> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  try {
+    return await work();
+  } finally {
+    histogram.disable();
+    console.log(`      [block] ${what}: longest extension-host block ${(histogram.max / 1e6 - 1).toFixed(1)} ms`);
+  }
 }
 
 describe('action log: files larger than 2 MB, undone as a whole file', function () {
@@ -41,7 +54,10 @@ describe('action log: files larger than 2 MB, undone as a whole file', function 
     const original = largeFile();
     fs.writeFileSync(file, original);
     const copiesBefore = api.largeCopies().length;
-    await prompt(`rewrite-in-place ${file} line LINE`);
+    await longestBlock('5 MB: the turn that captures and rewrites it', async () => {
+      await prompt(`rewrite-in-place ${file} line LINE`);
+      await waitFor('the hash of what the agent left', () => changeOf(file)?.checking === false);
+    });
     assert.ok(fs.readFileSync(file, 'latin1').startsWith('\u00ef\u00bb\u00bfLINE 000000'), 'the agent rewrote the file');
     const change = changeOf(file);
     assert.ok(change, JSON.stringify(api.changes().map((c) => c.path)));
@@ -49,12 +65,15 @@ describe('action log: files larger than 2 MB, undone as a whole file', function 
     assert.equal(api.largeCopies().length, copiesBefore + 1, 'its text before is a copy in the storage');
 
     // The review's diff reads the copy (read-only) through VS Code itself.
-    await vscode.commands.executeCommand('acpNative.reviewChanges');
-    const left = await waitFor('the diff to open the copy', () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'acp-native-large' && d.uri.path.endsWith('/large-rewrite.log'))?.uri);
+    const left = await longestBlock('5 MB: the review diff opens', async () => {
+      await vscode.commands.executeCommand('acpNative.reviewChanges');
+      return waitFor('the diff to open the copy', () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'acp-native-large' && d.uri.path.endsWith('/large-rewrite.log'))?.uri);
+    });
     assert.ok(Buffer.from(await vscode.workspace.fs.readFile(left)).equals(original), 'the diff shows the bytes before');
     await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(left, Buffer.from('x'))));
 
-    const result = await within('Undo', api.undoHunk(file, 0));
+    await closeAllEditors();
+    const result = await longestBlock('5 MB: Undo', () => within('Undo', api.undoHunk(file, 0)));
     assert.deepEqual([result.undone, result.refused], [[0], undefined]);
     assert.ok(fs.readFileSync(file).equals(original), 'the file after Undo differs from the file before the agent');
     assert.equal(changeOf(file)?.status, 'undone');
@@ -66,6 +85,8 @@ describe('action log: files larger than 2 MB, undone as a whole file', function 
     fs.writeFileSync(file, largeFile());
     await prompt(`rewrite-in-place ${file} line LINE`);
     assert.equal(changeOf(file)?.wholeFile, true);
+    // What the agent left is hashed off the event loop: the user's edit comes after (else that read says it changed meanwhile).
+    await waitFor('the hash of what the agent left', () => changeOf(file)?.checking === false);
 
     // The user's own edit on disk after the agent's (same size: only the hash tells).
     const agents = fs.readFileSync(file);
@@ -80,14 +101,37 @@ describe('action log: files larger than 2 MB, undone as a whole file', function 
 
     // Back to what the agent left, but with unsaved changes in an editor.
     fs.writeFileSync(file, agents);
-    const doc = await vscode.workspace.openTextDocument(file);
-    const editor = await vscode.window.showTextDocument(doc);
+    const doc = await longestBlock('5 MB: VS Code opens it in an editor', async () => {
+      const opened = await vscode.workspace.openTextDocument(file);
+      await vscode.window.showTextDocument(opened);
+      return opened;
+    });
     await waitFor('the editor to show the agent\'s text', () => doc.getText(new vscode.Range(0, 0, 0, 11)).endsWith('LINE 000000'));
-    await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'unsaved '));
-    const dirty = await within('Undo', api.undoHunk(file, 0));
+    await longestBlock('5 MB: the user types in it', () => Promise.resolve(vscode.window.activeTextEditor?.edit((b) => b.insert(new vscode.Position(0, 0), 'unsaved '))));
+    const dirty = await longestBlock('5 MB: Undo refused (unsaved)', () => within('Undo', api.undoHunk(file, 0)));
     assert.match(dirty.refused ?? '', /unsaved changes/);
     assert.ok(doc.isDirty && doc.getText(new vscode.Range(0, 0, 0, 8)) === 'unsaved ', 'the unsaved text stays');
     assert.ok(fs.readFileSync(file).equals(agents));
+  });
+
+  it('restores to before a prompt and takes the restore back, byte for byte, through copies', async () => {
+    const file = inWorkspace('src/large-checkpoint.log');
+    const original = largeFile();
+    fs.writeFileSync(file, original);
+    await prompt(`rewrite-in-place ${file} line LINE`);
+    const turn = changeOf(file)?.turn;
+    assert.ok(turn !== undefined);
+    await waitFor('the hash of what the agent left', () => changeOf(file)?.checking === false);
+    const agents = fs.readFileSync(file);
+
+    const restored = await within('restore', api.restoreCheckpoint(turn));
+    assert.deepEqual([restored.files, restored.refused], [[file], []]);
+    assert.ok(fs.readFileSync(file).equals(original), 'the restore put back the bytes before');
+    await within('undo restore', api.undoRestore());
+    assert.ok(fs.readFileSync(file).equals(agents), 'Undo Restore put back what the agent left');
+    assert.equal(changeOf(file)?.status, 'pending', 'and the change can be undone again');
+    assert.deepEqual((await within('Undo', api.undoHunk(file, 0))).undone, [0]);
+    assert.ok(fs.readFileSync(file).equals(original));
   });
 
   it('drops the copy from the storage when the change is kept', async () => {

@@ -66,6 +66,7 @@ export class ActionLogCapture extends Disposable {
   private saveTimer: NodeJS.Timeout | undefined;
   /** Large files being copied (a text before) or hashed (a text after): Undo waits for them. */
   private readonly largeWork = new WeakMap<LargeSnapshot, Promise<void>>();
+  private readonly largeBusySnapshots = new WeakSet<LargeSnapshot>();
   /** Large copies used outside the log (a checkpoint restore's copies of the files it replaced). */
   readonly otherLargeCopies = new Set<string>();
   private readonly changeEmitter = this._register(new vscode.EventEmitter<string>());
@@ -170,9 +171,11 @@ export class ActionLogCapture extends Disposable {
       return { kind: 'unknown', reason: `larger than 2 MB, and it could not be copied (${errorMessage(error)})` };
     }
     const large: LargeSnapshot = { kind: 'large', size: snapshot.size, blob: copy.blob };
+    this.largeBusySnapshots.add(large);
     this.largeWork.set(
       large,
       copy.done.then((result) => {
+        this.largeBusySnapshots.delete(large);
         if (result.ok) {
           large.sha256 = result.sha256;
         } else {
@@ -190,6 +193,7 @@ export class ActionLogCapture extends Disposable {
 
   /** What the agent left in a large file: its hash, computed off the event loop (Undo checks the file against it). */
   private fingerprintAfter(sessionId: string, path: string, after: LargeSnapshot): void {
+    this.largeBusySnapshots.add(after);
     this.largeWork.set(
       after,
       fingerprintFile(path)
@@ -200,7 +204,10 @@ export class ActionLogCapture extends Disposable {
         .catch((error: unknown) => {
           after.unreliable = errorMessage(error);
         })
-        .then(() => this.changedSoon(sessionId)),
+        .then(() => {
+          this.largeBusySnapshots.delete(after);
+          this.changedSoon(sessionId);
+        }),
     );
   }
 
@@ -209,6 +216,11 @@ export class ActionLogCapture extends Disposable {
     for (const change of this.log.changes(sessionId)) {
       if (change.before.kind === 'large' && change.toolCallIds.includes(toolCallId)) await this.largeWork.get(change.before);
     }
+  }
+
+  /** Whether a change's large file is still being copied or hashed (Undo then waits for it). */
+  largeBusy(change: FileChange): boolean {
+    return [change.before, change.after].some((s) => s?.kind === 'large' && this.largeBusySnapshots.has(s));
   }
 
   /** Resolves when the copy and hash of a change's large files are done. */
@@ -519,7 +531,10 @@ export class ActionLogCapture extends Disposable {
 
   private loadStored(sessionId: string): void {
     const stored = this.deps.store?.load(sessionId);
-    if (stored) this.log.replaceSession(sessionId, stored);
+    if (!stored) return;
+    this.log.replaceSession(sessionId, stored);
+    // A large change a checkpoint restore undid kept its copy for Undo Restore, which a reload ends.
+    for (const change of this.log.changes(sessionId)) if (change.hunkStates.length > 0 && !change.hunkStates.includes('pending')) this.dropLargeBefore(change);
   }
 
   private save(sessionId: string): void {
