@@ -453,6 +453,9 @@ export class ActionLogCapture extends Disposable {
   }
 
   private beforeFromReport(path: string, call: TrackedCall, after: Snapshot): Snapshot {
+    // A text rebuilt from a report guesses line endings and BOM from the file after, which is not
+    // read when large: no whole-file undo to bytes that are not known to be the file's.
+    if (after.kind === 'large') return { kind: 'unknown', reason: 'the agent wrote it before it could be copied (larger than 2 MB)' };
     const afterText = after.kind === 'bytes' ? decodeText(after.bytes) : after.kind === 'absent' ? { ok: true as const, text: '', bom: false } : undefined;
     const lf = afterText?.ok ? afterText.text.replace(/\r\n/g, '\n') : undefined;
     const reported = reportedBefore(path, call.content, call.meta, lf);
