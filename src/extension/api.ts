@@ -55,6 +55,8 @@ export interface AcpNativeApi {
    * changed it (`fs` write, its own edit reported as a tool call, or a command seen by the watcher).
    */
   changes(): LoggedChange[];
+  /** The copies of files larger than 2 MB the action log keeps in the workspace storage (their names). */
+  largeCopies(): string[];
   /** Keeps one hunk of the latest change of a file. False when it is not pending. */
   keepHunk(path: string, index: number): boolean;
   /** Undoes one hunk of the latest change of a file, unless the user changed its lines since. */
@@ -173,6 +175,10 @@ export interface LoggedChange {
   deleted: boolean;
   added: number;
   removed: number;
+  /** Larger than 2 MB: kept or undone as a whole file (one "hunk"), from a copy in the storage. */
+  wholeFile: boolean;
+  /** A whole-file change whose copy before or hash after is still being taken (off the event loop). */
+  checking: boolean;
 }
 
 export interface HunkUndoResult {

@@ -80,9 +80,10 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       if (!sessionId) throw new Error('There is no active session.');
       await acp.review.undo(sessionId, path);
     },
+    largeCopies: () => acp.actionLog.largeCopiesOnDisk(),
     changes: () => {
       const sessionId = acp.sessions.active?.state.sessionId;
-      return sessionId ? acp.actionLog.views(sessionId).map((view) => loggedChange(view)) : [];
+      return sessionId ? acp.actionLog.views(sessionId).map((view) => loggedChange(view, acp.actionLog.largeBusy(view.change))) : [];
     },
     keepHunk: (path, index) => {
       const { sessionId, change } = latestChange(acp, path);
@@ -151,7 +152,7 @@ function latestChange(acp: AcpNative, path: string): { sessionId: string; change
   return { sessionId, change };
 }
 
-function loggedChange(view: FileChangeView): LoggedChange {
+function loggedChange(view: FileChangeView, checking: boolean): LoggedChange {
   const { change } = view;
   let conflicts = 0;
   const after = change.after ? snapshotText(change.after) : undefined;
@@ -172,6 +173,8 @@ function loggedChange(view: FileChangeView): LoggedChange {
     deleted: view.deleted,
     added: view.added,
     removed: view.removed,
+    wholeFile: view.wholeFile,
+    checking,
   };
 }
 

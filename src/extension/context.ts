@@ -104,11 +104,13 @@ export class AcpNative extends Disposable {
         permissions.validate(p);
         // What the request says of the call (Claude's adapter sends the diff here) joins the card.
         this.sessions.receiveUpdate({ sessionId: p.sessionId, update: { sessionUpdate: 'tool_call_update', ...p.toolCall } });
+        // The agent writes once allowed: the copies of large files it names are finished first.
+        await this.actionLog.copiesOf(p.sessionId, p.toolCall.toolCallId);
         return permissions.request(p, signal);
       },
       readTextFile: (p, signal) => files.read(p, signal),
       writeTextFile: async (p, signal) => {
-        this.actionLog.beforeFsWrite(p.sessionId, p.path);
+        await this.actionLog.beforeFsWrite(p.sessionId, p.path);
         try {
           return await files.write(p, signal);
         } finally {

@@ -16,6 +16,9 @@
 //   fs-write PATH               `fs/write_text_file` with the rest of the prompt (after the first
 //                               line) as content; the result (or error) is the call's rawOutput
 //   fs-write-twice PATH         two concurrent writes, "first" then "second"
+//   rewrite-in-place PATH FROM TO  an edit the agent makes itself, in place (no diff reported): a
+//                               tool call naming PATH, a permission request, then the file's bytes
+//                               rewritten with every FROM replaced by TO (latin1, so any bytes stay)
 //   fs-rewrite PATH FROM TO     `fs/write_text_file` of the file with every FROM replaced by TO
 //                               (a whole-file rewrite without a prompt the size of the file)
 //   cwd-outside PATH            `terminal/create` with a cwd; the result (or error) as rawOutput
@@ -180,6 +183,27 @@ async function editLines(client: Client, sessionId: string, file: string, cwd: s
   await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, ...appliedHunks(file, before, after) });
   await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed' });
   return 'written';
+}
+
+async function rewriteInPlace(client: Client, sessionId: string, file: string, cwd: string, from: string, to: string): Promise<void> {
+  const toolCallId = `toolu_${nextId++}`;
+  const title = `Edit ${path.relative(cwd, file)}`;
+  await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title, kind: 'edit', status: 'pending', locations: [{ path: file }] });
+  const answer = await client.request(acp.methods.client.session.requestPermission, {
+    sessionId,
+    toolCall: { toolCallId, title, kind: 'edit', status: 'pending', locations: [{ path: file }] },
+    options: [
+      { optionId: 'allow-once', name: 'Yes', kind: 'allow_once' },
+      { optionId: 'reject', name: 'No', kind: 'reject_once' },
+    ],
+  });
+  if (answer.outcome.outcome !== 'selected' || answer.outcome.optionId !== 'allow-once') {
+    await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+    return;
+  }
+  // In place (same inode, truncated then written), as a shell's `>` or an editor's save would.
+  fs.writeFileSync(file, fs.readFileSync(file, 'latin1').replaceAll(from, to), 'latin1');
+  await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed' });
 }
 
 async function writeFile(client: Client, sessionId: string, file: string, cwd: string, text: string): Promise<void> {
@@ -633,6 +657,9 @@ acp
         await report(client, sid, `Write ${arg}`, () =>
           client.request(acp.methods.client.fs.writeTextFile, { sessionId: sid, path: arg, content: restLines.join('\n') }),
         );
+        break;
+      case 'rewrite-in-place':
+        await rewriteInPlace(client, sid, arg, cwd, arg2 ?? '', arg3 ?? '');
         break;
       case 'fs-rewrite': {
         const content = fs.readFileSync(arg, 'utf8').replaceAll(arg2 ?? '', arg3 ?? '');

@@ -8,8 +8,28 @@ import { computeHunks, countLines, decodeText, type LineHunk } from './actionHun
 
 export type ChangeSource = 'fs' | 'tool' | 'watcher';
 
-/** A file's state at one moment: its exact bytes, absent, or not known (and why). */
-export type Snapshot = { kind: 'absent' } | { kind: 'bytes'; bytes: Uint8Array } | { kind: 'unknown'; reason: string };
+/**
+ * A file's state at one moment: its exact bytes, absent, a file too large to keep in memory (see
+ * `LargeSnapshot`), or not known (and why).
+ */
+export type Snapshot = { kind: 'absent' } | { kind: 'bytes'; bytes: Uint8Array } | LargeSnapshot | { kind: 'unknown'; reason: string };
+
+/**
+ * A file larger than the log keeps texts of (2 MB): its bytes are never in memory. Its change is
+ * reviewed and undone as a whole file, never per hunk (their diff would block the extension host).
+ * - `blob`: a copy of its bytes in the extension's storage (the text before of a change; undefined
+ *   once the change is kept or undone and the copy was dropped);
+ * - `sha256`: the hash of its bytes, computed off the event loop after the read (the text after:
+ *   what Undo checks the file against); undefined while it is computed or when it could not be.
+ */
+export interface LargeSnapshot {
+  kind: 'large';
+  size: number;
+  blob?: string;
+  sha256?: string;
+  /** Why no hash or copy could be taken (the file changed while it was read, say). */
+  unreliable?: string;
+}
 
 export type HunkState = 'pending' | 'kept' | 'undone';
 
@@ -46,6 +66,8 @@ export interface FileChangeView {
   readonly removed: number;
   readonly created: boolean;
   readonly deleted: boolean;
+  /** A change of a file larger than 2 MB: kept or undone as a whole (one state), no hunks. */
+  readonly wholeFile: boolean;
 }
 
 /** A snapshot's text; absent is empty. Undefined (with why) when it is not text we may rewrite. */
@@ -55,6 +77,8 @@ export function snapshotText(snapshot: Snapshot): { ok: true; text: string; bom:
       return { ok: true, text: '', bom: false };
     case 'bytes':
       return decodeText(snapshot.bytes);
+    case 'large':
+      return { ok: false, reason: 'larger than 2 MB' };
     case 'unknown':
       return { ok: false, reason: snapshot.reason };
   }
@@ -64,24 +88,51 @@ export function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
   // Native comparison: the action log asks this of every change on each view refresh, and a
   // JavaScript loop over a 10 MB file's bytes blocks the extension host for ~75 ms (memcmp: ~1 ms).
   if (a.kind === 'bytes' && b.kind === 'bytes') return Buffer.from(a.bytes.buffer, a.bytes.byteOffset, a.bytes.byteLength).equals(b.bytes);
-  return a.kind === b.kind && a.kind !== 'unknown';
+  // Large files are the same only when both hashes are known (the same size then follows).
+  if (a.kind === 'large' && b.kind === 'large') return a.sha256 !== undefined && a.sha256 === b.sha256 && a.size === b.size;
+  return a.kind === b.kind && a.kind !== 'unknown' && a.kind !== 'large';
 }
 
 /** Hunks, status and line counts of a change, the file's after state given when `after` is still open. */
 export function viewOf(change: FileChange, currentAfter?: Snapshot): FileChangeView {
   const after = change.after ?? currentAfter ?? { kind: 'unknown', reason: 'not read yet' };
-  const created = change.before.kind === 'absent' && after.kind === 'bytes';
-  const deleted = change.before.kind === 'bytes' && after.kind === 'absent';
+  const exists = (s: Snapshot): boolean => s.kind === 'bytes' || s.kind === 'large';
+  const created = change.before.kind === 'absent' && exists(after);
+  const deleted = exists(change.before) && after.kind === 'absent';
+  const whole = isWholeFile(change.before, after);
+  if (whole) {
+    // One state for the whole file; the hunks of texts this large are never computed on the host.
+    const states = change.after ? change.hunkStates : ['pending' as const];
+    const noUndo = wholeFileNoUndo(change.before, states);
+    if (noUndo) return { change, status: 'no-undo', reason: noUndo, hunks: [], added: 0, removed: 0, created, deleted, wholeFile: true };
+    return { change, status: statusOf(states), hunks: [], added: 0, removed: 0, created, deleted, wholeFile: true };
+  }
   const before = snapshotText(change.before);
   const now = snapshotText(after);
   if (!before.ok || !now.ok) {
     const reason = !before.ok ? `no undo: ${before.reason}` : `no undo: ${now.ok ? '' : now.reason}`;
-    return { change, status: 'no-undo', reason, hunks: [], added: 0, removed: 0, created, deleted };
+    return { change, status: 'no-undo', reason, hunks: [], added: 0, removed: 0, created, deleted, wholeFile: false };
   }
   const hunks = computeHunks(before.text, now.text);
   const { added, removed } = countLines(hunks);
   const states = change.after ? change.hunkStates : hunks.map((): HunkState => 'pending');
-  return { change, status: statusOf(states), hunks, added, removed, created, deleted };
+  return { change, status: statusOf(states), hunks, added, removed, created, deleted, wholeFile: false };
+}
+
+/**
+ * Whether a change is reviewed as a whole file: one side is a large file and the other is known
+ * (a file too large to copy, or unreadable, has no undo at all).
+ */
+export function isWholeFile(before: Snapshot, after: Snapshot): boolean {
+  return (before.kind === 'large' || after.kind === 'large') && before.kind !== 'unknown' && after.kind !== 'unknown';
+}
+
+/** Why a whole-file change cannot be undone, if it cannot (its states decide when it was dropped on purpose). */
+function wholeFileNoUndo(before: Snapshot, states: readonly HunkState[]): string | undefined {
+  if (before.kind !== 'large' || before.blob !== undefined) return undefined;
+  // Kept or undone: the copy was dropped on purpose and the status says what happened.
+  if (states.length > 0 && states.every((s) => s !== 'pending')) return undefined;
+  return `no undo: ${before.unreliable ?? 'its copy before is missing from the storage'}`;
 }
 
 /** A file's status from its hunks' states. */
@@ -96,6 +147,10 @@ export function statusOf(states: readonly HunkState[]): FileStatus {
 export function isEffective(change: FileChange): boolean {
   if (!change.after) return true;
   if (change.before.kind === 'unknown' || change.after.kind === 'unknown') return true;
+  if (change.before.kind === 'large' && change.after.kind === 'large' && change.before.sha256 === undefined) {
+    // The copy's hash is still being computed: it counts until it proves the same as the file after.
+    return true;
+  }
   return !sameSnapshot(change.before, change.after);
 }
 
@@ -169,7 +224,7 @@ export class ActionLog {
   setAfter(change: FileChange, after: Snapshot): FileChangeView {
     change.after = after;
     const view = viewOf(change);
-    change.hunkStates = view.hunks.map(() => 'pending');
+    change.hunkStates = view.wholeFile ? ['pending'] : view.hunks.map(() => 'pending');
     return view;
   }
 

@@ -2,6 +2,7 @@
  * What undoing (some hunks of) an agent's change does to the file as it is now, and which changes
  * a checkpoint restore undoes in which order (pure). The adapter only carries the plan out.
  */
+import { createHash } from 'node:crypto';
 import { undoHunks } from './actionHunks';
 import { snapshotText, viewOf, type FileChange, type FileChangeView } from './actionLog';
 
@@ -18,7 +19,9 @@ export type UndoAction =
   /** Remove the file the agent created. */
   | { type: 'delete' }
   /** Recreate the file the agent deleted. */
-  | { type: 'create'; bytes: Uint8Array };
+  | { type: 'create'; bytes: Uint8Array }
+  /** Put back a large file's bytes as they were, whole: a byte copy of its copy in storage, or these bytes. */
+  | { type: 'put'; from: { blob: string } | { bytes: Uint8Array } };
 
 export interface UndoPlan {
   readonly action: UndoAction;
@@ -29,6 +32,54 @@ export interface UndoPlan {
   /** Why nothing can be undone (no trustworthy before text, a file that is not text…). */
   readonly refused?: string;
 }
+
+/**
+ * A file as a whole-file undo checks it: its size and hash (read off the event loop), absent, or
+ * not checkable; `dirty` when its editor holds unsaved changes.
+ */
+export type FileFingerprint = { kind: 'absent' } | { kind: 'file'; size: number; sha256: string; dirty: boolean } | { kind: 'unreadable'; reason: string };
+
+/**
+ * Plans undoing a whole-file change (a file larger than 2 MB on one side): the bytes before come
+ * back only when the file is exactly what the agent left (same size and hash) and has no unsaved
+ * changes; otherwise nothing is written and the user is told why. There are no hunks to merge.
+ */
+export function planWholeUndo(change: FileChange, view: FileChangeView, current: FileFingerprint): UndoPlan {
+  if (view.status === 'no-undo') return refuse(view.reason ?? 'no undo');
+  if (change.hunkStates[0] === 'undone') return { action: { type: 'none' }, undone: [], conflicts: [] };
+  if (current.kind === 'unreadable') return refuse(`no undo: the file is ${current.reason} now`);
+  if (current.kind === 'file' && current.dirty) return refuse('it has unsaved changes in the editor: save or revert them, then Undo again');
+  const after = change.after;
+  if (!after) return refuse('the agent is still changing it');
+  switch (after.kind) {
+    case 'absent':
+      if (current.kind !== 'absent') return refuse(CHANGED_SINCE);
+      break;
+    case 'bytes':
+      if (current.kind !== 'file' || current.size !== after.bytes.length || current.sha256 !== createHash('sha256').update(after.bytes).digest('hex')) return refuse(CHANGED_SINCE);
+      break;
+    case 'large':
+      if (after.sha256 === undefined) return refuse(`no undo: what the agent left could not be checked (${after.unreliable ?? 'not read yet'})`);
+      if (current.kind !== 'file' || current.size !== after.size || current.sha256 !== after.sha256) return refuse(CHANGED_SINCE);
+      break;
+    case 'unknown':
+      return refuse(`no undo: ${after.reason}`);
+  }
+  const before = change.before;
+  switch (before.kind) {
+    case 'absent':
+      return { action: { type: 'delete' }, undone: [0], conflicts: [] };
+    case 'bytes':
+      return { action: { type: 'put', from: { bytes: before.bytes } }, undone: [0], conflicts: [] };
+    case 'large':
+      if (before.blob === undefined) return refuse(`no undo: ${before.unreliable ?? 'its copy before is gone'}`);
+      return { action: { type: 'put', from: { blob: before.blob } }, undone: [0], conflicts: [] };
+    case 'unknown':
+      return refuse(`no undo: ${before.reason}`);
+  }
+}
+
+const CHANGED_SINCE = 'it changed since the agent wrote it: Undo would overwrite those changes, so the file was left alone';
 
 /** Plans undoing the hunks at `indexes` (all when omitted) of a change, against the file now. */
 export function planUndo(change: FileChange, current: CurrentFile, indexes?: readonly number[], view: FileChangeView = viewOf(change)): UndoPlan {

@@ -1,13 +1,14 @@
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import { decodeText, eolOf, encodeText } from '../core/actionHunks';
-import { ActionLog, sameSnapshot, statusOf, viewOf, type FileChange, type FileChangeView, type Snapshot, type TurnSummary } from '../core/actionLog';
+import { ActionLog, sameSnapshot, statusOf, viewOf, type FileChange, type FileChangeView, type LargeSnapshot, type Snapshot, type TurnSummary } from '../core/actionLog';
 import { editTargets, mayChangeFiles, reportedBefore, withEol } from '../core/editTargets';
 import type { AgentSessions } from '../connection/agentSessions';
 import { errorMessage, type Logger } from '../log';
 import { Disposable } from '../util/lifecycle';
 import { readSnapshotSync, realPath } from './actionLogFiles';
-import type { ActionLogStore } from './actionLogStore';
+import { fingerprintFile, type ActionLogStore } from './actionLogStore';
 
 /** What the log knows of a tool call: the fields that say which files it edits. */
 interface TrackedCall {
@@ -63,6 +64,11 @@ export class ActionLogCapture extends Disposable {
   /** Sessions changed since their last save (see `SAVE_DELAY_MS`). */
   private readonly unsaved = new Set<string>();
   private saveTimer: NodeJS.Timeout | undefined;
+  /** Large files being copied (a text before) or hashed (a text after): Undo waits for them. */
+  private readonly largeWork = new WeakMap<LargeSnapshot, Promise<void>>();
+  private readonly largeBusySnapshots = new WeakSet<LargeSnapshot>();
+  /** Large copies used outside the log (a checkpoint restore's copies of the files it replaced). */
+  readonly otherLargeCopies = new Set<string>();
   private readonly changeEmitter = this._register(new vscode.EventEmitter<string>());
   /** Fires with the session whose log changed. */
   readonly onDidChange = this.changeEmitter.event;
@@ -75,6 +81,17 @@ export class ActionLogCapture extends Disposable {
     },
   ) {
     super();
+    if (deps.store) {
+      const store = deps.store;
+      this._register(vscode.workspace.registerFileSystemProvider(LARGE_COPY_SCHEME, new LargeCopies(store), { isReadonly: true, isCaseSensitive: true }));
+      store.liveLarge = () => this.liveLarge();
+      // Copies a crash or a dropped session left behind (nothing is in memory yet).
+      try {
+        store.sweepLarge();
+      } catch (error) {
+        deps.log.warn(`Action log: could not clean up the copies of large files: ${errorMessage(error)}`);
+      }
+    }
     this._register(
       deps.sessions.onDidChangeSessions(() => {
         for (const sessionId of [...this.busy]) {
@@ -123,27 +140,153 @@ export class ActionLogCapture extends Disposable {
     }
   }
 
-  /** Before a `fs/write_text_file`: what the file holds now. */
-  beforeFsWrite(sessionId: string, path: string): void {
+  /**
+   * Before a `fs/write_text_file`: what the file holds now. Resolves when a large file's copy is
+   * done, so that our own write does not overtake it.
+   */
+  async beforeFsWrite(sessionId: string, path: string): Promise<void> {
     if (!this.busy.has(sessionId)) this.beginTurn(sessionId, this.log.currentTurn(sessionId));
     const real = realPath(path);
     this.markOwn(real);
     if (this.inTurnKnown(sessionId, real)) return;
-    const change = this.log.record(sessionId, real, 'fs', readSnapshotSync(real));
+    const change = this.log.record(sessionId, real, 'fs', this.readBefore(sessionId, real));
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === real);
     if (doc?.isDirty) change.beforeUnsaved = doc.getText();
+    if (change.before.kind === 'large') await this.largeWork.get(change.before);
+  }
+
+  /**
+   * A file's text before the agent changes it, read now. A large file (2–64 MB) is not read: its
+   * copy into the storage starts now, off the event loop (see `ActionLogStore.copyLarge`).
+   */
+  private readBefore(sessionId: string, path: string): Snapshot {
+    const snapshot = readSnapshotSync(path);
+    if (snapshot.kind !== 'large') return snapshot;
+    const store = this.deps.store;
+    if (!store) return { kind: 'unknown', reason: 'larger than 2 MB, and there is no storage to keep its copy in' };
+    let copy: ReturnType<ActionLogStore['copyLarge']>;
+    try {
+      copy = store.copyLarge(path);
+    } catch (error) {
+      return { kind: 'unknown', reason: `larger than 2 MB, and it could not be copied (${errorMessage(error)})` };
+    }
+    const large: LargeSnapshot = { kind: 'large', size: snapshot.size, blob: copy.blob };
+    this.largeBusySnapshots.add(large);
+    this.largeWork.set(
+      large,
+      copy.done.then((result) => {
+        this.largeBusySnapshots.delete(large);
+        if (result.ok) {
+          large.sha256 = result.sha256;
+        } else {
+          // A torn copy is no text before: no undo rather than an undo to a mix of two versions.
+          store.dropLarge(copy.blob);
+          delete large.blob;
+          large.unreliable = result.reason;
+          this.deps.log.warn(`Action log: no undo for ${path}: ${result.reason}`);
+        }
+        this.changedSoon(sessionId);
+      }),
+    );
+    return large;
+  }
+
+  /** What the agent left in a large file: its hash, computed off the event loop (Undo checks the file against it). */
+  private fingerprintAfter(sessionId: string, path: string, after: LargeSnapshot): void {
+    this.largeBusySnapshots.add(after);
+    this.largeWork.set(
+      after,
+      fingerprintFile(path)
+        .then((found) => {
+          if (found.kind === 'file' && found.size === after.size) after.sha256 = found.sha256;
+          else after.unreliable = 'it changed again while it was being read';
+        })
+        .catch((error: unknown) => {
+          after.unreliable = errorMessage(error);
+        })
+        .then(() => {
+          this.largeBusySnapshots.delete(after);
+          this.changedSoon(sessionId);
+        }),
+    );
+  }
+
+  /** Resolves when the copies of the large files a tool call names are done (its permission waits for them). */
+  async copiesOf(sessionId: string, toolCallId: string): Promise<void> {
+    for (const change of this.log.changes(sessionId)) {
+      if (change.before.kind === 'large' && change.toolCallIds.includes(toolCallId)) await this.largeWork.get(change.before);
+    }
+  }
+
+  /** Whether a change's large file is still being copied or hashed (Undo then waits for it). */
+  largeBusy(change: FileChange): boolean {
+    return [change.before, change.after].some((s) => s?.kind === 'large' && this.largeBusySnapshots.has(s));
+  }
+
+  /** Resolves when the copy and hash of a change's large files are done. */
+  async largeSettled(change: FileChange): Promise<void> {
+    for (const snapshot of [change.before, change.after]) if (snapshot?.kind === 'large') await this.largeWork.get(snapshot);
+  }
+
+  /** Drops the copy of a large file's text before (its change kept or undone). */
+  dropLargeBefore(change: FileChange): void {
+    if (change.before.kind !== 'large' || change.before.blob === undefined) return;
+    this.deps.store?.dropLarge(change.before.blob);
+    delete change.before.blob;
+  }
+
+  /** The names of the large copies in the storage now. */
+  largeCopiesOnDisk(): string[] {
+    if (!this.deps.store) return [];
+    try {
+      return fs.readdirSync(this.deps.store.largeDir);
+    } catch {
+      return [];
+    }
+  }
+
+  /** Where a large copy is on disk. */
+  largeCopyPath(blob: string): string {
+    if (!this.deps.store) throw new Error('There is no storage for copies of large files.');
+    return this.deps.store.largePath(blob);
+  }
+
+  /** A copy of a large file now (a checkpoint restore keeps what it replaces), or why there is none. */
+  async copyLarge(path: string): Promise<{ ok: true; blob: string } | { ok: false; reason: string }> {
+    if (!this.deps.store) return { ok: false, reason: 'there is no storage for copies of large files' };
+    const copy = this.deps.store.copyLarge(path);
+    this.otherLargeCopies.add(copy.blob);
+    const result = await copy.done;
+    if (result.ok) return { ok: true, blob: copy.blob };
+    this.dropLargeCopy(copy.blob);
+    return result;
+  }
+
+  dropLargeCopy(blob: string): void {
+    this.otherLargeCopies.delete(blob);
+    this.deps.store?.dropLarge(blob);
+  }
+
+  /** The large copies this window uses: the sweep of the storage leaves them alone. */
+  private liveLarge(): Set<string> {
+    const live = new Set(this.otherLargeCopies);
+    for (const sessionId of this.log.sessionIds()) {
+      for (const change of this.log.changes(sessionId)) if (change.before.kind === 'large' && change.before.blob) live.add(change.before.blob);
+    }
+    return live;
   }
 
   /** After a `fs/write_text_file` (written or refused): what the agent left. */
   afterFsWrite(sessionId: string, path: string): void {
     const change = this.log.inTurn(sessionId, realPath(path));
     if (!change) return;
-    this.setAfterCached(change, readSnapshotSync(change.path));
+    this.setAfterCached(sessionId, change, readSnapshotSync(change.path));
     this.changedSoon(sessionId);
   }
 
   /** `ActionLog.setAfter`, keeping the view it computed: a 10 MB rewrite's hunks cost ~200 ms. */
-  private setAfterCached(change: FileChange, after: Snapshot): void {
+  private setAfterCached(sessionId: string, change: FileChange, after: Snapshot): void {
+    if (after.kind === 'large') this.fingerprintAfter(sessionId, change.path, after);
     const view = this.log.setAfter(change, after);
     this.viewCache.set(change, { before: change.before, after, view });
   }
@@ -167,6 +310,8 @@ export class ActionLogCapture extends Disposable {
     }
     const cached = this.viewCache.get(change);
     if (cached && cached.before === change.before && cached.after === change.after) {
+      // A whole-file view has no hunks to cache, and its copy may turn out torn after it was cached.
+      if (cached.view.wholeFile) return viewOf(change);
       return cached.view.status === 'no-undo' ? cached.view : { ...cached.view, status: statusOf(change.hunkStates) };
     }
     const view = viewOf(change);
@@ -257,7 +402,7 @@ export class ActionLogCapture extends Disposable {
         const change = this.log.record(sessionId, path, 'tool', before, update.toolCallId);
         change.beforeHow = 'reported after writing';
       } else {
-        this.log.record(sessionId, path, 'tool', readSnapshotSync(path), update.toolCallId);
+        this.log.record(sessionId, path, 'tool', this.readBefore(sessionId, path), update.toolCallId);
       }
       this.changeEmitter.fire(sessionId);
     }
@@ -283,6 +428,7 @@ export class ActionLogCapture extends Disposable {
       // The agent's own copy of what it replaced beats our read, which a fast write may have torn.
       const reported = this.beforeFromReport(path, call, after);
       if (reported.kind !== 'unknown') {
+        this.dropLargeBefore(change);
         change.before = reported;
         change.beforeHow = "the agent's copy of the original";
       }
@@ -303,10 +449,13 @@ export class ActionLogCapture extends Disposable {
         change.beforeHow = "rebuilt from the agent's report";
       }
     }
-    this.setAfterCached(change, after);
+    this.setAfterCached(sessionId, change, after);
   }
 
   private beforeFromReport(path: string, call: TrackedCall, after: Snapshot): Snapshot {
+    // A text rebuilt from a report guesses line endings and BOM from the file after, which is not
+    // read when large: no whole-file undo to bytes that are not known to be the file's.
+    if (after.kind === 'large') return { kind: 'unknown', reason: 'the agent wrote it before it could be copied (larger than 2 MB)' };
     const afterText = after.kind === 'bytes' ? decodeText(after.bytes) : after.kind === 'absent' ? { ok: true as const, text: '', bom: false } : undefined;
     const lf = afterText?.ok ? afterText.text.replace(/\r\n/g, '\n') : undefined;
     const reported = reportedBefore(path, call.content, call.meta, lf);
@@ -328,7 +477,7 @@ export class ActionLogCapture extends Disposable {
     // File events arrive late: the documents' earlier texts stay until the next turn begins.
     if (this.commandUntil.get(sessionId) === Infinity) this.commandUntil.set(sessionId, Date.now() + COMMAND_GRACE_MS);
     // Whatever is still open (a watcher change, a call that never reported its end) ends with the turn.
-    for (const change of this.log.changes(sessionId)) if (!change.after) this.setAfterCached(change, readSnapshotSync(change.path));
+    for (const change of this.log.changes(sessionId)) if (!change.after) this.setAfterCached(sessionId, change, readSnapshotSync(change.path));
     this.changed(sessionId);
   }
 
@@ -362,7 +511,7 @@ export class ActionLogCapture extends Disposable {
       }
       const change = existing ?? this.log.record(sessionId, path, 'watcher', this.watcherBefore(sessionId, path, what));
       // The command already ran: what is on disk now is what it left (a later event updates it).
-      this.setAfterCached(change, onDisk);
+      this.setAfterCached(sessionId, change, onDisk);
       this.changedSoon(sessionId);
       return;
     }
@@ -385,7 +534,10 @@ export class ActionLogCapture extends Disposable {
 
   private loadStored(sessionId: string): void {
     const stored = this.deps.store?.load(sessionId);
-    if (stored) this.log.replaceSession(sessionId, stored);
+    if (!stored) return;
+    this.log.replaceSession(sessionId, stored);
+    // A large change a checkpoint restore undid kept its copy for Undo Restore, which a reload ends.
+    for (const change of this.log.changes(sessionId)) if (change.hunkStates.length > 0 && !change.hunkStates.includes('pending')) this.dropLargeBefore(change);
   }
 
   private save(sessionId: string): void {
@@ -407,4 +559,70 @@ function hasOriginalFile(meta: unknown, path: string): boolean {
 /** Whether the call's diffs of the file say it changed something. */
 function reportsChange(call: TrackedCall, path: string): boolean {
   return call.content.some((c) => c.type === 'diff' && realPath(c.path) === path && (c.oldText ?? null) !== c.newText);
+}
+
+/** Where the diff editor reads a large file's copy from: read-only, so nobody edits the text before. */
+export const LARGE_COPY_SCHEME = 'acp-native-large';
+
+/** The URI of a large copy, ending in the file's own name (for its language mode). */
+export function largeCopyUri(blob: string, fileName: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: LARGE_COPY_SCHEME, path: `/${blob}/${fileName}` });
+}
+
+/** The copies of large files, read-only, for VS Code's diff editor (it diffs them off the extension host). */
+class LargeCopies implements vscode.FileSystemProvider {
+  private readonly never = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.never.event;
+
+  constructor(private readonly store: ActionLogStore) {}
+
+  private fileOf(uri: vscode.Uri): string {
+    const blob = uri.path.split('/')[1] ?? '';
+    try {
+      return this.store.largePath(blob);
+    } catch {
+      throw vscode.FileSystemError.FileNotFound(uri);
+    }
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    try {
+      const stat = await fs.promises.stat(this.fileOf(uri));
+      return { type: vscode.FileType.File, ctime: stat.ctimeMs, mtime: stat.mtimeMs, size: stat.size, permissions: vscode.FilePermission.Readonly };
+    } catch {
+      throw vscode.FileSystemError.FileNotFound(uri);
+    }
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    try {
+      return await fs.promises.readFile(this.fileOf(uri));
+    } catch {
+      throw vscode.FileSystemError.FileNotFound(uri);
+    }
+  }
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+
+  createDirectory(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  writeFile(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  delete(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  rename(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
 }

@@ -3,10 +3,11 @@ import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import { decodeText, encodeText } from '../core/actionHunks';
 import { snapshotText, viewOf, type FileChange, type Snapshot } from '../core/actionLog';
-import { planRestore, planUndo, restoreFiles, type UndoPlan } from '../core/undoPlan';
+import { planRestore, planUndo, planWholeUndo, restoreFiles, type FileFingerprint, type UndoPlan } from '../core/undoPlan';
 import type { Logger } from '../log';
 import { fileDisplayPath } from '../titles';
-import type { ActionLogCapture } from './actionLog';
+import { largeCopyUri, type ActionLogCapture } from './actionLog';
+import { fingerprintFile } from './actionLogStore';
 import { currentFile, readSnapshotSync } from './actionLogFiles';
 import { openDocumentOf } from './workspaceText';
 import type { ScratchDocuments } from './scratchDocuments';
@@ -28,6 +29,8 @@ interface RestorePoint {
   turn: number;
   files: { path: string; state: Snapshot; unsaved?: string }[];
   states: { id: number; hunkStates: FileChange['hunkStates'] }[];
+  /** Whole-file changes the restore undid: their copies before are dropped once it can no longer be taken back. */
+  undoneLarge: FileChange[];
 }
 
 /**
@@ -39,6 +42,8 @@ interface RestorePoint {
 export class ActionLogActions {
   /** The last checkpoint restore, so it can itself be undone. */
   private lastRestore: RestorePoint | undefined;
+  /** While a checkpoint restore runs: the whole-file changes it undoes (their copies stay for Undo Restore). */
+  private restoringLarge: FileChange[] | undefined;
 
   constructor(private readonly deps: { capture: ActionLogCapture; scratch: ScratchDocuments; log: Logger }) {}
 
@@ -56,6 +61,7 @@ export class ActionLogActions {
     const change = this.change(sessionId, changeId);
     if (change.hunkStates[index] !== 'pending') return false;
     change.hunkStates[index] = 'kept';
+    this.droppedIfSettled(change);
     this.deps.capture.changed(sessionId);
     return true;
   }
@@ -63,14 +69,23 @@ export class ActionLogActions {
   keepFile(sessionId: string, changeId: number): void {
     const change = this.change(sessionId, changeId);
     change.hunkStates = change.hunkStates.map((s) => (s === 'pending' ? 'kept' : s));
+    this.droppedIfSettled(change);
     this.deps.capture.changed(sessionId);
   }
 
   keepTurn(sessionId: string, turn: number): void {
     for (const change of this.log.changes(sessionId).filter((c) => c.turn === turn)) {
       change.hunkStates = change.hunkStates.map((s) => (s === 'pending' ? 'kept' : s));
+      this.droppedIfSettled(change);
     }
     this.deps.capture.changed(sessionId);
+  }
+
+  /** A whole-file change kept or undone needs its copy before no more: it leaves the storage. */
+  private droppedIfSettled(change: FileChange): void {
+    if (change.hunkStates.length > 0 && change.hunkStates.every((s) => s !== 'pending') && this.deps.capture.view(change).wholeFile) {
+      this.deps.capture.dropLargeBefore(change);
+    }
   }
 
   /** Undoes hunks of a change (all when `indexes` is omitted), leaving the user's later edits alone. */
@@ -102,27 +117,50 @@ export class ActionLogActions {
   async restoreCheckpoint(sessionId: string, turn: number): Promise<{ files: string[]; conflicts: { path: string; hunks: number[] }[]; refused: { path: string; reason: string }[] }> {
     const plan = planRestore(this.log.changes(sessionId), turn);
     const files = restoreFiles(plan);
-    this.lastRestore = {
+    if (this.lastRestore) this.expire(this.lastRestore);
+    this.lastRestore = undefined;
+    const point: RestorePoint = {
       sessionId,
       turn,
       files: await Promise.all(
         files.map(async (path) => {
           const doc = await openDocumentOf(path);
-          return { path, state: readSnapshotSync(path), ...(doc?.isDirty ? { unsaved: doc.getText() } : {}) };
+          return { path, state: await this.stateNow(path), ...(doc?.isDirty ? { unsaved: doc.getText() } : {}) };
         }),
       ),
       states: plan.map((c) => ({ id: c.id, hunkStates: [...c.hunkStates] })),
+      undoneLarge: [],
     };
+    this.lastRestore = point;
     const conflicts: { path: string; hunks: number[] }[] = [];
     const refused: { path: string; reason: string }[] = [];
-    for (const change of plan) {
-      const outcome = await this.carryOut(change);
-      if (outcome.conflicts.length) conflicts.push({ path: change.path, hunks: outcome.conflicts });
-      if (outcome.refused) refused.push({ path: change.path, reason: outcome.refused });
+    this.restoringLarge = point.undoneLarge;
+    try {
+      for (const change of plan) {
+        const outcome = await this.carryOut(change);
+        if (outcome.conflicts.length) conflicts.push({ path: change.path, hunks: outcome.conflicts });
+        if (outcome.refused) refused.push({ path: change.path, reason: outcome.refused });
+      }
+    } finally {
+      this.restoringLarge = undefined;
     }
     this.deps.capture.changed(sessionId);
     this.deps.log.info(`Action log: restored ${files.length} files to before prompt ${turn + 1}`);
     return { files, conflicts, refused };
+  }
+
+  /** A file's state for Undo Restore: its bytes, or a copy in storage when it is large. */
+  private async stateNow(path: string): Promise<Snapshot> {
+    const state = readSnapshotSync(path);
+    if (state.kind !== 'large') return state;
+    const copy = await this.deps.capture.copyLarge(path);
+    return copy.ok ? { kind: 'large', size: state.size, blob: copy.blob } : { kind: 'unknown', reason: copy.reason };
+  }
+
+  /** A restore that can no longer be taken back: its copies, and those of the large changes it undid, go. */
+  private expire(point: RestorePoint): void {
+    for (const file of point.files) if (file.state.kind === 'large' && file.state.blob) this.deps.capture.dropLargeCopy(file.state.blob);
+    for (const change of point.undoneLarge) this.droppedIfSettled(change);
   }
 
   get canUndoRestore(): boolean {
@@ -138,7 +176,11 @@ export class ActionLogActions {
       if (file.state.kind === 'unknown') continue;
       const current = readSnapshotSync(file.path);
       if (file.state.kind === 'absent') {
-        if (current.kind === 'bytes') await this.deleteFile(file.path);
+        if (current.kind === 'bytes' || current.kind === 'large') await this.deleteFile(file.path);
+      } else if (file.state.kind === 'large') {
+        if (!file.state.blob) continue;
+        await this.copyBack(file.path, file.state.blob);
+        this.deps.capture.dropLargeCopy(file.state.blob);
       } else {
         await this.writeBytes(file.path, file.state.bytes);
       }
@@ -172,12 +214,15 @@ export class ActionLogActions {
   }
 
   private beforeUri(change: FileChange): vscode.Uri {
+    // A large file's copy is read by VS Code's diff editor itself (read-only): never decoded here.
+    if (change.before.kind === 'large' && change.before.blob) return largeCopyUri(change.before.blob, nodePath.basename(change.path));
     const before = snapshotText(change.before);
     const text = before.ok ? before.text : `ACP Native: ${viewOf(change).reason ?? before.reason}`;
     return this.deps.scratch.put(text, change.path, 'before');
   }
 
   private async carryOut(change: FileChange, indexes?: number[]): Promise<UndoOutcome> {
+    if (this.deps.capture.view(change).wholeFile) return this.carryOutWhole(change);
     const current = currentFile(change.path, await openDocumentOf(change.path));
     // The hunks the user saw (cached while before and after stand), not computed once more.
     const plan = planUndo(change, current, indexes, this.deps.capture.view(change));
@@ -190,6 +235,43 @@ export class ActionLogActions {
     for (const i of plan.undone) change.hunkStates[i] = 'undone';
     if (plan.conflicts.length) this.deps.log.info(`Action log: left ${plan.conflicts.length} hunk(s) of ${change.path} alone: changed after the agent`);
     return { undone: [...plan.undone], conflicts: [...plan.conflicts], ...(plan.refused ? { refused: plan.refused } : {}) };
+  }
+
+  /**
+   * Undoes a whole-file change (a file larger than 2 MB): the bytes before come back, byte for
+   * byte, only when the file is exactly what the agent left and has no unsaved changes.
+   */
+  private async carryOutWhole(change: FileChange): Promise<UndoOutcome> {
+    await this.deps.capture.largeSettled(change);
+    const doc = await openDocumentOf(change.path);
+    let current: FileFingerprint;
+    try {
+      const found = await fingerprintFile(change.path);
+      current = found.kind === 'absent' ? found : { ...found, dirty: doc?.isDirty ?? false };
+    } catch (error) {
+      current = { kind: 'unreadable', reason: `unreadable (${(error as Error).message})` };
+    }
+    // A document may hold unsaved changes of a file deleted on disk: they are the user's too.
+    if (current.kind === 'absent' && doc?.isDirty) current = { kind: 'unreadable', reason: 'deleted on disk with unsaved changes in the editor' };
+    const plan = planWholeUndo(change, this.deps.capture.view(change), current);
+    if (plan.refused) {
+      this.deps.log.info(`Action log: no undo of ${change.path}: ${plan.refused}`);
+      return { undone: [], conflicts: [], refused: plan.refused };
+    }
+    await this.apply(change.path, plan);
+    for (const i of plan.undone) change.hunkStates[i] = 'undone';
+    if (plan.undone.length) {
+      if (this.restoringLarge) this.restoringLarge.push(change);
+      else this.droppedIfSettled(change);
+    }
+    return { undone: [...plan.undone], conflicts: [] };
+  }
+
+  /** Puts a large copy's bytes back in the file, in place (its inode, mode and owner stay). */
+  private async copyBack(path: string, blob: string): Promise<void> {
+    this.deps.capture.markOwn(path);
+    await fs.promises.mkdir(nodePath.dirname(path), { recursive: true });
+    await fs.promises.copyFile(this.deps.capture.largeCopyPath(blob), path);
   }
 
   private async apply(path: string, plan: UndoPlan): Promise<void> {
@@ -206,6 +288,10 @@ export class ActionLogActions {
         if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not recreate ${fileDisplayPath(path)}.`);
         return;
       }
+      case 'put':
+        if ('blob' in action.from) return this.copyBack(path, action.from.blob);
+        this.deps.capture.markOwn(path);
+        return fs.promises.writeFile(path, action.from.bytes);
       case 'edit':
       case 'restore': {
         const doc = await openDocumentOf(path);

@@ -6,8 +6,15 @@ import { canonicalSpelling } from '../core/paths';
 import type { Snapshot } from '../core/actionLog';
 import type { CurrentFile } from '../core/undoPlan';
 
-/** Files larger than this are listed, but without undo: their texts would bloat the log. */
+/** Files larger than this are never in memory: their texts would bloat the log (see `LargeSnapshot`). */
 export const MAX_SNAPSHOT_BYTES = 2 * 1024 * 1024;
+/**
+ * Files up to this size get a whole-file undo from a copy in the workspace storage; larger ones are
+ * listed without undo. The copy runs off the event loop, so the bound is what a change may cost on
+ * disk (each pending one a copy of its file, until kept or undone) and how long Undo's check of the
+ * file (a streamed hash, ~0.3 s for 64 MB) makes the user wait.
+ */
+export const MAX_LARGE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Reads a file's bytes now, synchronously: the action log must read a file the moment a tool call
@@ -17,7 +24,9 @@ export function readSnapshotSync(path: string): Snapshot {
   try {
     const stat = fs.statSync(path);
     if (!stat.isFile()) return { kind: 'unknown', reason: 'not a regular file' };
-    if (stat.size > MAX_SNAPSHOT_BYTES) return { kind: 'unknown', reason: `larger than ${MAX_SNAPSHOT_BYTES / 1024 / 1024} MB` };
+    if (stat.size > MAX_LARGE_BYTES) return { kind: 'unknown', reason: `larger than ${MAX_LARGE_BYTES / 1024 / 1024} MB` };
+    // Its bytes are not read: the capture copies it to the storage when it needs its text before.
+    if (stat.size > MAX_SNAPSHOT_BYTES) return { kind: 'large', size: stat.size };
     return { kind: 'bytes', bytes: new Uint8Array(fs.readFileSync(path)) };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' };
@@ -75,6 +84,8 @@ export function currentFile(path: string, open = openDocument(path)): CurrentFil
       return { kind: 'absent' };
     case 'unknown':
       return { kind: 'unreadable', reason: snapshot.reason };
+    case 'large':
+      return { kind: 'unreadable', reason: `larger than ${MAX_SNAPSHOT_BYTES / 1024 / 1024} MB` };
     case 'bytes': {
       const decoded = decodeText(snapshot.bytes);
       return decoded.ok ? { kind: 'text', text: decoded.text } : { kind: 'unreadable', reason: decoded.reason };

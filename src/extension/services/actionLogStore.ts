@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FileChange, SerializedSession, Snapshot } from '../core/actionLog';
+import type { FileChange, LargeSnapshot, SerializedSession, Snapshot } from '../core/actionLog';
 
 /** Sessions kept in storage; older ones are dropped when a new one is saved. */
 const MAX_SESSIONS = 20;
@@ -9,7 +9,7 @@ const MAX_SESSIONS = 20;
 const INLINE_BYTES = 16 * 1024;
 
 type StoredText = { kind: 'bytes'; base64: string } | { kind: 'bytes'; blob: string };
-type StoredSnapshot = { kind: 'absent' } | { kind: 'unknown'; reason: string } | StoredText;
+type StoredSnapshot = { kind: 'absent' } | { kind: 'unknown'; reason: string } | LargeSnapshot | StoredText;
 type StoredChange = Omit<FileChange, 'before' | 'after'> & { before: StoredSnapshot; after: StoredSnapshot | null };
 interface StoredSession {
   version: 1;
@@ -17,13 +17,22 @@ interface StoredSession {
   changes: StoredChange[];
 }
 
+/** A large file's copy: named per copy (never shared), so dropping it never touches another change's. */
+const LARGE_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /**
  * The action log of each session in the workspace's storage, so Review and checkpoints survive a
  * reload: one JSON file per session, large texts as content-addressed files beside it. Bounded:
- * the most recent sessions only.
+ * the most recent sessions only. Files larger than 2 MB are never in memory nor in the JSON: their
+ * text before is a byte copy in `large/` (see `copyLarge`), dropped when its change is kept or
+ * undone, when its session leaves the storage, and at startup when no stored session names it.
  */
 export class ActionLogStore {
   private readonly blobs: string;
+  /** Copies of large files (one per change or restore point). */
+  readonly largeDir: string;
+  /** The large copies the running window still uses that may not be saved in a session yet. */
+  liveLarge: () => ReadonlySet<string> = () => new Set();
   /**
    * The stored form of each text already saved, by identity (a snapshot's bytes are never changed
    * in place): a log saved again and again during a turn encodes and hashes each text once.
@@ -32,6 +41,63 @@ export class ActionLogStore {
 
   constructor(private readonly dir: string) {
     this.blobs = path.join(dir, 'blobs');
+    this.largeDir = path.join(dir, 'large');
+  }
+
+  /**
+   * Starts a byte copy of a large file into the storage, now: the kernel copies (`copy_file_range`,
+   * or a reflink where the file system has them) on libuv's thread pool, so the extension host does
+   * not wait for it, and it starts at once, as a synchronous copy would. Resolves with whether the
+   * copy is the file as it was when the copy started (it is not when the file changed meanwhile:
+   * the agent wrote while it was being copied).
+   */
+  copyLarge(source: string): { blob: string; done: Promise<{ ok: true; sha256: string } | { ok: false; reason: string }> } {
+    fs.mkdirSync(this.largeDir, { recursive: true });
+    const blob = crypto.randomUUID();
+    const target = this.largePath(blob);
+    const started = fs.statSync(source);
+    const done = new Promise<{ ok: true; sha256: string } | { ok: false; reason: string }>((resolve) => {
+      fs.copyFile(source, target, fs.constants.COPYFILE_FICLONE, (error) => {
+        if (error) return resolve({ ok: false, reason: `it could not be copied (${error.message})` });
+        void (async () => {
+          try {
+            const now = await fs.promises.stat(source);
+            if (now.mtimeMs !== started.mtimeMs || now.size !== started.size) return resolve({ ok: false, reason: 'it changed while it was being copied' });
+            const copied = await fingerprintFile(target);
+            if (copied.kind !== 'file' || copied.size !== started.size) return resolve({ ok: false, reason: 'its copy is not whole' });
+            resolve({ ok: true, sha256: copied.sha256 });
+          } catch (error) {
+            resolve({ ok: false, reason: `it could not be copied (${(error as Error).message})` });
+          }
+        })();
+      });
+    });
+    return { blob, done };
+  }
+
+  largePath(blob: string): string {
+    if (!LARGE_NAME.test(blob)) throw new Error(`Not a copy of the action log: ${blob}`);
+    return path.join(this.largeDir, blob);
+  }
+
+  /** Drops a large file's copy (kept, undone, or its change dropped). */
+  dropLarge(blob: string): void {
+    if (LARGE_NAME.test(blob)) fs.rmSync(path.join(this.largeDir, blob), { force: true });
+  }
+
+  /** Drops the large copies that neither a stored session nor the running window uses (e.g. at startup: left by a crash). */
+  sweepLarge(): void {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.largeDir);
+    } catch {
+      return;
+    }
+    const used = new Set(this.liveLarge());
+    for (const f of fs.readdirSync(this.dir).filter((f) => f.endsWith('.json'))) {
+      for (const m of fs.readFileSync(path.join(this.dir, f), 'utf8').matchAll(/"kind":"large"[^}]*?"blob":"([0-9a-f-]{36})"/g)) used.add(m[1]);
+    }
+    for (const name of names) if (!used.has(name)) fs.rmSync(path.join(this.largeDir, name), { force: true });
   }
 
   save(sessionId: string, data: SerializedSession): void {
@@ -67,7 +133,7 @@ export class ActionLogStore {
   }
 
   private storeSnapshot(snapshot: Snapshot): StoredSnapshot {
-    if (snapshot.kind !== 'bytes') return snapshot;
+    if (snapshot.kind !== 'bytes') return snapshot.kind === 'large' ? largeFields(snapshot) : snapshot;
     const known = this.storedTexts.get(snapshot.bytes);
     // A blob may have been pruned since (its session dropped, then the text used again): checked.
     if (known && ('base64' in known || fs.existsSync(path.join(this.blobs, known.blob)))) return known;
@@ -103,10 +169,42 @@ export class ActionLogStore {
       .sort((a, b) => b.mtime - a.mtime);
     for (const old of sessions.slice(MAX_SESSIONS)) fs.rmSync(path.join(this.dir, old.f), { force: true });
     if (sessions.length <= MAX_SESSIONS) return;
+    this.sweepLarge();
     const used = new Set<string>();
     for (const { f } of sessions.slice(0, MAX_SESSIONS)) {
       for (const m of fs.readFileSync(path.join(this.dir, f), 'utf8').matchAll(/"blob":"([0-9a-f]{64})"/g)) used.add(m[1]);
     }
     for (const blob of fs.readdirSync(this.blobs)) if (!used.has(blob)) fs.rmSync(path.join(this.blobs, blob), { force: true });
   }
+}
+
+/** A large snapshot as stored: its fields in a fixed order (`sweepLarge` finds `blob` after `kind`). */
+function largeFields(snapshot: LargeSnapshot): LargeSnapshot {
+  return {
+    kind: 'large',
+    size: snapshot.size,
+    ...(snapshot.blob !== undefined ? { blob: snapshot.blob } : {}),
+    ...(snapshot.sha256 !== undefined ? { sha256: snapshot.sha256 } : {}),
+    ...(snapshot.unreliable !== undefined ? { unreliable: snapshot.unreliable } : {}),
+  };
+}
+
+/** Size and SHA-256 of a file, streamed (1 MB slices: the extension host hashes ~2 ms at a time), or absent. */
+export async function fingerprintFile(file: string): Promise<{ kind: 'absent' } | { kind: 'file'; size: number; sha256: string }> {
+  let before: fs.Stats;
+  try {
+    before = await fs.promises.stat(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' };
+    throw error;
+  }
+  const hash = crypto.createHash('sha256');
+  let size = 0;
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1024 * 1024 })) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  const after = await fs.promises.stat(file);
+  if (after.mtimeMs !== before.mtimeMs || after.size !== size) throw new Error('it changed while it was being read');
+  return { kind: 'file', size, sha256: hash.digest('hex') };
 }

@@ -335,7 +335,7 @@ function statusIcon(call: ToolCallState, card: CardKind): vscode.ThemeIcon {
 /** "+3 −1 · modified", "created · changed by a command", "no undo: …". */
 function fileDescription(view: FileChangeView): string {
   if (view.status === 'no-undo') return `${view.change.source === 'watcher' ? 'changed by a command · ' : ''}${view.reason ?? 'no undo'}`;
-  const what = view.created ? 'created' : view.deleted ? 'deleted' : `+${view.added} −${view.removed}`;
+  const what = `${view.created ? 'created' : view.deleted ? 'deleted' : view.wholeFile ? 'changed' : `+${view.added} −${view.removed}`}${view.wholeFile ? ' · over 2 MB: undo as a whole file, no hunks' : ''}`;
   const by = view.change.source === 'watcher' ? ' · changed by a command' : '';
   const status = view.status === 'pending' ? '' : ` · ${view.status}`;
   return `${what}${by}${status}`;
