@@ -3,6 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FileChange, LargeSnapshot, SerializedSession, Snapshot } from '../core/actionLog';
 
+/** A large copy no log names is an orphan once it is this old (see `sweepLarge`). */
+const ORPHAN_COPY_AGE_MS = 10 * 60_000;
+
 /** Sessions kept in storage; older ones are dropped when a new one is saved. */
 const MAX_SESSIONS = 20;
 /** Texts up to this size live in the session's JSON; larger ones are files of their own. */
@@ -97,7 +100,18 @@ export class ActionLogStore {
     for (const f of fs.readdirSync(this.dir).filter((f) => f.endsWith('.json'))) {
       for (const m of fs.readFileSync(path.join(this.dir, f), 'utf8').matchAll(/"kind":"large"[^}]*?"blob":"([0-9a-f-]{36})"/g)) used.add(m[1]);
     }
-    for (const name of names) if (!used.has(name)) fs.rmSync(path.join(this.largeDir, name), { force: true });
+    // Another window on the same workspace shares this folder and may have just copied a file it
+    // has not saved a log naming yet: only copies older than that window could take are orphans.
+    const cutoff = Date.now() - ORPHAN_COPY_AGE_MS;
+    for (const name of names) {
+      if (used.has(name)) continue;
+      const file = path.join(this.largeDir, name);
+      try {
+        if (fs.statSync(file).mtimeMs < cutoff) fs.rmSync(file, { force: true });
+      } catch {
+        // Gone already.
+      }
+    }
   }
 
   save(sessionId: string, data: SerializedSession): void {
