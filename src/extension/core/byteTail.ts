@@ -1,8 +1,10 @@
 /**
- * The newest bytes of a stream, kept as the chunks they arrived in (by reference, never copied nor
- * decoded on the way in) under a byte limit, dropping from the BEGINNING. A command flooding
- * 100 MB through a pipe costs an array push per chunk: only what is read back (the kept tail, at
- * most `limit` bytes) is ever copied and decoded.
+ * The newest bytes of a stream under a byte limit, dropping from the BEGINNING, in one ring
+ * buffer that is reused (grown up to the limit as output comes, never beyond): a command flooding
+ * 100 MB through a pipe costs a copy of each chunk into it, nothing is decoded on the way in, and
+ * the pipe's chunks die young (holding them would promote them and their memory to the old
+ * generation, where only full collections free it). Only what is read back (at most `limit`
+ * bytes) is copied out and decoded.
  *
  * Offsets count bytes from the very first one ever appended, so a reader's "what's new since
  * offset N" stays valid after the front is dropped. Feed it whole UTF-8 characters (see
@@ -19,9 +21,12 @@ export interface ByteSlice {
   readonly end: number;
 }
 
+/** The first ring allocated; it doubles as output comes, up to the limit. */
+const INITIAL_CAPACITY = 4096;
+
 export class ByteTail {
-  private chunks: Uint8Array[] = [];
-  /** Index of the first live chunk: dropping from the front must not shift the array each time. */
+  private ring = new Uint8Array(0);
+  /** Index in `ring` of the oldest kept byte. */
   private head = 0;
   private keptBytes = 0;
   private droppedBytes = 0;
@@ -29,12 +34,31 @@ export class ByteTail {
   /** `limit` in bytes; `Infinity` keeps everything. */
   constructor(readonly limit: number) {}
 
-  /** Keeps `bytes` by reference: the caller must not change them afterwards. */
+  /** Copies `bytes` in (the caller may reuse them). */
   append(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
-    this.chunks.push(bytes);
+    if (bytes.length >= this.limit) {
+      // Only the end of this chunk is kept: everything before it goes.
+      this.droppedBytes += this.keptBytes + bytes.length - this.limit;
+      this.keptBytes = 0;
+      this.head = 0;
+      bytes = bytes.subarray(bytes.length - this.limit);
+      if (bytes.length === 0) return;
+    }
+    this.reserve(Math.min(this.limit, this.keptBytes + bytes.length));
+    const capacity = this.ring.length;
+    const at = (this.head + this.keptBytes) % capacity;
+    const first = Math.min(bytes.length, capacity - at);
+    this.ring.set(first === bytes.length ? bytes : bytes.subarray(0, first), at);
+    if (first < bytes.length) this.ring.set(bytes.subarray(first), 0);
     this.keptBytes += bytes.length;
-    this.trim();
+    const over = this.keptBytes - capacity;
+    if (over > 0) {
+      // The ring is full (its capacity is the limit): the newest bytes overwrote the oldest.
+      this.head = (this.head + over) % capacity;
+      this.keptBytes = capacity;
+      this.droppedBytes += over;
+    }
   }
 
   /** Bytes kept. */
@@ -59,54 +83,43 @@ export class ByteTail {
   readFrom(offset: number): ByteSlice {
     const end = this.length;
     let start = Math.min(end, Math.max(Number.isFinite(offset) ? Math.floor(offset) : 0, this.droppedBytes));
-    const out = new Uint8Array(end - start);
-    let written = 0;
-    let chunkStart = this.droppedBytes;
-    for (let i = this.head; i < this.chunks.length; i++) {
-      const chunk = this.chunks[i];
-      const chunkEnd = chunkStart + chunk.length;
-      if (chunkEnd > start) {
-        const from = Math.max(0, start - chunkStart);
-        out.set(from === 0 ? chunk : chunk.subarray(from), written);
-        written += chunk.length - from;
-      }
-      chunkStart = chunkEnd;
+    if (start > 0 && start === this.droppedBytes) {
+      while (start < end && start - this.droppedBytes < 3 && isContinuation(this.byteAt(start - this.droppedBytes))) start++;
     }
-    let skip = 0;
-    if (start === this.droppedBytes && start > 0) while (skip < out.length && skip < 3 && isContinuation(out[skip])) skip++;
-    start += skip;
-    return { bytes: skip ? out.subarray(skip) : out, start, end };
+    const out = new Uint8Array(end - start);
+    if (out.length > 0) {
+      const capacity = this.ring.length;
+      const from = (this.head + start - this.droppedBytes) % capacity;
+      const first = Math.min(out.length, capacity - from);
+      out.set(this.ring.subarray(from, from + first));
+      if (first < out.length) out.set(this.ring.subarray(0, out.length - first), first);
+    }
+    return { bytes: out, start, end };
   }
 
-  /** Drops everything kept (offsets go on from `length`). */
+  /** Drops everything kept (offsets go on from `length`; the ring is kept for what comes next). */
   dropFront(): void {
     this.droppedBytes += this.keptBytes;
     this.keptBytes = 0;
-    this.chunks = [];
     this.head = 0;
   }
 
-  private trim(): void {
-    while (this.keptBytes > this.limit && this.head < this.chunks.length) {
-      const first = this.chunks[this.head];
-      const excess = this.keptBytes - this.limit;
-      if (first.length <= excess) {
-        this.keptBytes -= first.length;
-        this.droppedBytes += first.length;
-        // Release the chunk now: the array keeps dropped slots until it is compacted.
-        this.chunks[this.head] = EMPTY;
-        this.head++;
-        if (this.head > 64 && this.head * 2 > this.chunks.length) {
-          this.chunks = this.chunks.slice(this.head);
-          this.head = 0;
-        }
-        continue;
-      }
-      // A view, not a copy (the chunk's memory stays until the whole chunk is dropped).
-      this.chunks[this.head] = first.subarray(excess);
-      this.keptBytes -= excess;
-      this.droppedBytes += excess;
+  private byteAt(index: number): number {
+    return this.ring[(this.head + index) % this.ring.length];
+  }
+
+  /** Grows the ring to hold `needed` bytes (doubling; at most the limit), oldest byte first. */
+  private reserve(needed: number): void {
+    if (needed <= this.ring.length) return;
+    const capacity = Math.min(this.limit, Math.max(needed, INITIAL_CAPACITY, this.ring.length * 2));
+    const ring = new Uint8Array(capacity);
+    if (this.keptBytes > 0) {
+      const first = Math.min(this.keptBytes, this.ring.length - this.head);
+      ring.set(this.ring.subarray(this.head, this.head + first));
+      if (first < this.keptBytes) ring.set(this.ring.subarray(0, this.keptBytes - first), first);
     }
+    this.ring = ring;
+    this.head = 0;
   }
 }
 

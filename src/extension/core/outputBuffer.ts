@@ -6,8 +6,8 @@ import { ChunkedText, utf8Bytes, type TextSlice } from './textChunks';
  * the BEGINNING, at a character boundary, and report `truncated: true` in `terminal/output`.
  *
  * Keeps the process's bytes as they came (whole UTF-8 characters per append: `Utf8Carry`
- * upstream), and decodes only the kept tail when asked: a 100 MB flood under a 1 MiB limit costs
- * an array push per chunk, not the decoding and measuring of 100 MB that is then dropped.
+ * upstream) in a reused ring, and decodes only the kept tail when asked: a 100 MB flood under a
+ * 1 MiB limit costs a copy per chunk, not the decoding and measuring of 100 MB then dropped.
  */
 export class OutputBuffer {
   private readonly tail: ByteTail;
@@ -34,7 +34,7 @@ export class OutputBuffer {
     if (text) this.tail.append(encoder.encode(text));
   }
 
-  /** Appends the process's bytes, kept by reference (whole characters; see `Utf8Carry`). */
+  /** Appends (copies) the process's bytes: whole characters (see `Utf8Carry`). */
   appendBytes(bytes: Uint8Array): void {
     this.tail.append(bytes);
   }

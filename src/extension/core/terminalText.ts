@@ -67,7 +67,7 @@ export class PendingOutput {
     this.text.append(data);
   }
 
-  /** Raw output, kept by reference (the caller must not change it) and decoded as UTF-8 when taken. */
+  /** Raw output, copied into a bounded ring and decoded as UTF-8 when taken. */
   pushBytes(data: Uint8Array): void {
     this.bytes.append(data);
   }

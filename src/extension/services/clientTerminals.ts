@@ -9,7 +9,7 @@ import { Disposable } from '../util/lifecycle';
 /** Where a client terminal shows its output: one terminal panel. */
 export interface TerminalPanel {
   /**
-   * Appends output: text, or whole UTF-8 characters of the process's bytes, kept by reference
+   * Appends output: text, or whole UTF-8 characters of the process's bytes, copied as they are
    * and decoded only if shown (the panel bounds what it holds).
    */
   write(data: string | Uint8Array): void;
@@ -100,8 +100,8 @@ export class ClientTerminals extends Disposable {
     });
     const terminal: ClientTerminal = { id, sessionId: params.sessionId, child, buffer, exit: undefined, exited, released: false };
     // The bytes go to the buffer and the panel as they came, undecoded: both keep only a bounded
-    // tail, and decode it when it is read (terminal/output) or shown (a panel delivery), so a
-    // flood costs an array push per chunk. Each stream's characters cut between chunks are
+    // tail (a reused ring), and decode it when it is read (terminal/output) or shown (a panel
+    // delivery), so a flood costs two copies per chunk. Each stream's characters cut between chunks are
     // completed first, so stdout and stderr interleave on character boundaries.
     for (const stream of [child.stdout, child.stderr]) {
       const carry = new Utf8Carry();

@@ -6,7 +6,7 @@ const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
 describe('ByteTail (the newest bytes of a stream, undecoded)', () => {
-  it('keeps the newest bytes by reference, dropping whole chunks and cutting the oldest kept one', () => {
+  it('keeps the newest bytes, dropping the oldest, and copies what it is given', () => {
     const tail = new ByteTail(5);
     const first = utf8('abc');
     tail.append(first);
@@ -16,6 +16,30 @@ describe('ByteTail (the newest bytes of a stream, undecoded)', () => {
     tail.append(utf8('hijklmn'));
     assert.equal(decode(tail.readFrom(0).bytes), 'jklmn');
     assert.equal(first[0], 0x61, 'what it was given is never changed');
+    first[0] = 0x7a;
+    assert.equal(decode(tail.readFrom(0).bytes), 'jklmn', 'nor read again: a caller may reuse its buffer');
+  });
+
+  it('keeps exactly the tail of what was appended, whatever the chunk sizes (the ring wraps and grows)', () => {
+    for (const limit of [1, 7, 100, 4096, 10_000]) {
+      const tail = new ByteTail(limit);
+      const all: number[] = [];
+      let seed = limit;
+      for (let i = 0; i < 300; i++) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        const chunk = new Uint8Array(seed % (i % 50 === 0 ? 20_000 : 300)).map((_, j) => 0x20 + ((i + j) % 90));
+        tail.append(chunk);
+        all.push(...chunk);
+        if (i % 37 === 0 || i === 299) {
+          const expected = all.slice(Math.max(0, all.length - limit));
+          assert.deepEqual([...tail.readFrom(0).bytes], expected, `limit ${limit}, after ${i + 1} chunks`);
+          assert.equal(tail.length, all.length);
+          assert.equal(tail.dropped, all.length - expected.length);
+          const from = Math.max(0, all.length - 3);
+          assert.deepEqual([...tail.readFrom(from).bytes], all.slice(Math.max(from, tail.dropped)));
+        }
+      }
+    }
   });
 
   it('reads from a character when the limit cut inside one, and says where it starts', () => {

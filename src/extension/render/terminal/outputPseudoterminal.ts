@@ -77,7 +77,7 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
   }
 
   /**
-   * Appends output: text, or raw bytes (kept by reference until delivered; decoded as UTF-8
+   * Appends output: text, or raw bytes (copied undecoded until delivered; decoded as UTF-8
    * across chunk boundaries).
    */
   write(chunk: string | Uint8Array): void {
