@@ -4,7 +4,8 @@
  * (bench/client/ioFloodsBench.ts, bench/host/ioFloods.ts).
  *
  * Knobs (environment): ACP_BENCH_IO_MB (default 100), ACP_BENCH_IO_FILE_MB (10), ACP_BENCH_IO_REPS (2),
- * ACP_BENCH_SKIP_HOST=1 skips it; ACP_BENCH_PROFILE=DIR writes CPU profiles of the host.
+ * ACP_BENCH_IO_ONLY="pipe baseline,client terminal" runs only those scenarios, ACP_BENCH_SKIP_HOST=1 skips
+ * it; ACP_BENCH_PROFILE=DIR writes CPU profiles of the host.
  */
 import { ioFloodsBench } from './client/ioFloodsBench';
 

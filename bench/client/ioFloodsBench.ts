@@ -93,7 +93,7 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
         ...rows,
       ]),
   );
-  const details = (name: IoScenario) => of(name).map((r) => JSON.stringify(r.detail ?? {})).join('\n    ');
+  const details = (name: IoScenario) => of(name).map((r) => JSON.stringify({ ...r.detail, heapPeakSpacesMB: r.heapPeakSpacesMB })).join('\n    ');
   console.log(`
 - pipe baseline: the extension host reads the same writer's ${num(options.mb)} MB through a pipe and drops it.
 - client terminal: the agent's terminal/create of that writer (no outputByteLimit: the client's default), polling
@@ -110,7 +110,8 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
 - "max block CPU ms": the same longest block counted in the host process's CPU time (what the host itself spent in it,
   without the time the loaded machine gave to other processes meanwhile).
 - Memory: peak growth of the host's RSS and heap during the run (RSS sampled every 50 ms, heap every 250 ms; garbage not yet collected included),
-  and the heap still held after it (after a full collection).
+  and the heap still held after it (after a full collection); heapPeakSpacesMB: which V8 heap spaces grew, at the heap's peak
+  (new = young garbage and objects not yet promoted, old = promoted, large_object = single objects over 128 KB).
 - Goal (issue 15): max block ≤ 50 ms and p99 ≤ 10 ms; host memory growth during a flood ≤ 2× outputByteLimit plus what the panel holds.`);
 }
 

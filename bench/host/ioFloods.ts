@@ -15,6 +15,7 @@
 //   ACP_BENCH_IO_FILE_MB    size of the edited file in MiB (default 10)
 //   ACP_BENCH_IO_REPS       repetitions (default 2)
 //   ACP_BENCH_PROFILE       a folder: write a CPU profile of the extension host per run there
+//   ACP_BENCH_IO_ONLY       comma-separated scenario names to run (default: all), e.g. "pipe baseline,client terminal"
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -52,6 +53,8 @@ export interface IoRun {
   readonly heapGrowthMB: number;
   /** Heap still held after the run, after a full garbage collection, MB. */
   readonly heapRetainedMB: number;
+  /** At the heap's peak: growth of each V8 heap space (new, old, large objects...), MB: where the peak is. */
+  readonly heapPeakSpacesMB: Record<string, number>;
   /** The machine's 1-minute load average at the end. */
   readonly load: number;
   /** Scenario-specific facts (what terminal/output kept, what the diff shows). */
@@ -99,16 +102,24 @@ function cpuBlockProbe(): { stop(): number } {
 }
 
 /** Peak memory growth while it runs, and what the heap still holds after a full collection. */
-function memoryProbe(): { stop(): { rssGrowthMB: number; heapGrowthMB: number; heapRetainedMB: number } } {
+function memoryProbe(): { stop(): { rssGrowthMB: number; heapGrowthMB: number; heapRetainedMB: number; heapPeakSpacesMB: Record<string, number> } } {
   collectGarbage();
   const before = process.memoryUsage();
+  const spaces = () => new Map(v8.getHeapSpaceStatistics().map((space) => [space.space_name.replace(/_space$/, ''), space.space_used_size]));
+  const spacesBefore = spaces();
+  let spacesAtPeak = spacesBefore;
   let rss = before.rss;
   let heap = before.heapUsed;
   let ticks = 0;
   // The RSS is cheap to read; the heap's statistics cost ~1 ms with a big heap: less often.
   const sample = () => {
     rss = Math.max(rss, process.memoryUsage.rss());
-    if (ticks++ % 5 === 0) heap = Math.max(heap, process.memoryUsage().heapUsed);
+    if (ticks++ % 5 !== 0) return;
+    const used = process.memoryUsage().heapUsed;
+    if (used > heap) {
+      heap = used;
+      spacesAtPeak = spaces();
+    }
   };
   const timer = setInterval(sample, 50);
   return {
@@ -117,7 +128,12 @@ function memoryProbe(): { stop(): { rssGrowthMB: number; heapGrowthMB: number; h
       clearInterval(timer);
       collectGarbage();
       const after = process.memoryUsage().heapUsed;
-      return { rssGrowthMB: (rss - before.rss) / 2 ** 20, heapGrowthMB: (heap - before.heapUsed) / 2 ** 20, heapRetainedMB: (after - before.heapUsed) / 2 ** 20 };
+      const heapPeakSpacesMB: Record<string, number> = {};
+      for (const [name, used] of spacesAtPeak) {
+        const grown = (used - (spacesBefore.get(name) ?? 0)) / 2 ** 20;
+        if (Math.abs(grown) >= 0.5) heapPeakSpacesMB[name] = Math.round(grown * 10) / 10;
+      }
+      return { rssGrowthMB: (rss - before.rss) / 2 ** 20, heapGrowthMB: (heap - before.heapUsed) / 2 ** 20, heapRetainedMB: (after - before.heapUsed) / 2 ** 20, heapPeakSpacesMB };
     },
   };
 }
@@ -181,7 +197,7 @@ async function terminalTurn(api: AcpNativeApi, prompt: string): Promise<Record<s
   return {
     ...(typeof call.rawOutput === 'object' && call.rawOutput !== null ? (call.rawOutput as Record<string, unknown>) : {}),
     renderedChars: rendered.length,
-    renderedSkipNote: /characters of output not shown/.test(rendered),
+    renderedSkipNote: /of output not shown/.test(rendered),
     treeRefreshes: api.stats().treeRefreshes - refreshes,
     chatPatches: api.chatMessagesPosted().patch - posted.patch,
     chatStatus: api.chatMessagesPosted().status - posted.status,
@@ -250,6 +266,8 @@ export async function run(): Promise<void> {
     await terminalTurn(api, 'client 4');
     await terminalTurn(api, 'display 4');
     const emit = (record: IoRun) => console.log(`BENCH ${JSON.stringify(record)}`);
+    const only = process.env.ACP_BENCH_IO_ONLY?.split(',').map((name) => name.trim());
+    const wanted = (scenario: IoScenario) => !only || only.includes(scenario);
     for (let rep = 0; rep < reps; rep++) {
       const terminals: [IoScenario, () => Promise<Record<string, unknown>>][] = [
         ['pipe baseline', () => barePipe(mb)],
@@ -258,9 +276,11 @@ export async function run(): Promise<void> {
       ];
       if (rep % 2 === 1) terminals.reverse();
       for (const [scenario, body] of terminals) {
+        if (!wanted(scenario)) continue;
         await vscode.commands.executeCommand('workbench.action.terminal.killAll');
         emit(await measure(rep, scenario, mb, body));
       }
+      if (!wanted('read baseline') && !wanted('diff open') && !wanted('open baseline')) continue;
       writeBigFile(bigFile, fileMb);
       await closeEditors();
       emit(

@@ -8,6 +8,8 @@
 //   early-output                `_meta.terminal_output` arrives before the `terminal_info` that
 //                               announces the terminal
 //   absolute-title ABS_PATH     a read whose title carries the absolute path
+//   client-terminal-split       `terminal/create` of a command cutting multi-byte characters between
+//                               stdout writes, a stderr line between each piece
 //   client-terminal             `terminal/create` with a small outputByteLimit, then
 //                               wait_for_exit, output, release
 //   crash                       says why on stderr, starts a tool call, then exits with code 7
@@ -330,16 +332,29 @@ async function absoluteTitle(client: Client, sessionId: string, file: string): P
   });
 }
 
-async function clientTerminal(client: Client, sessionId: string, cwd: string): Promise<void> {
+const FIFTY_LINES = "for (let i = 1; i <= 50; i++) console.log('line ' + i + ' é漢'); process.exit(4)";
+/**
+ * Multi-byte characters cut between stdout writes, with a stderr line between each piece: a
+ * client that splices the two streams' bytes shows U+FFFD instead of the characters.
+ */
+const SPLIT_CHARACTERS = `const out = Buffer.from('A é漢😀 Z\\n');
+const cuts = [3, 6, 10, 13, out.length];
+let from = 0;
+(function next(i) {
+  if (i === cuts.length) return;
+  process.stdout.write(out.subarray(from, cuts[i]), () => process.stderr.write('E\\n', () => setTimeout(() => next(i + 1), 20)));
+  from = cuts[i];
+})(0);`;
+
+async function clientTerminal(client: Client, sessionId: string, cwd: string, script = FIFTY_LINES, outputByteLimit = 200): Promise<void> {
   const toolCallId = `toolu_${nextId++}`;
-  const script = "for (let i = 1; i <= 50; i++) console.log('line ' + i + ' é漢'); process.exit(4)";
   const { terminalId } = await client.request(acp.methods.client.terminal.create, {
     sessionId,
     command: process.execPath,
     args: ['-e', script],
     env: [{ name: 'ELECTRON_RUN_AS_NODE', value: '1' }],
     cwd,
-    outputByteLimit: 200,
+    outputByteLimit,
   });
   await update(client, sessionId, {
     sessionUpdate: 'tool_call',
@@ -598,6 +613,9 @@ acp
         break;
       case 'client-terminal':
         await clientTerminal(client, params.sessionId, cwd);
+        break;
+      case 'client-terminal-split':
+        await clientTerminal(client, params.sessionId, cwd, SPLIT_CHARACTERS, 1000);
         break;
       case 'crash':
         await crash(client, sid);

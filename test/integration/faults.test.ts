@@ -77,7 +77,7 @@ describe('faults from a misbehaving agent lose nothing', function () {
     });
     assert.deepEqual(call.rawOutput, { exitCode: 0, bytes: DEFAULT_OUTPUT_LIMIT, truncated: true });
     const rendered = call.terminal?.output ?? '';
-    assert.match(rendered, /characters of output not shown/, 'the panel was given a bounded share of the flood');
+    assert.match(rendered, /of output not shown/, 'the panel was given a bounded share of the flood');
     assert.ok(rendered.length <= 1024 * 1024, `rendered ${rendered.length}`);
     console.log(`terminal flood 24 MB: longest extension-host stall ${stallMs} ms`);
   });

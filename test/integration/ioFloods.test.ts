@@ -7,7 +7,7 @@ import { FLOOD_LAST_LINE, isFloodTail } from '../../bench/support/floodLines';
 import { closeAllEditors, diffTabs, getApi, inWorkspace, isMultiRoot, lastCall, setSetting, testAgentPath, waitFor, within } from './support/helpers';
 
 const MB = 2 ** 20;
-const SKIP_NOTE_END = 'characters of output not shown …]\x1b[0m\r\n';
+const SKIP_NOTE_END = 'of output not shown …]\x1b[0m\r\n';
 
 /** The tool call of the turn, once its terminal panel shows how the command ended. */
 function endedTerminalCall(api: AcpNativeApi): Promise<RenderedToolCall> {

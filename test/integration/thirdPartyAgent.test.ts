@@ -142,4 +142,19 @@ describe('what third-party agents send', function () {
     assert.match(terminal.output, /line 1 é漢\r\n/);
     assert.match(terminal.output, /exit code 4/);
   });
+
+  it('keeps multi-byte characters cut between a command\'s writes whole, with stderr between the pieces', async () => {
+    await within('the client terminal turn', api.prompt('client-terminal-split'));
+    const raw = (await waitFor('the call to carry its output', () => lastCall(api).rawOutput)) as { output: string; truncated: boolean; exitCode: number };
+    assert.equal(raw.exitCode, 0);
+    assert.ok(!raw.output.includes('\ufffd'), `no broken character in ${JSON.stringify(raw.output)}`);
+    assert.equal(raw.output.replace(/E\n/g, ''), 'A é漢😀 Z\n', 'stdout whole, in order');
+    assert.equal(raw.output.match(/E\n/g)?.length, 5, 'every stderr line kept');
+    const terminal = await waitFor('the panel output', () => {
+      const t = lastCall(api).terminal;
+      return t?.exit && t.output.includes('exit code 0') ? t : undefined;
+    });
+    assert.ok(!terminal.output.includes('\ufffd'), 'the panel shows no broken character');
+    assert.ok(terminal.output.replace(/E\r\n/g, '').includes('A é漢😀 Z\r\n'), 'the panel shows the line whole, in CRLF');
+  });
 });

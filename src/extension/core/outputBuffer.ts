@@ -1,54 +1,98 @@
+import { ByteTail } from './byteTail';
 import { ChunkedText, utf8Bytes, type TextSlice } from './textChunks';
 
 /**
  * Output of a client terminal (`terminal/create`). ACP: over `outputByteLimit`, drop output from
  * the BEGINNING, at a character boundary, and report `truncated: true` in `terminal/output`.
  *
- * Feed it decoded text (a StringDecoder upstream keeps multi-byte characters split across process
- * chunks intact); the limit is enforced on the UTF-8 encoding of what is kept.
+ * Keeps the process's bytes as they came (whole UTF-8 characters per append: `Utf8Carry`
+ * upstream) in a reused ring, and decodes only the kept tail when asked: a 100 MB flood under a
+ * 1 MiB limit costs a copy per chunk, not the decoding and measuring of 100 MB then dropped.
  */
 export class OutputBuffer {
-  private readonly chunks: ChunkedText;
+  private readonly tail: ByteTail;
+  /** A string append that ended in half a surrogate pair: held until its other half comes. */
+  private heldHighSurrogate = '';
+  /** The decoded tail, for `length` (an agent polling an idle command asks for the same text again). */
+  private decoded: { length: number; text: string; bytes: number; cut: boolean } | undefined;
 
   /** `byteLimit` undefined (or not a finite number) keeps everything; negative counts as 0. */
   constructor(byteLimit?: number) {
     const limit = byteLimit === undefined || !Number.isFinite(byteLimit) ? Infinity : Math.max(0, Math.floor(byteLimit));
-    this.chunks = new ChunkedText(utf8Bytes, limit);
+    this.tail = new ByteTail(limit);
   }
 
+  /** Appends text (a message of ours, e.g. a failure to start), encoded as UTF-8. */
   append(text: string): void {
-    this.chunks.append(text);
+    text = this.heldHighSurrogate + text;
+    this.heldHighSurrogate = '';
+    const last = text.charCodeAt(text.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.heldHighSurrogate = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    if (text) this.tail.append(encoder.encode(text));
   }
 
-  /** What is kept: at most `byteLimit` bytes of UTF-8, the newest output. */
+  /** Appends (copies) the process's bytes: whole characters (see `Utf8Carry`). */
+  appendBytes(bytes: Uint8Array): void {
+    this.tail.append(bytes);
+  }
+
+  /** What is kept: at most `byteLimit` bytes of UTF-8, the newest output, from a character on. */
   get text(): string {
-    return this.chunks.text;
+    return this.decode().text;
   }
 
   /** Some output was dropped from the beginning. */
   get truncated(): boolean {
-    return this.chunks.dropped > 0;
+    return this.tail.dropped > 0 || this.decode().cut;
   }
 
   /** UTF-8 byte length of `text`. */
   get byteLength(): number {
-    return this.chunks.size;
+    return this.decode().bytes;
   }
 
   /** The limit this buffer enforces (`Infinity` when none). */
   get byteLimit(): number {
-    return this.chunks.limit;
+    return this.tail.limit;
   }
 
-  /**
-   * Total string length ever appended (dropped part included): a live mirror (pseudoterminal)
-   * remembers it and asks `readFrom` for what is new.
-   */
+  /** Total bytes ever appended (dropped part included): a reader remembers it and asks `readFrom` for what is new. */
   get length(): number {
-    return this.chunks.length;
+    return this.tail.length;
   }
 
+  /** The kept output from byte offset `offset` on, decoded; `start`/`end` in bytes. */
   readFrom(offset: number): TextSlice {
-    return this.chunks.readFrom(offset);
+    const slice = this.tail.readFrom(offset);
+    return { text: decoder.decode(slice.bytes), start: slice.start, end: slice.end };
+  }
+
+  private decode(): { text: string; bytes: number; cut: boolean } {
+    const length = this.tail.length;
+    if (this.decoded?.length === length) return this.decoded;
+    const slice = this.tail.readFrom(0);
+    let text = decoder.decode(slice.bytes);
+    let bytes = slice.bytes.length;
+    let cut = false;
+    // Invalid bytes decode as U+FFFD, 3 bytes in UTF-8 each: what is kept may then encode longer
+    // than the limit, and is cut again, as text, on a character.
+    if (text.includes('\ufffd') && Number.isFinite(this.tail.limit)) {
+      const bounded = new ChunkedText(utf8Bytes, this.tail.limit);
+      bounded.append(text);
+      cut = bounded.dropped > 0;
+      text = bounded.text;
+      bytes = bounded.size;
+    } else if (text.includes('\ufffd')) {
+      bytes = encoder.encode(text).length;
+    }
+    this.decoded = { length, text, bytes, cut };
+    return this.decoded;
   }
 }
+
+const encoder = new TextEncoder();
+/** Not fatal: invalid bytes become U+FFFD, as the terminal shows them. */
+const decoder = new TextDecoder('utf-8');

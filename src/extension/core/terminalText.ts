@@ -1,3 +1,4 @@
+import { ByteTail } from './byteTail';
 import { ChunkedText, utf16Units } from './textChunks';
 
 /**
@@ -32,26 +33,50 @@ const BARE_OR_CRLF = /\r?\n/g;
 
 /**
  * What a terminal panel is given while it is closed or busy, bounded: a flood keeps its newest
- * `maxChars` (a panel shows only its recent lines anyway) and says how much it skipped. Pure, so
- * the pseudoterminal stays a thin adapter.
+ * `maxChars` (a panel shows only its recent lines anyway) and says how much it skipped. Output
+ * comes as text, or as a process's raw bytes: those wait undecoded (the newest `maxChars` bytes)
+ * and are decoded when taken, so what a flood skips is never decoded. Pure, so the
+ * pseudoterminal stays a thin adapter.
  */
 export class PendingOutput {
   private readonly text: ChunkedText;
+  /** Raw bytes not yet decoded; they come after everything in `text`. */
+  private readonly bytes: ByteTail;
+  /** Streaming: a character split between two byte pushes is decoded whole. */
+  private readonly decoder = new TextDecoder('utf-8');
+  /** Byte offset decoded so far (what `bytes` dropped before it was skipped). */
+  private bytesDecoded = 0;
   /** Dropped offset already reported to the panel. */
   private reportedDropped = 0;
   /** Characters the writer skipped before pushing (see `skip`), not yet reported. */
   private skippedByWriter = 0;
+  /** Raw bytes dropped undecoded, not yet reported. */
+  private skippedBytes = 0;
 
   constructor(readonly maxChars: number) {
     this.text = new ChunkedText(utf16Units, maxChars);
+    this.bytes = new ByteTail(maxChars);
   }
 
   get isEmpty(): boolean {
-    return this.text.size === 0 && this.skippedByWriter === 0;
+    return this.text.size === 0 && this.skippedByWriter === 0 && this.bytes.length === this.bytesDecoded;
   }
 
   push(data: string): void {
+    this.decodeBytes();
     this.text.append(data);
+  }
+
+  /** Raw output, copied into a bounded ring and decoded as UTF-8 when taken. */
+  pushBytes(data: Uint8Array): void {
+    this.bytes.append(data);
+  }
+
+  /** The byte stream ended: an unfinished character at its end is decoded (as U+FFFD). */
+  endBytes(): void {
+    this.decodeBytes();
+    const rest = this.decoder.decode();
+    if (rest) this.text.append(rest);
   }
 
   /**
@@ -62,19 +87,41 @@ export class PendingOutput {
    */
   skip(count: number): void {
     if (count <= 0) return;
+    this.decodeBytes();
     this.text.dropFront();
     this.skippedByWriter += count;
   }
 
   /** Everything pending, after a dim note when part of it was skipped; empties the buffer. */
   take(): string {
+    this.decodeBytes();
     const skipped = this.text.dropped - this.reportedDropped + this.skippedByWriter;
+    const skippedBytes = this.skippedBytes;
     this.skippedByWriter = 0;
+    this.skippedBytes = 0;
     const slice = this.text.readFrom(0);
     this.text.dropFront();
     this.reportedDropped = this.text.dropped;
-    const note = skipped > 0 ? `\x1b[0m\r\n\x1b[2m[… ${skipped} characters of output not shown …]\x1b[0m\r\n` : '';
+    const what = [skippedBytes > 0 ? `${skippedBytes} bytes` : '', skipped > 0 ? `${skipped} characters` : ''].filter(Boolean).join(' and ');
+    const note = what ? `\x1b[0m\r\n\x1b[2m[… ${what} of output not shown …]\x1b[0m\r\n` : '';
     return note + slice.text;
+  }
+
+  /** Moves the pending bytes into `text`, decoded: at most `maxChars` of them, the newest. */
+  private decodeBytes(): void {
+    if (this.bytes.length === this.bytesDecoded) return;
+    const slice = this.bytes.readFrom(this.bytesDecoded);
+    this.bytes.dropFront();
+    if (slice.start > this.bytesDecoded) {
+      // A gap: what was pending came before it (the note goes where the gap is), and a
+      // character the decoder holds half of is gone with it.
+      this.skippedBytes += slice.start - this.bytesDecoded;
+      this.decoder.decode();
+      this.text.dropFront();
+    }
+    this.bytesDecoded = slice.end;
+    const decoded = this.decoder.decode(slice.bytes, { stream: true });
+    if (decoded) this.text.append(decoded);
   }
 }
 

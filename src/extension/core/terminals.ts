@@ -8,8 +8,12 @@ import { ChunkedText, utf16Units, type TextSlice } from './textChunks';
  * `terminal_output` or `terminal_exit` that is (output may come before info).
  */
 
-/** Output kept per display terminal, in string length (≈ 2 bytes each in memory): 4 Mi ≈ 8 MB. */
-export const DEFAULT_DISPLAY_OUTPUT_LIMIT = 4 * 1024 * 1024;
+/**
+ * Output kept per display terminal, in string length (1 or 2 bytes each in memory): 1 Mi, like a
+ * client terminal's default `outputByteLimit`. Its panel is only ever given the newest part of it
+ * (a burst or a reopened panel gets its backlog, 128 Ki), so keeping more would only cost memory.
+ */
+export const DEFAULT_DISPLAY_OUTPUT_LIMIT = 1024 * 1024;
 
 export interface TerminalExit {
   readonly exitCode: number | null;

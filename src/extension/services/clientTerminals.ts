@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { StringDecoder } from 'node:string_decoder';
 import * as acp from '@agentclientprotocol/sdk';
+import { Utf8Carry } from '../core/byteTail';
 import { OutputBuffer } from '../core/outputBuffer';
 import type { CommandEnd } from '../core/terminalText';
 import type { Logger } from '../log';
@@ -8,8 +8,11 @@ import { Disposable } from '../util/lifecycle';
 
 /** Where a client terminal shows its output: one terminal panel. */
 export interface TerminalPanel {
-  /** Appends output (the panel bounds what it holds). */
-  write(text: string): void;
+  /**
+   * Appends output: text, or whole UTF-8 characters of the process's bytes, copied as they are
+   * and decoded only if shown (the panel bounds what it holds).
+   */
+  write(data: string | Uint8Array): void;
   /** The command ended: a status line; the panel stays readable. */
   end(end: CommandEnd): void;
 }
@@ -96,21 +99,19 @@ export class ClientTerminals extends Disposable {
       child.once('close', (code, signal) => resolve({ exitCode: code, signal }));
     });
     const terminal: ClientTerminal = { id, sessionId: params.sessionId, child, buffer, exit: undefined, exited, released: false };
+    // The bytes go to the buffer and the panel as they came, undecoded: both keep only a bounded
+    // tail (a reused ring), and decode it when it is read (terminal/output) or shown (a panel
+    // delivery), so a flood costs two copies per chunk. Each stream's characters cut between chunks are
+    // completed first, so stdout and stderr interleave on character boundaries.
     for (const stream of [child.stdout, child.stderr]) {
-      const decoder = new StringDecoder('utf8');
-      stream?.on('data', (chunk: Buffer) => {
-        const text = decoder.write(chunk);
-        if (!text) return;
-        buffer.append(text);
-        panel.write(text);
-      });
-      stream?.on('end', () => {
-        const rest = decoder.end();
-        if (rest) {
-          buffer.append(rest);
-          panel.write(rest);
-        }
-      });
+      const carry = new Utf8Carry();
+      const forward = (bytes: Uint8Array) => {
+        if (bytes.length === 0) return;
+        buffer.appendBytes(bytes);
+        panel.write(bytes);
+      };
+      stream?.on('data', (chunk: Buffer) => forward(carry.push(chunk)));
+      stream?.on('end', () => forward(carry.end()));
     }
     void exited.then((status) => {
       terminal.exit = status;

@@ -53,6 +53,31 @@ describe('terminal text', () => {
     assert.equal(pending.take(), 'xyz', 'no note when nothing was skipped since');
   });
 
+  it('keeps a process\'s bytes undecoded until taken, decoding a character split between pushes whole', () => {
+    const pending = new PendingOutput(100);
+    const bytes = new TextEncoder().encode('é漢\n');
+    pending.push('header\r\n');
+    for (let i = 0; i < bytes.length; i++) pending.pushBytes(bytes.subarray(i, i + 1));
+    assert.equal(pending.isEmpty, false);
+    assert.equal(pending.take(), 'header\r\né漢\n');
+    pending.pushBytes(new TextEncoder().encode('😀').subarray(0, 2));
+    pending.endBytes();
+    assert.equal(pending.take(), '\ufffd', 'an unfinished character at the end shows as U+FFFD');
+  });
+
+  it('skips a byte flood undecoded, keeping its newest bytes from a character on, and says how many bytes it skipped', () => {
+    const pending = new PendingOutput(10);
+    const utf8 = (text: string) => new TextEncoder().encode(text);
+    pending.push('old text');
+    pending.pushBytes(utf8('0123456789'));
+    pending.pushBytes(utf8('ab漢字')); // 18 bytes pushed, 10 kept
+    assert.equal(pending.take(), '\x1b[0m\r\n\x1b[2m[… 8 bytes and 8 characters of output not shown …]\x1b[0m\r\n89ab漢字');
+    assert.ok(pending.isEmpty);
+    pending.pushBytes(utf8('漢字漢x'));
+    pending.pushBytes(utf8('y')); // the limit cuts the first 漢: its other two bytes are skipped too
+    assert.equal(pending.take(), '\x1b[0m\r\n\x1b[2m[… 3 bytes of output not shown …]\x1b[0m\r\n字漢xy');
+  });
+
   it('describes how a command ended', () => {
     assert.equal(describeCommandEnd({ exitCode: 3, signal: null }), 'exit code 3');
     assert.equal(describeCommandEnd({ exitCode: null, signal: 'SIGTERM' }), 'killed by SIGTERM');

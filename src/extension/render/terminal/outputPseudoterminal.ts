@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { StringDecoder } from 'node:string_decoder';
 import { CrlfConverter, PendingOutput, describeCommandEnd, type CommandEnd } from '../../core/terminalText';
 import { ChunkedText, utf16Units } from '../../core/textChunks';
 import type { TerminalPanel } from '../../services/clientTerminals';
@@ -22,9 +21,9 @@ const DELIVER_EVERY_MS = 50;
  *
  * VS Code drops writes fired before `open()`, so output is buffered until then, and batched after:
  * both bounded (PENDING_CAP, the newest output; a note says how much was skipped), so a command
- * printing 100 MB costs the host memory near what a panel shows, not the flood. Bytes are
- * decoded with a StringDecoder so a multi-byte character split across chunks survives, and bare
- * `\n` become `\r\n`. After the command ends the terminal stays open so its output stays readable.
+ * printing 100 MB costs the host memory near what a panel shows, not the flood. Bytes wait
+ * undecoded and are decoded on delivery (a multi-byte character split across chunks whole), and
+ * bare `\n` become `\r\n`. After the command ends the terminal stays open so its output stays readable.
  */
 export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPanel {
   private readonly writeEmitter = new vscode.EventEmitter<string>();
@@ -32,9 +31,11 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
   readonly onDidWrite = this.writeEmitter.event;
   readonly onDidClose = this.closeEmitter.event;
 
-  private readonly decoder = new StringDecoder('utf8');
   private readonly crlf = new CrlfConverter();
-  /** Raw output (line ends converted on delivery, so what a flood skips is never converted). */
+  /**
+   * Output not yet delivered, as it came (bytes decoded and line ends converted on delivery, so
+   * what a flood skips is never decoded nor converted).
+   */
   private readonly pending = new PendingOutput(PENDING_CAP);
   /** The output so far ends a line (where the end-of-command status line goes). */
   private atLineStart = true;
@@ -75,10 +76,19 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
     this.options.onUserClose?.();
   }
 
-  /** Appends output: text, or raw bytes decoded as UTF-8 across chunk boundaries. */
+  /**
+   * Appends output: text, or raw bytes (copied undecoded until delivered; decoded as UTF-8
+   * across chunk boundaries).
+   */
   write(chunk: string | Uint8Array): void {
-    const text = typeof chunk === 'string' ? chunk : this.decoder.write(Buffer.from(chunk));
-    if (text) this.emit(text);
+    if (typeof chunk === 'string') {
+      if (chunk) this.emit(chunk);
+      return;
+    }
+    if (chunk.length === 0) return;
+    this.pending.pushBytes(chunk);
+    this.atLineStart = chunk[chunk.length - 1] === 0x0a;
+    this.deliverSoon();
   }
 
   /**
@@ -93,18 +103,14 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
   skip(count: number): void {
     if (count <= 0) return;
     this.pending.skip(count);
-    if (this.opened && this.deliverTimer === undefined) {
-      this.deliverPending();
-      this.armDeliverTimer();
-    }
+    this.deliverSoon();
   }
 
   /** Marks the end of the command with a status line; the terminal stays open and readable. */
   end(end: CommandEnd): void {
     if (this.endValue) return;
     this.endValue = end;
-    const rest = this.decoder.end();
-    if (rest) this.emit(rest);
+    this.pending.endBytes();
     const colour = end.exitCode === 0 ? '\x1b[32m' : '\x1b[31m';
     const newline = this.atLineStart ? '' : '\r\n';
     this.emit(`${newline}${colour}[${describeCommandEnd(end)}]\x1b[0m\r\n`);
@@ -124,6 +130,10 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
   private emit(data: string): void {
     this.pending.push(data);
     this.atLineStart = data.endsWith('\n');
+    this.deliverSoon();
+  }
+
+  private deliverSoon(): void {
     if (this.opened && this.deliverTimer === undefined) {
       // The first write after a quiet spell goes out at once; a burst waits for the next batch.
       this.deliverPending();
