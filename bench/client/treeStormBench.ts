@@ -84,6 +84,8 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
         num(med(name, (r) => r.heapGrowthMb), 1),
         num(med(name, (r) => r.rssGrowthMb), 1),
         num(med(name, (r) => r.treeRefreshes)),
+        num(med(name, (r) => r.treeItemsServed)),
+        num(med(name, (r) => r.treeItemsBuilt)),
         num(med(name, (r) => r.changeEvents)),
         num(med(name, (r) => r.load), 1),
       ];
@@ -91,7 +93,7 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
   console.log(
     '\n' +
       table([
-        ['scenario (medians; block and p99: worst run)', 'calls', 'ms', 'vs base', 'host CPU ms', 'vs base', 'ELU %', 'longest block ms', 'p99 ms', 'longest GC ms', 'GC ms', 'heap +MB', 'RSS +MB', 'refreshes', 'change events', 'load avg'],
+        ['scenario (medians; block and p99: worst run)', 'calls', 'ms', 'vs base', 'host CPU ms', 'vs base', 'ELU %', 'longest block ms', 'p99 ms', 'longest GC ms', 'GC ms', 'heap +MB', 'RSS +MB', 'refreshes', 'tree items', 'built', 'change events', 'load avg'],
         ...rows,
       ]),
   );

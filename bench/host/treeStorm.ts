@@ -12,6 +12,7 @@
 //   ACP_BENCH_REPLAY_EVENTS updates of the replayed session (default 10000)
 //   ACP_BENCH_PROFILE       a folder: write a CPU profile of the extension host per run there
 //   ACP_BENCH_STORM_ONLY    run only the scenarios whose name contains one of these comma-separated texts
+//   ACP_BENCH_TREE_ALONE=1  close the Chat view (it shares the container), so "view visible" is the tree alone
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector/promises';
 import * as os from 'node:os';
@@ -25,8 +26,11 @@ import { startLoopBlocks } from '../support/loopBlocks';
 
 const EXTENSION_ID = 'acp-native.acp-native';
 
-/** How long the tree's refresh counter must stay still to call the tree settled (its timer is 50 ms). */
-const QUIET_MS = 400;
+/**
+ * How long the tree's refresh counter must stay still to call the tree settled: its timer waits
+ * 50–500 ms, longer after a costly refresh (core/treeRefresh.ts `refreshDelay`).
+ */
+const QUIET_MS = 1000;
 
 /** Full refreshes measured after a storm, with all its calls in the tree. */
 const REFRESH_SAMPLES = 3;
@@ -59,6 +63,9 @@ export interface HostRun {
   /** One-minute load average of the machine when the run ended. */
   readonly load: number;
   readonly treeRefreshes: number;
+  /** Tree items VS Code asked for meanwhile, and how many the tree had to build (the rest were cached). */
+  readonly treeItemsServed: number;
+  readonly treeItemsBuilt: number;
   readonly updatesApplied: number;
   readonly changeEvents: number;
   /** Tool calls in the store afterwards, from the API snapshot (checked against `calls`). */
@@ -138,6 +145,8 @@ async function profiler(name: string): Promise<{ stop(): Promise<void> }> {
 async function showView(visible: boolean): Promise<void> {
   // Hidden: VS Code defers a hidden view's refreshes, so it never asks the provider for children.
   await vscode.commands.executeCommand(visible ? 'acpNative.toolCalls.focus' : 'workbench.view.explorer');
+  // The Chat view shares the container: closed, the Tool Calls view is measured alone.
+  if (visible && process.env.ACP_BENCH_TREE_ALONE === '1') await vscode.commands.executeCommand('acpNative.chat.removeView');
   await sleep(300);
 }
 
@@ -215,6 +224,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
   await showView(visible);
   await settled(api);
   const refreshesBefore = api.stats().treeRefreshes;
+  const itemsBefore = api.stats().treeItems;
   const memoryBefore = await memoryAfterGc();
   const profile = await profiler(`${rep}-${scenario.name}-${path.basename(prompt)}`);
   const blocks = startLoopBlocks();
@@ -258,6 +268,8 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
     gcTotalMs: gcSeen.totalMs,
     load: os.loadavg()[0],
     treeRefreshes: stats.treeRefreshes - refreshesBefore,
+    treeItemsServed: stats.treeItems.served - itemsBefore.served,
+    treeItemsBuilt: stats.treeItems.built - itemsBefore.built,
     updatesApplied: stats.updatesApplied,
     changeEvents: stats.changeEvents,
     storedCalls: snapshot.length,

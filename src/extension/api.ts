@@ -123,6 +123,8 @@ export interface AuthMethodInfo {
 export interface AcpNativeStats {
   /** How many times the Tool Calls tree was refreshed since activation. */
   treeRefreshes: number;
+  /** Tool Calls tree items handed to VS Code since activation, and how many had to be built (not cached). */
+  treeItems: { served: number; built: number };
   /** How many `session/update`s the active session has applied. */
   updatesApplied: number;
   /** How many coalesced change events the active session has emitted. */

@@ -111,6 +111,7 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       const session = acp.sessions.active ?? acp.sessions.all.at(-1);
       return {
         treeRefreshes: acp.tree.refreshCount,
+        treeItems: { ...acp.tree.itemCounts },
         updatesApplied: session?.counters.updatesApplied ?? 0,
         changeEvents: session?.counters.changeEvents ?? 0,
         toolCallsViewVisible: acp.tree.view.visible,
@@ -205,13 +206,13 @@ function renderedCall(acp: AcpNative, session: SessionRecord, call: ToolCallStat
 }
 
 function treeItem(acp: AcpNative, node: TreeNode): RenderedTreeItem {
-  const item = acp.tree.getTreeItem(node);
+  const item = acp.tree.item(node);
   const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
   return {
     label,
     ...(typeof item.description === 'string' ? { description: item.description } : {}),
     ...(item.iconPath instanceof vscode.ThemeIcon ? { icon: item.iconPath.id } : {}),
     ...(item.command ? { command: { command: item.command.command, arguments: item.command.arguments ?? [] } } : {}),
-    children: acp.tree.getChildren(node).map((child) => treeItem(acp, child)),
+    children: acp.tree.children(node).map((child) => treeItem(acp, child)),
   };
 }

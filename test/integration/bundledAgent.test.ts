@@ -136,6 +136,22 @@ describe('bundled agent rendered natively', function () {
     assert.match(output, /checking something/);
   });
 
+  it('the visible Tool Calls view gets a new call without rebuilding the calls it already shows', async () => {
+    await vscode.commands.executeCommand('acpNative.toolCalls.focus');
+    await waitFor('the Tool Calls view on screen', () => api.stats().toolCallsViewVisible);
+    for (const line of [1, 2, 3]) await within('a /read turn', api.prompt(`/read src/math.js ${line}`));
+    const shown = api.toolCalls().length;
+    const before = api.stats().treeItems;
+    await within('another /read turn', api.prompt('/read src/math.js 4'));
+    // The session's node is refreshed, not the root: VS Code asks for its calls again, the new one included.
+    const after = await waitFor('VS Code to ask for the session\'s calls again', () => {
+      const items = api.stats().treeItems;
+      return items.served - before.served > shown ? items : undefined;
+    });
+    const reused = after.served - before.served - (after.built - before.built);
+    assert.ok(reused >= shown, `the ${shown} calls shown before come from the cache (reused ${reused}, built ${after.built - before.built})`);
+  });
+
   it('a click on a card that has nothing to open shows it in the Tool Calls view', async () => {
     await within('a /read turn', api.prompt('/read src/math.js 1 2'));
     const read = lastCall(api);

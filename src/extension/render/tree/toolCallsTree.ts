@@ -23,49 +23,96 @@ import { cardOf, cardOpens, type CardKind, type ToolCallState } from '../../core
 import type { AgentSessions } from '../../connection/agentSessions';
 import { Disposable } from '../../util/lifecycle';
 import { callDisplayTitle, fileDisplayPath, titleContext } from '../../titles';
+import type { TitleContext } from '../../core/displayTitle';
+import { PendingRefresh, refreshDelay, sessionListChange, type SessionShown } from '../../core/treeRefresh';
 import { textDocUri } from './textDocuments';
 import { sessionTitle } from '../../core/openSessions';
 
 export const TOOL_CALLS_VIEW_ID = 'acpNative.toolCalls';
-const REFRESH_DELAY_MS = 50;
 
 /**
  * The Tool Calls view: sessions at the top, their tool calls in order beneath, each with its
- * text, locations and raw input. Refreshes are coalesced; the newest call is revealed.
+ * text, locations and raw input. Refreshes are coalesced, name only the nodes that changed, and
+ * come less often when they cost more; the newest call is revealed.
  */
 export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider<TreeNode> {
-  private readonly changeEmitter = this._register(new vscode.EventEmitter<TreeNode | undefined>());
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>());
   readonly onDidChangeTreeData = this.changeEmitter.event;
   readonly view: vscode.TreeView<TreeNode>;
   private refreshTimer: NodeJS.Timeout | undefined;
-  private pendingReveal: TreeNode | undefined;
+  private readonly pending = new PendingRefresh();
   /** How many times the tree was refreshed: the benchmark reports it. */
   refreshCount = 0;
+  /** Tree items handed to VS Code, and how many of them had to be built (the rest came from the cache). */
+  readonly itemCounts = { served: 0, built: 0 };
+  /** The session whose newest call changed since the last refresh: the view follows it. */
+  private follow: string | undefined;
+  /** The call being revealed to follow the agent (one at a time), and the session to follow once it is. */
+  private following: TreeNode | undefined;
+  private followNext: string | undefined;
+  /** The sessions as last listed, to tell a new or closed session from a busy one. */
+  private shownSessions: SessionShown[] = [];
+  /** Per session: the review turns as last listed, to tell a new turn from a changed one. */
+  private readonly shownTurns = new Map<string, string>();
+  /**
+   * Extension-host time of the refresh in progress and of the last one (ms): the tree's own code
+   * and VS Code converting and sending the items, up to the end of the event-loop turn.
+   */
+  private refreshCost = { current: 0, last: 0, measuring: false };
   /**
    * One node object per session and per call. VS Code's tree view finds an element's node by object
    * identity: a fresh object for a known node (from `getParent`, or the revealed call) misses, and
-   * `reveal` then re-fetches every sibling — all of a session's calls — on each refresh.
+   * `reveal` then re-fetches every sibling — all of a session's calls — on each refresh; a refresh
+   * of a node VS Code does not know by identity does nothing.
    */
-  private readonly nodes = new Map<string, { session: TreeNode; calls: Map<string, TreeNode>; groups: Map<number, TreeNode> }>();
+  private readonly nodes = new Map<
+    string,
+    { session: TreeNode; calls: Map<string, TreeNode>; groups: Map<number, TreeNode>; reviews: Map<number, TreeNode> }
+  >();
+  /**
+   * A call's TreeItem while the call (its `revision`) and the workspace folders (which shape its
+   * title) stay the same: a refresh lists up to `CALLS_PER_GROUP` calls of which a few changed.
+   */
+  private readonly callItems = new WeakMap<ToolCallState, { revision: number; titles: TitleContext; item: vscode.TreeItem }>();
+  private titles = titleContext();
 
   constructor(
     private readonly sessions: AgentSessions,
     private readonly actionLog: ActionLogCapture,
   ) {
     super();
-    this._register(actionLog.onDidChange(() => this.scheduleRefresh()));
+    this._register(
+      actionLog.onDidChange((sessionId) => {
+        const turns = this.shownTurns.get(sessionId);
+        // A new turn adds a node under the session; a changed turn redraws its own node.
+        if (turns === undefined || turns !== turnsKey(this.actionLog.log.turns(sessionId))) this.pending.session(sessionId);
+        else this.pending.review(sessionId);
+        this.scheduleRefresh();
+      }),
+    );
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => (this.titles = titleContext())));
     this.view = this._register(vscode.window.createTreeView(TOOL_CALLS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }));
     this._register(
       sessions.onDidChangeSessions(() => {
         for (const id of this.nodes.keys()) if (!sessions.session(id)) this.nodes.delete(id);
-        this.scheduleRefresh();
+        for (const id of this.shownTurns.keys()) if (!sessions.session(id)) this.shownTurns.delete(id);
+        const shown = sessions.all.map((s) => ({ id: s.state.sessionId, busy: s.busy }));
+        const change = sessionListChange(this.shownSessions, shown);
+        this.shownSessions = shown;
+        if (change.root) this.pending.everything();
+        for (const id of change.changed) this.pending.session(id);
+        if (!this.pending.empty) this.scheduleRefresh();
       }),
     );
     this._register(
       sessions.onDidChangeSession(({ session, changes }) => {
         if (changes.toolCalls.size === 0 && !changes.info) return;
+        const sessionId = session.state.sessionId;
+        // New calls change the session's children (and its count); others redraw only their own node.
+        if (changes.newToolCalls.size > 0 || changes.info) this.pending.session(sessionId);
+        else for (const id of changes.toolCalls) this.pending.call(sessionId, id);
         const newest = session.state.toolCalls().at(-1);
-        if (newest && changes.toolCalls.has(newest.id)) this.pendingReveal = this.callNodeOf(session.state.sessionId, newest.id);
+        if (newest && changes.toolCalls.has(newest.id)) this.follow = sessionId;
         this.scheduleRefresh();
       }),
     );
@@ -73,6 +120,18 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
+    this.measureRefresh();
+    return this.children(node);
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    this.measureRefresh();
+    this.itemCounts.served++;
+    return this.item(node);
+  }
+
+  /** The children of a node, as `getChildren` gives them to VS Code (the API's snapshot reads them too). */
+  children(node?: TreeNode): TreeNode[] {
     if (!node) return this.sessions.all.map((s) => this.sessionNodeOf(s.state.sessionId));
     if (node.type === 'session') {
       const state = this.sessions.session(node.sessionId)?.state;
@@ -83,8 +142,9 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
       const folded = Array.from({ length: groups }, (_, group) => this.callGroupNodeOf(node.sessionId, group));
       const calls = all.slice(firstListed).map((call) => this.callNodeOf(node.sessionId, call.id));
       // The turns that changed files, newest first, above the calls.
-      const turns = this.actionLog.log.turns(node.sessionId).reverse();
-      return [...turns.map((turn) => reviewNode(node.sessionId, turn)), ...folded, ...calls];
+      const turns = this.actionLog.log.turns(node.sessionId);
+      this.shownTurns.set(node.sessionId, turnsKey(turns));
+      return [...[...turns].reverse().map((turn) => this.reviewNodeOf(node.sessionId, turn)), ...folded, ...calls];
     }
     if (node.type === 'callGroup') {
       const calls = this.sessions.session(node.sessionId)?.state.toolCalls() ?? [];
@@ -109,6 +169,9 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
         const state = this.sessions.session(node.sessionId)?.state;
         const order = state?.toolCall(node.toolCallId)?.order;
         const group = state && order !== undefined ? callGroupOf(order, state.toolCalls().length) : undefined;
+        // The call being followed folded into a group since: its old parent makes VS Code give up
+        // that reveal, where the group would be opened (and then re-fetched on every refresh).
+        if (group !== undefined && node === this.following) return this.sessionNodeOf(node.sessionId);
         return group === undefined ? this.sessionNodeOf(node.sessionId) : this.callGroupNodeOf(node.sessionId, group);
       }
       case 'callGroup':
@@ -120,7 +183,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
       case 'review':
         return this.sessionNodeOf(node.sessionId);
       case 'reviewFile':
-        return reviewNode(node.sessionId, node.turn);
+        return this.reviewNodeOf(node.sessionId, node.turn);
     }
   }
 
@@ -138,7 +201,8 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     return item;
   }
 
-  getTreeItem(node: TreeNode): vscode.TreeItem {
+  /** A node's TreeItem, as `getTreeItem` gives it to VS Code. */
+  item(node: TreeNode): vscode.TreeItem {
     switch (node.type) {
       case 'session':
         return this.sessionItem(node);
@@ -249,7 +313,15 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   private callItem(node: Extract<TreeNode, { type: 'call' }>): vscode.TreeItem {
     const call = this.call(node);
     if (!call) return new vscode.TreeItem('(gone)');
-    const ctx = titleContext();
+    const cached = this.callItems.get(call);
+    if (cached && cached.revision === call.revision && cached.titles === this.titles) return cached.item;
+    const item = this.buildCallItem(node, call, this.titles);
+    this.itemCounts.built++;
+    this.callItems.set(call, { revision: call.revision, titles: this.titles, item });
+    return item;
+  }
+
+  private buildCallItem(node: TreeNode, call: ToolCallState, ctx: TitleContext): vscode.TreeItem {
     const card = cardOf(call);
     const item = new vscode.TreeItem(
       callDisplayTitle(call, ctx),
@@ -268,10 +340,10 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     return item;
   }
 
-  private sessionNodes(sessionId: string): { session: TreeNode; calls: Map<string, TreeNode>; groups: Map<number, TreeNode> } {
+  private sessionNodes(sessionId: string): { session: TreeNode; calls: Map<string, TreeNode>; groups: Map<number, TreeNode>; reviews: Map<number, TreeNode> } {
     let entry = this.nodes.get(sessionId);
     if (!entry) {
-      entry = { session: sessionNode(sessionId), calls: new Map(), groups: new Map() };
+      entry = { session: sessionNode(sessionId), calls: new Map(), groups: new Map(), reviews: new Map() };
       this.nodes.set(sessionId, entry);
     }
     return entry;
@@ -287,6 +359,16 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     if (!node) {
       node = callNode(sessionId, toolCallId);
       calls.set(toolCallId, node);
+    }
+    return node;
+  }
+
+  private reviewNodeOf(sessionId: string, turn: number): TreeNode {
+    const reviews = this.sessionNodes(sessionId).reviews;
+    let node = reviews.get(turn);
+    if (!node) {
+      node = reviewNode(sessionId, turn);
+      reviews.set(turn, node);
     }
     return node;
   }
@@ -307,17 +389,75 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
 
   private scheduleRefresh(): void {
     if (this.refreshTimer) return;
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = undefined;
-      this.refreshCount++;
-      this.changeEmitter.fire(undefined);
-      const reveal = this.pendingReveal;
-      this.pendingReveal = undefined;
-      if (reveal && this.view.visible) {
-        this.view.reveal(reveal, { select: false, focus: false, expand: false }).then(undefined, () => undefined);
-      }
-    }, REFRESH_DELAY_MS);
+    this.refreshTimer = setTimeout(() => this.refresh(), refreshDelay(this.refreshCost.last));
   }
+
+  private refresh(): void {
+    this.refreshTimer = undefined;
+    this.refreshCount++;
+    this.refreshCost.current = 0;
+    const targets = this.pending.take();
+    if (targets.root) {
+      this.changeEmitter.fire(undefined);
+    } else {
+      const known = (sessionId: string) => this.nodes.has(sessionId) && this.sessions.session(sessionId);
+      const changed: TreeNode[] = [
+        ...targets.sessions.filter(known).map((id) => this.sessionNodeOf(id)),
+        ...targets.calls.filter((c) => known(c.sessionId)).map((c) => this.callNodeOf(c.sessionId, c.toolCallId)),
+        ...targets.reviews.filter(known).flatMap((id) => [...this.sessionNodes(id).reviews.values()]),
+      ];
+      if (changed.length > 0) this.changeEmitter.fire(changed);
+    }
+    const follow = this.follow;
+    this.follow = undefined;
+    if (follow && this.view.visible) this.revealNewest(follow);
+  }
+
+  /**
+   * Follows the agent: reveals the session's newest call, which is always listed under the session.
+   * One reveal at a time, the newest target once it settles: VS Code runs a reveal only after the
+   * refreshes before it reached the view, and while a storm keeps the workbench busy, reveals asked
+   * on every refresh piled up and then ran at once, each for a call that had meanwhile folded into a
+   * group, fetching and opening that group: one block of 300–750 ms at the end of the storm.
+   */
+  private revealNewest(sessionId: string): void {
+    if (this.following) {
+      this.followNext = sessionId;
+      return;
+    }
+    const newest = this.sessions.session(sessionId)?.state.toolCalls().at(-1);
+    if (!newest) return;
+    const node = this.callNodeOf(sessionId, newest.id);
+    this.following = node;
+    const done = () => {
+      this.following = undefined;
+      const next = this.followNext;
+      this.followNext = undefined;
+      if (next && this.view.visible) this.revealNewest(next);
+    };
+    this.view.reveal(node, { select: false, focus: false, expand: false }).then(done, done);
+  }
+
+  /**
+   * Adds the extension-host time of this event-loop turn to the refresh's cost, once per turn: VS
+   * Code asks for children and items, converts and sends them in the same turn.
+   */
+  private measureRefresh(): void {
+    const cost = this.refreshCost;
+    if (cost.measuring) return;
+    cost.measuring = true;
+    const start = performance.now();
+    setImmediate(() => {
+      cost.measuring = false;
+      cost.current += performance.now() - start;
+      cost.last = cost.current;
+    });
+  }
+}
+
+/** The review turns of a session as a comparable key. */
+function turnsKey(turns: readonly number[]): string {
+  return turns.join(',');
 }
 
 function statusIcon(call: ToolCallState, card: CardKind): vscode.ThemeIcon {
