@@ -7,6 +7,7 @@
  * rendered at most once a frame, however many chunks arrived in it.
  */
 import type { ChatChange, ChatItem } from '../../src/protocol/chat';
+import { logWork } from './workLog';
 
 export interface RowRenderer {
   /**
@@ -14,6 +15,11 @@ export interface RowRenderer {
    * long message was only partly rendered: the row is rendered again on the next frame.
    */
   render(row: HTMLElement, item: ChatItem): boolean;
+  /**
+   * The row's message grew by `added` since the row was last rendered: renders what was added
+   * (or the whole item, when the row does not show the text before it). False as for `render`.
+   */
+  grow(row: HTMLElement, item: ChatItem, added: string): boolean;
 }
 
 /** Rows created at once when a session opens (the newest): older ones follow a frame's budget at a time. */
@@ -57,6 +63,11 @@ export class ChatList {
   /** Rows whose message grew since their last render: rendered once, on the next frame. */
   private readonly growing = new Set<HTMLElement>();
   private growthScheduled = false;
+  /**
+   * What rows' messages grew by since their last render. The item's text grows too (`+`, a rope),
+   * but only the growth is rendered: reading the whole text a frame would copy it flat each time.
+   */
+  private readonly added = new Map<HTMLElement, string>();
   /** No growth renders before this time (see SLOW_GROWTH_MS). */
   private slowUntil = 0;
 
@@ -84,6 +95,7 @@ export class ChatList {
     this.dirty.clear();
     this.queue.clear();
     this.growing.clear();
+    this.added.clear();
     this.items = [...items];
     this.rows = new Array<HTMLElement | undefined>(this.items.length);
     this.firstCreated = Math.max(0, this.items.length - FIRST_ROWS);
@@ -139,6 +151,8 @@ export class ChatList {
     if (length < this.items.length) {
       for (const row of this.rows.splice(length)) {
         if (!row) continue;
+        this.added.delete(row);
+        this.growing.delete(row);
         this.observer.unobserve(row);
         row.remove();
       }
@@ -175,6 +189,7 @@ export class ChatList {
     }
     for (const row of added) this.build(row);
     if (follow) this.scrollToEnd();
+    logWork(() => `patch:${changed.length}`);
   }
 
   /** A message's text grew: the row is rendered on the next frame (with everything else that grew by then). */
@@ -187,6 +202,7 @@ export class ChatList {
     this.items[index] = { ...item, text: item.text + text };
     const row = this.rows[index];
     if (!row) return; // created later, with the text as it is then
+    this.added.set(row, (this.added.get(row) ?? '') + text);
     this.growing.add(row);
     this.scheduleGrowth();
   }
@@ -205,11 +221,12 @@ export class ChatList {
     const follow = this.atEnd();
     const rows = [...this.growing];
     this.growing.clear();
-    for (const row of rows) this.refresh(row);
+    for (const row of rows) this.refreshGrown(row);
     if (follow) this.scrollToEnd();
     const now = performance.now();
     const cost = now - started;
     this.slowUntil = cost > SLOW_GROWTH_MS ? now + cost * 2 : 0;
+    logWork(() => `frame:${rows.length}rows:${cost.toFixed(1)}ms`);
   }
 
   atEnd(): boolean {
@@ -270,11 +287,28 @@ export class ChatList {
     else this.dirty.add(row);
   }
 
+  /** A row whose message grew (or was left partly rendered): renders what was added, when the row is shown. */
+  private refreshGrown(row: HTMLElement): void {
+    const index = this.itemOf.get(row);
+    const item = index === undefined ? undefined : this.items[index];
+    if (!item || row.dataset.built !== '1' || row.dataset.visible !== '1' || this.dirty.has(row)) {
+      this.refresh(row);
+      return;
+    }
+    const added = this.added.get(row) ?? '';
+    this.added.delete(row);
+    if (!this.renderer.grow(row, item, added)) {
+      this.growing.add(row);
+      this.scheduleGrowth();
+    }
+  }
+
   private build(row: HTMLElement): void {
     const index = this.itemOf.get(row);
     const item = index === undefined ? undefined : this.items[index];
     if (!item) return;
     this.dirty.delete(row);
+    this.added.delete(row);
     const done = this.renderer.render(row, item);
     row.dataset.built = '1';
     if (!done) {
