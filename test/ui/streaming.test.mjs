@@ -259,10 +259,10 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
         part.style.marginBottom = margins[i] ?? '';
       });
       return { sealed: sealed.length, withSeal, without };
-    }, rowsBefore, { timeout: WAIT }).then((handle) => handle.jsonValue());
+    }, rowsBefore, { timeout: WAIT }).then(async (handle) => /** @type {{ sealed: number, withSeal?: number[], without?: number[] }} */ (await handle.jsonValue()));
     assert.ok(gaps.withSeal, `finished blocks off screen skip layout (sealed wrappers): ${JSON.stringify(gaps)}`);
     // Within a pixel (layout rounds to fractions of one); margins added instead of collapsed differ by 4 px or more.
-    const gapsKept = gaps.withSeal.every((gap, i) => Math.abs(gap - (gaps.without?.[i] ?? NaN)) < 1);
+    const gapsKept = (gaps.withSeal ?? []).every((gap, i) => Math.abs(gap - (gaps.without?.[i] ?? NaN)) < 1);
     assert.ok(gapsKept, `the gaps between blocks are the same with the sealed wrappers: ${JSON.stringify(gaps)}`);
   });
 
