@@ -52,21 +52,23 @@ export function attributeLongTasks(raw, { barMs = 50, byCpu = false, top = 8 } =
   for (const list of byThread.values()) list.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
 
   // JS samples: the V8 CPU profile arrives as Profile / ProfileChunk events per thread.
-  /** @type {Map<string, { nodes: Map<number, any>, samples: { ts: number, node: number }[] }>} */
+  /** @typedef {{ nodes: Map<number, any>, samples: { ts: number, node: number }[], pid: number, tid: number, time: number }} Profile */
+  /** @type {Map<string, Profile>} */
   const profiles = new Map();
   for (const e of events) {
     if (e.name !== 'Profile' && e.name !== 'ProfileChunk') continue;
     const id = `${e.pid}:${e.id}`;
-    let p = profiles.get(id);
-    if (!p) profiles.set(id, (p = { nodes: new Map(), samples: [], tid: e.tid, pid: e.pid, time: 0 }));
+    /** @type {Profile} */
+    const p = profiles.get(id) ?? { nodes: new Map(), samples: [], tid: e.tid, pid: e.pid, time: 0 };
+    profiles.set(id, p);
     const data = e.args?.data ?? {};
-    if (e.name === 'Profile') /** @type {any} */ (p).time = data.startTime ?? e.ts;
+    if (e.name === 'Profile') p.time = data.startTime ?? e.ts;
     for (const node of data.cpuProfile?.nodes ?? []) p.nodes.set(node.id, node);
     const samples = data.cpuProfile?.samples ?? [];
     const deltas = data.timeDeltas ?? [];
     for (let i = 0; i < samples.length; i++) {
-      /** @type {any} */ (p).time += deltas[i] ?? 0;
-      p.samples.push({ ts: /** @type {any} */ (p).time, node: samples[i] });
+      p.time += deltas[i] ?? 0;
+      p.samples.push({ ts: p.time, node: samples[i] });
     }
   }
   /** Function name of a sample's leaf and the first frame of our own code (chat.js) on its stack. */
@@ -120,7 +122,7 @@ export function attributeLongTasks(raw, { barMs = 50, byCpu = false, top = 8 } =
       const ourFunctions = new Map();
       let sampled = 0;
       for (const p of profiles.values()) {
-        if (`${/** @type {any} */ (p).pid}:${/** @type {any} */ (p).tid}` !== thread) continue;
+        if (`${p.pid}:${p.tid}` !== thread) continue;
         for (const s of p.samples) {
           if (s.ts < task.ts || s.ts > end) continue;
           const { leaf, ours } = describeSample(p, s.node);
