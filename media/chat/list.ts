@@ -70,6 +70,15 @@ export class ChatList {
   private readonly added = new Map<HTMLElement, string>();
   /** No growth renders before this time (see SLOW_GROWTH_MS). */
   private slowUntil = 0;
+  /**
+   * The view follows the newest rows: until the person scrolls away from the end, and again once
+   * they scroll back to it. A state, not a look at the scroll position before each change: blocks
+   * off screen take their real height only when laid out near the viewport (a long plain answer's
+   * pieces, rows), which moves the end after the view jumped there.
+   */
+  private following = true;
+  /** Where the view's own last scroll to the end left it (its scroll event is not the person's). */
+  private ownScrollTop = -1;
 
   constructor(
     private readonly container: HTMLElement,
@@ -78,6 +87,21 @@ export class ChatList {
   ) {
     this.observer = new IntersectionObserver((entries) => this.onIntersect(entries), { root: scroller, rootMargin: BUILD_MARGIN });
     this.chunkObserver = new IntersectionObserver((entries) => this.onChunkIntersect(entries), { root: scroller, rootMargin: BUILD_MARGIN });
+    scroller.addEventListener('scroll', () => {
+      if (Math.abs(scroller.scrollTop - this.ownScrollTop) > 1) this.following = this.atEnd();
+    }, { passive: true });
+    // After each layout that changed the list's height (text arrived, a block took its real size)
+    // or the view's, back to the end.
+    const resized = new ResizeObserver(() => {
+      if (this.following) this.scrollToEnd();
+    });
+    resized.observe(container);
+    resized.observe(scroller);
+  }
+
+  /** Whether the view follows the newest rows (see `following`). */
+  get followsEnd(): boolean {
+    return this.following;
   }
 
   get length(): number {
@@ -137,8 +161,8 @@ export class ChatList {
       }
     }
     this.firstCreated = index;
-    const follow = this.atEnd();
-    const height = this.scroller.scrollHeight;
+    const follow = this.following;
+    const height = follow ? 0 : this.scroller.scrollHeight;
     // Oldest last: each row goes in front of its block, each new block in front of the list.
     for (const row of created) this.chunkOf(Number(row.dataset.index), 'start').prepend(row);
     if (follow) this.scrollToEnd();
@@ -147,7 +171,7 @@ export class ChatList {
   }
 
   patch(length: number, changed: readonly ChatChange[]): void {
-    const follow = this.atEnd();
+    const follow = this.following;
     if (length < this.items.length) {
       for (const row of this.rows.splice(length)) {
         if (!row) continue;
@@ -218,11 +242,11 @@ export class ChatList {
   private renderGrowth(): void {
     const started = performance.now();
     this.growthScheduled = false;
-    const follow = this.atEnd();
     const rows = [...this.growing];
     this.growing.clear();
+    // The view follows the text from the resize observer, after the frame's layout: scrolling here
+    // would lay out the new text inside this task, then again in the frame.
     for (const row of rows) this.refreshGrown(row);
-    if (follow) this.scrollToEnd();
     const now = performance.now();
     const cost = now - started;
     this.slowUntil = cost > SLOW_GROWTH_MS ? now + cost * 2 : 0;
@@ -234,8 +258,11 @@ export class ChatList {
     return s.scrollHeight - s.scrollTop - s.clientHeight < 40;
   }
 
+  /** Shows the newest rows, and follows them from now on. */
   scrollToEnd(): void {
+    this.following = true;
     this.scroller.scrollTop = this.scroller.scrollHeight;
+    this.ownScrollTop = this.scroller.scrollTop;
   }
 
   /** The block that holds row `index`, created (at the list's start or end) when it is the first of it. */

@@ -190,7 +190,7 @@ function applyStatus(next: ChatStatus): void {
   cancelButton.hidden = !running;
   activity.textContent = next.activity === 'working' ? 'Working…' : next.activity === 'waiting' ? 'Waiting for your answer' : '';
   document.body.dataset.activity = next.activity;
-  const follow = list.atEnd();
+  const follow = list.followsEnd;
   renderPermissions(permissions, next, post, v);
   renderElicitations(forms, next, post, v);
   renderPlan(plan, next);

@@ -170,10 +170,11 @@ export function appendMarkdownInto(body: HTMLElement, text: string, added: strin
 /** Renders the next step of the pending text; false when some is left for a later frame. */
 function renderStep(body: HTMLElement, stream: BodyStream): boolean {
   const started = performance.now();
-  // Measured now, before this step changes anything, the layout the last frame made is still valid.
-  if (stream.toSeal) seal(...stream.toSeal);
-  stream.toSeal = undefined;
   const pending = stream.pending;
+  // Measured now, before this step changes anything, the layout the last frame made is still valid
+  // (not when the text turns plain here, which replaces the wrappers).
+  if (stream.toSeal && stream.markdown.length + pending.length <= MAX_MARKDOWN_CHARS) seal(...stream.toSeal);
+  stream.toSeal = undefined;
   // Past the markdown bound the text is plain, which costs what is on screen: no steps needed.
   const partial = stream.markdown.length + pending.length <= MAX_MARKDOWN_CHARS && pending.length > stepChars;
   const step = partial ? pending.slice(0, stepChars) : pending;

@@ -6,7 +6,9 @@
 // stay the same nodes) and PRINT the browser's longest task (PerformanceObserver 'longtask'): CI
 // never gates on time.
 import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { attributeLongTasks } from './longTaskTrace.mjs';
 import { WAIT, chat, chatFrame, openWorkbench, sendPrompt, workbenchPage, palette } from './workbench.mjs';
 
 const STORM_AGENT = 'Storm agent (benchmarks)';
@@ -90,29 +92,32 @@ async function takeLongTasks(frame) {
 }
 
 /**
- * With ACP_UI_TRACE=<file.json>: a Chromium performance trace (the DevTools timeline, with JS
- * samples) of what `run` does, for DevTools or `node test/ui/longTaskTrace.mjs <file.json>`, which
- * attributes each long task of the renderer.
+ * Runs `run` under a Chromium trace of the renderer's tasks (the DevTools timeline categories)
+ * and returns the attribution of its tasks over 50 ms (test/ui/longTaskTrace.mjs): the CPU each
+ * used beside its wall time (on a loaded machine a task mostly waits for a CPU), and its script,
+ * style, layout, paint and GC. With ACP_UI_TRACE=<file.json> the trace also samples JS (which
+ * functions ran) and is written to that file, for DevTools or `node test/ui/longTaskTrace.mjs`.
  * @param {() => Promise<void>} run
+ * @returns {Promise<string[]>}
  */
 async function traced(run) {
   const file = process.env.ACP_UI_TRACE;
-  if (!file) return run();
   const page = workbenchPage();
   const cdp = await page.context().newCDPSession(page);
-  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'disabled-by-default-devtools.timeline.stack', 'toplevel', 'blink.user_timing', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'disabled-by-default-v8.gc', 'v8'];
+  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel'];
+  if (file) categories.push('disabled-by-default-devtools.timeline.frame', 'disabled-by-default-devtools.timeline.stack', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'disabled-by-default-v8.gc', 'v8');
   await cdp.send('Tracing.start', { traceConfig: { includedCategories: categories, recordMode: 'recordContinuously' }, transferMode: 'ReturnAsStream' });
   // Starting the JS sampler stalls the renderer once (0.5–1.7 s): that is the trace's, not the chat's.
   const frame = await chatFrame();
   for (let i = 0; i < 3; i++) await frame.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
   await takeLongTasks(frame);
+  let text = '';
   try {
     await run();
   } finally {
     const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
     await cdp.send('Tracing.end');
     const { stream } = /** @type {{ stream: string }} */ (await done);
-    const { writeFileSync } = await import('node:fs');
     const parts = [];
     for (;;) {
       const chunk = await cdp.send('IO.read', { handle: stream, size: 1 << 20 });
@@ -120,12 +125,11 @@ async function traced(run) {
       if (chunk.eof) break;
     }
     await cdp.send('IO.close', { handle: stream });
-    const text = parts.join('');
-    writeFileSync(file, text);
-    const { attributeLongTasks } = await import('./longTaskTrace.mjs');
-    console.log(`      trace: ${file}\n${attributeLongTasks(JSON.parse(text), { barMs: 50 }).map((line) => `        ${line}`).join('\n')}`);
     await cdp.detach();
+    text = parts.join('');
   }
+  if (file) writeFileSync(file, text);
+  return [...(file ? [`trace: ${file}`] : []), ...attributeLongTasks(JSON.parse(text), { barMs: 50 })];
 }
 
 /**
@@ -197,7 +201,7 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
       };
       requestAnimationFrame(tick);
     });
-    await traced(async () => {
+    const trace = await traced(async () => {
       await sendPrompt(`answer 10000 ${ANSWER_CHARS}`);
       await chat().locator('.row-agent pre.plain').last().waitFor({ timeout: 60_000 });
       await chat().locator('body[data-activity="idle"]').waitFor({ state: 'attached', timeout: 60_000 });
@@ -223,6 +227,7 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
       };
     });
     console.log(`      1 MB answer in 10,000 chunks (load ${load()}): browser long tasks ${JSON.stringify(longTasks)}; ${JSON.stringify(watch)}`);
+    console.log(`      the renderer's tasks over 50 ms, from a trace:\n${trace.map((line) => `        ${line}`).join('\n')}`);
     assert.ok(watch.keptBlocks > 0 && watch.markdownFrames > 1, `the answer was seen growing as markdown: ${JSON.stringify(watch)}`);
     assert.equal(watch.replacedAt, -1, 'the nodes of finished blocks were replaced while the message grew');
     assert.ok(watch.plainSeen, 'past the size bound the message shows as plain text');
@@ -244,7 +249,8 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
       if (!(body instanceof HTMLElement) || body.dataset.chars !== '150000') return undefined;
       // The first wrappers that skip layout off screen (sealed) leave the gaps between blocks as
       // they are without the seal (margins collapsing across wrappers).
-      const sealed = /** @type {HTMLElement[]} */ ([...(body?.querySelectorAll(':scope > .md-sealed') ?? [])].slice(0, 6));
+      // All of them: a sealed wrapper also keeps the margin of the first block of the one after it.
+      const sealed = /** @type {HTMLElement[]} */ ([...(body?.querySelectorAll(':scope > .md-sealed') ?? [])]);
       if (sealed.length < 3) return { sealed: sealed.length };
       const measure = () => sealed.map((part) => (part.nextElementSibling?.firstElementChild?.getBoundingClientRect().top ?? 0) - (part.lastElementChild?.getBoundingClientRect().bottom ?? 0));
       const withSeal = measure();
@@ -259,7 +265,13 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
         part.style.marginBottom = margins[i] ?? '';
       });
       return { sealed: sealed.length, withSeal, without };
-    }, rowsBefore, { timeout: WAIT }).then(async (handle) => /** @type {{ sealed: number, withSeal?: number[], without?: number[] }} */ (await handle.jsonValue()));
+    }, rowsBefore, { timeout: WAIT }).then(async (handle) => /** @type {{ sealed: number, withSeal?: number[], without?: number[] }} */ (await handle.jsonValue()), async (e) => {
+      const rows = await frame.evaluate(() => {
+        const s = /** @type {HTMLElement} */ (document.querySelector('.scroller'));
+        return [`scroll ${s.scrollTop}+${s.clientHeight} of ${s.scrollHeight}`, ...[...document.querySelectorAll('.row')].map((row) => `${row.className}:${/** @type {HTMLElement} */ (row).dataset.visible}:${/** @type {HTMLElement | null} */ (row.querySelector('.markdown'))?.dataset.chars}:${row.textContent?.length}`)];
+      });
+      throw new Error(`${e.message}; rows before ${rowsBefore}: ${rows.join(', ')}`);
+    });
     assert.ok(gaps.withSeal, `finished blocks off screen skip layout (sealed wrappers): ${JSON.stringify(gaps)}`);
     // Within a pixel (layout rounds to fractions of one); margins added instead of collapsed differ by 4 px or more.
     const gapsKept = (gaps.withSeal ?? []).every((gap, i) => Math.abs(gap - (gaps.without?.[i] ?? NaN)) < 1);
