@@ -74,7 +74,8 @@ export class ChatList {
    * The view follows the newest rows: until the person scrolls away from the end, and again once
    * they scroll back to it. A state, not a look at the scroll position before each change: blocks
    * off screen take their real height only when laid out near the viewport (a long plain answer's
-   * pieces, rows), which moves the end after the view jumped there.
+   * pieces, rows), which moves the end after the view jumped there: the next change scrolls to
+   * the end again, where a look at the position would have found the view no longer at the end.
    */
   private following = true;
   /** Where the view's own last scroll to the end left it (its scroll event is not the person's). */
@@ -90,13 +91,6 @@ export class ChatList {
     scroller.addEventListener('scroll', () => {
       if (Math.abs(scroller.scrollTop - this.ownScrollTop) > 1) this.following = this.atEnd();
     }, { passive: true });
-    // After each layout that changed the list's height (text arrived, a block took its real size)
-    // or the view's, back to the end.
-    const resized = new ResizeObserver(() => {
-      if (this.following) this.scrollToEnd();
-    });
-    resized.observe(container);
-    resized.observe(scroller);
   }
 
   /** Whether the view follows the newest rows (see `following`). */
@@ -172,6 +166,7 @@ export class ChatList {
 
   patch(length: number, changed: readonly ChatChange[]): void {
     const follow = this.following;
+    const before = this.items.length;
     if (length < this.items.length) {
       for (const row of this.rows.splice(length)) {
         if (!row) continue;
@@ -212,7 +207,8 @@ export class ChatList {
       }
     }
     for (const row of added) this.build(row);
-    if (follow) this.scrollToEnd();
+    // Text appended is rendered (and followed) on the next frame; reading the layout here would only force it.
+    if (follow && (added.length > 0 || changed.some((change) => !('append' in change)) || length < before)) this.scrollToEnd();
     logWork(() => `patch:${changed.length}`);
   }
 
@@ -231,28 +227,22 @@ export class ChatList {
     this.scheduleGrowth();
   }
 
-  /**
-   * At most once a frame, in a task of its own right after the frame: the growth's parse and DOM
-   * work and the next frame's style, layout and paint are two tasks, not one twice as long (on a
-   * loaded machine a task's length is its CPU time several times over).
-   */
   private scheduleGrowth(): void {
     if (this.growthScheduled) return;
     this.growthScheduled = true;
-    const afterFrame = () => requestAnimationFrame(() => setTimeout(() => this.renderGrowth(), 0));
     const wait = this.slowUntil - performance.now();
-    if (wait > 0) setTimeout(afterFrame, wait);
-    else afterFrame();
+    if (wait > 0) setTimeout(() => requestAnimationFrame(() => this.renderGrowth()), wait);
+    else requestAnimationFrame(() => this.renderGrowth());
   }
 
   private renderGrowth(): void {
     const started = performance.now();
     this.growthScheduled = false;
+    const follow = this.following;
     const rows = [...this.growing];
     this.growing.clear();
-    // The view follows the text from the resize observer, after the frame's layout: scrolling here
-    // would lay out the new text inside this task, then again in the frame.
     for (const row of rows) this.refreshGrown(row);
+    if (follow) this.scrollToEnd();
     const now = performance.now();
     const cost = now - started;
     this.slowUntil = cost > SLOW_GROWTH_MS ? now + cost * 2 : 0;
