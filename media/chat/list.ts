@@ -7,6 +7,7 @@
  * rendered at most once a frame, however many chunks arrived in it.
  */
 import type { ChatChange, ChatItem } from '../../src/protocol/chat';
+import { logWork } from './workLog';
 
 export interface RowRenderer {
   /**
@@ -14,6 +15,11 @@ export interface RowRenderer {
    * long message was only partly rendered: the row is rendered again on the next frame.
    */
   render(row: HTMLElement, item: ChatItem): boolean;
+  /**
+   * The row's message grew by `added` since the row was last rendered: renders what was added
+   * (or the whole item, when the row does not show the text before it). False as for `render`.
+   */
+  grow(row: HTMLElement, item: ChatItem, added: string): boolean;
 }
 
 /** Rows created at once when a session opens (the newest): older ones follow a frame's budget at a time. */
@@ -57,8 +63,23 @@ export class ChatList {
   /** Rows whose message grew since their last render: rendered once, on the next frame. */
   private readonly growing = new Set<HTMLElement>();
   private growthScheduled = false;
+  /**
+   * What rows' messages grew by since their last render. The item's text grows too (`+`, a rope),
+   * but only the growth is rendered: reading the whole text a frame would copy it flat each time.
+   */
+  private readonly added = new Map<HTMLElement, string>();
   /** No growth renders before this time (see SLOW_GROWTH_MS). */
   private slowUntil = 0;
+  /**
+   * The view follows the newest rows: until the person scrolls away from the end, and again once
+   * they scroll back to it. A state, not a look at the scroll position before each change: blocks
+   * off screen take their real height only when laid out near the viewport (a long plain answer's
+   * pieces, rows), which moves the end after the view jumped there: the next change scrolls to
+   * the end again, where a look at the position would have found the view no longer at the end.
+   */
+  private following = true;
+  /** Where the view's own last scroll to the end left it (its scroll event is not the person's). */
+  private ownScrollTop = -1;
 
   constructor(
     private readonly container: HTMLElement,
@@ -67,6 +88,14 @@ export class ChatList {
   ) {
     this.observer = new IntersectionObserver((entries) => this.onIntersect(entries), { root: scroller, rootMargin: BUILD_MARGIN });
     this.chunkObserver = new IntersectionObserver((entries) => this.onChunkIntersect(entries), { root: scroller, rootMargin: BUILD_MARGIN });
+    scroller.addEventListener('scroll', () => {
+      if (Math.abs(scroller.scrollTop - this.ownScrollTop) > 1) this.following = this.atEnd();
+    }, { passive: true });
+  }
+
+  /** Whether the view follows the newest rows (see `following`). */
+  get followsEnd(): boolean {
+    return this.following;
   }
 
   get length(): number {
@@ -84,6 +113,7 @@ export class ChatList {
     this.dirty.clear();
     this.queue.clear();
     this.growing.clear();
+    this.added.clear();
     this.items = [...items];
     this.rows = new Array<HTMLElement | undefined>(this.items.length);
     this.firstCreated = Math.max(0, this.items.length - FIRST_ROWS);
@@ -125,8 +155,8 @@ export class ChatList {
       }
     }
     this.firstCreated = index;
-    const follow = this.atEnd();
-    const height = this.scroller.scrollHeight;
+    const follow = this.following;
+    const height = follow ? 0 : this.scroller.scrollHeight;
     // Oldest last: each row goes in front of its block, each new block in front of the list.
     for (const row of created) this.chunkOf(Number(row.dataset.index), 'start').prepend(row);
     if (follow) this.scrollToEnd();
@@ -135,10 +165,13 @@ export class ChatList {
   }
 
   patch(length: number, changed: readonly ChatChange[]): void {
-    const follow = this.atEnd();
+    const follow = this.following;
+    const before = this.items.length;
     if (length < this.items.length) {
       for (const row of this.rows.splice(length)) {
         if (!row) continue;
+        this.added.delete(row);
+        this.growing.delete(row);
         this.observer.unobserve(row);
         row.remove();
       }
@@ -174,7 +207,9 @@ export class ChatList {
       }
     }
     for (const row of added) this.build(row);
-    if (follow) this.scrollToEnd();
+    // Text appended is rendered (and followed) on the next frame; reading the layout here would only force it.
+    if (follow && (added.length > 0 || changed.some((change) => !('append' in change)) || length < before)) this.scrollToEnd();
+    logWork(() => `patch:${changed.length}`);
   }
 
   /** A message's text grew: the row is rendered on the next frame (with everything else that grew by then). */
@@ -187,6 +222,7 @@ export class ChatList {
     this.items[index] = { ...item, text: item.text + text };
     const row = this.rows[index];
     if (!row) return; // created later, with the text as it is then
+    this.added.set(row, (this.added.get(row) ?? '') + text);
     this.growing.add(row);
     this.scheduleGrowth();
   }
@@ -202,14 +238,15 @@ export class ChatList {
   private renderGrowth(): void {
     const started = performance.now();
     this.growthScheduled = false;
-    const follow = this.atEnd();
+    const follow = this.following;
     const rows = [...this.growing];
     this.growing.clear();
-    for (const row of rows) this.refresh(row);
+    for (const row of rows) this.refreshGrown(row);
     if (follow) this.scrollToEnd();
     const now = performance.now();
     const cost = now - started;
     this.slowUntil = cost > SLOW_GROWTH_MS ? now + cost * 2 : 0;
+    logWork(() => `frame:${rows.length}rows:${cost.toFixed(1)}ms`);
   }
 
   atEnd(): boolean {
@@ -217,8 +254,11 @@ export class ChatList {
     return s.scrollHeight - s.scrollTop - s.clientHeight < 40;
   }
 
+  /** Shows the newest rows, and follows them from now on. */
   scrollToEnd(): void {
+    this.following = true;
     this.scroller.scrollTop = this.scroller.scrollHeight;
+    this.ownScrollTop = this.scroller.scrollTop;
   }
 
   /** The block that holds row `index`, created (at the list's start or end) when it is the first of it. */
@@ -270,11 +310,28 @@ export class ChatList {
     else this.dirty.add(row);
   }
 
+  /** A row whose message grew (or was left partly rendered): renders what was added, when the row is shown. */
+  private refreshGrown(row: HTMLElement): void {
+    const index = this.itemOf.get(row);
+    const item = index === undefined ? undefined : this.items[index];
+    if (!item || row.dataset.built !== '1' || row.dataset.visible !== '1' || this.dirty.has(row)) {
+      this.refresh(row);
+      return;
+    }
+    const added = this.added.get(row) ?? '';
+    this.added.delete(row);
+    if (!this.renderer.grow(row, item, added)) {
+      this.growing.add(row);
+      this.scheduleGrowth();
+    }
+  }
+
   private build(row: HTMLElement): void {
     const index = this.itemOf.get(row);
     const item = index === undefined ? undefined : this.items[index];
     if (!item) return;
     this.dirty.delete(row);
+    this.added.delete(row);
     const done = this.renderer.render(row, item);
     row.dataset.built = '1';
     if (!done) {

@@ -2,7 +2,7 @@
 import { CHAT_PROTOCOL_VERSION, MAX_IMAGE_BYTES, parseHostMessage, type ChatSessionEntry, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../src/protocol/chat';
 import { ChatList } from './list';
 import { PromptBox } from './prompt';
-import { el, renderElicitations, renderFooter, renderItem, renderPermissions, renderPlan, syncSelect } from './render';
+import { el, growItem, renderElicitations, renderFooter, renderItem, renderPermissions, renderPlan, syncSelect } from './render';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -106,7 +106,10 @@ app.append(toolbar, scroller, plan, footer, composer);
 
 modeSelect.addEventListener('change', () => post({ v, type: 'setMode', modeId: modeSelect.value }));
 
-const list = new ChatList(listHost, scroller, { render: (row, item) => renderItem(row, item, post, v) });
+const list = new ChatList(listHost, scroller, {
+  render: (row, item) => renderItem(row, item, post, v),
+  grow: (row, item, added) => growItem(row, item, added, post, v),
+});
 const prompt = new PromptBox(textarea, completions, {
   send: (text) => {
     post({ v, type: 'prompt', text });
@@ -187,7 +190,7 @@ function applyStatus(next: ChatStatus): void {
   cancelButton.hidden = !running;
   activity.textContent = next.activity === 'working' ? 'Working…' : next.activity === 'waiting' ? 'Waiting for your answer' : '';
   document.body.dataset.activity = next.activity;
-  const follow = list.atEnd();
+  const follow = list.followsEnd;
   renderPermissions(permissions, next, post, v);
   renderElicitations(forms, next, post, v);
   renderPlan(plan, next);

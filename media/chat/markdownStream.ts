@@ -43,55 +43,69 @@ function lineOffset(text: string, line: number): number {
 }
 
 export class StreamingMarkdown {
+  /**
+   * The text rendered so far, built by appending: never read whole on the way (a string built by
+   * `+=` is a rope in V8; reading it, even `startsWith`, copies it flat, which for a 1 MB answer
+   * was a megabyte of garbage a frame and the browser's longest pauses, its garbage collections).
+   */
   private source = '';
-  /** Where the open tail starts in `source`: everything before it is final. */
-  private stableEnd = 0;
+  /** The open tail: `source` from where the settled blocks end (everything before it is final). */
+  private open = '';
   private plain = false;
   /** The message defines link references: rendered whole from then on. */
   private whole = false;
 
-  /** The text rendered so far. */
+  /** The text rendered so far (read whole: call it rarely). */
   get text(): string {
     return this.source;
+  }
+
+  /** How long the text rendered so far is (cheap). */
+  get length(): number {
+    return this.source.length;
   }
 
   /** What to change for `text`; undefined when it is what was rendered. Text that does not extend the last one starts over. */
   update(text: string): MarkdownUpdate | undefined {
     if (text === this.source) return undefined;
-    let reset = false;
-    if (!text.startsWith(this.source)) {
-      this.source = '';
-      this.stableEnd = 0;
-      this.plain = false;
-      this.whole = false;
-      reset = true;
-    }
-    const before = this.source.length;
-    this.source = text;
-    if (text.length > MAX_MARKDOWN_CHARS) {
+    if (text.startsWith(this.source)) return this.append(text.slice(this.source.length));
+    this.source = '';
+    this.open = '';
+    this.plain = false;
+    this.whole = false;
+    const update = this.append(text);
+    return update ? { ...update, reset: true } : { kind: 'markdown', reset: true, finished: '', tail: '' };
+  }
+
+  /** What to change when `added` is appended to the text rendered so far (undefined when nothing is). */
+  append(added: string): MarkdownUpdate | undefined {
+    if (!added) return undefined;
+    this.source += added;
+    if (this.source.length > MAX_MARKDOWN_CHARS) {
       const wasPlain = this.plain;
       this.plain = true;
-      return wasPlain && !reset ? { kind: 'plain', reset: false, text: text.slice(before) } : { kind: 'plain', reset: true, text };
+      this.open = '';
+      return wasPlain ? { kind: 'plain', reset: false, text: added } : { kind: 'plain', reset: true, text: this.source };
     }
-    if (this.whole) return { kind: 'markdown', reset: true, finished: '', tail: md.render(text) };
+    if (this.whole) return { kind: 'markdown', reset: true, finished: '', tail: md.render(this.source) };
 
+    this.open += added;
     const env: { references?: Record<string, unknown> } = {};
-    const tailSource = text.slice(this.stableEnd);
-    const tokens = md.parse(tailSource, env);
+    const tokens = md.parse(this.open, env);
     if (env.references && Object.keys(env.references).length > 0) {
       this.whole = true;
-      return { kind: 'markdown', reset: true, finished: '', tail: md.render(text) };
+      return { kind: 'markdown', reset: true, finished: '', tail: md.render(this.source) };
     }
     // The last block may still change what it is ("2" becoming "2." continues the list before it),
     // so the two last blocks stay open; a block followed by a complete one is settled.
     const starts = blockStarts(tokens);
     const last = starts.at(-OPEN_BLOCKS);
-    if (starts.length <= OPEN_BLOCKS || last === undefined) return { kind: 'markdown', reset, finished: '', tail: md.renderer.render(tokens, md.options, env) };
+    if (starts.length <= OPEN_BLOCKS || last === undefined) return { kind: 'markdown', reset: false, finished: '', tail: md.renderer.render(tokens, md.options, env) };
     const line = tokens[last]?.map?.[0] ?? 0;
-    this.stableEnd += lineOffset(tailSource, line);
+    this.open = this.open.slice(lineOffset(this.open, line));
     return {
       kind: 'markdown',
-      reset,
+      reset: false,
       finished: md.renderer.render(tokens.slice(0, last), md.options, env),
       tail: md.renderer.render(tokens.slice(last), md.options, env),
     };

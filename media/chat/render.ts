@@ -2,6 +2,7 @@
 import type { ChatElicitation, ChatFormField, ChatImage, ChatItem, ChatStatus, ChatToolItem, WebviewToHost } from '../../src/protocol/chat';
 import { MAX_MARKDOWN_CHARS } from './markdown';
 import { StreamingMarkdown, type MarkdownUpdate } from './markdownStream';
+import { logWork } from './workLog';
 
 export type Post = (message: WebviewToHost) => void;
 
@@ -29,6 +30,20 @@ export function renderItem(row: HTMLElement, item: ChatItem, post: Post, v: numb
   }
 }
 
+/**
+ * Renders what was appended to a message (`added`, the text it grew by since the row's last
+ * render) into what the row shows, without reading the whole text; a full render when the row
+ * does not show that message (or not the text before `added`).
+ */
+export function growItem(row: HTMLElement, item: ChatItem, added: string, post: Post, v: number): boolean {
+  const rendered = renderedMessages.get(row);
+  if (item.kind === 'message' && rendered && sameMessage(rendered.item, item)) {
+    renderedMessages.set(row, { item, body: rendered.body });
+    return appendMarkdownInto(rendered.body, item.text, added);
+  }
+  return renderItem(row, item, post, v);
+}
+
 /** What a row shows of a streamed message, kept so that the next text can be rendered into it. */
 interface RenderedMessage {
   readonly item: Extract<ChatItem, { kind: 'message' }>;
@@ -37,11 +52,16 @@ interface RenderedMessage {
 }
 const renderedMessages = new WeakMap<HTMLElement, RenderedMessage>();
 
+/** The same message with more text (the list keeps its other fields as they were). */
+function sameMessage(shown: Extract<ChatItem, { kind: 'message' }>, item: Extract<ChatItem, { kind: 'message' }>): boolean {
+  return shown.role === item.role && shown.attachments === item.attachments && shown.images === item.images && item.role !== 'user';
+}
+
 function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'message' }>, post: Post, v: number): boolean {
   // The same message with more text (the list keeps its other fields as they were): render only
   // what changed into the body that is there.
   const rendered = renderedMessages.get(row);
-  if (rendered && rendered.item.role === item.role && rendered.item.attachments === item.attachments && rendered.item.images === item.images && item.role !== 'user') {
+  if (rendered && sameMessage(rendered.item, item)) {
     renderedMessages.set(row, { item, body: rendered.body });
     return renderMarkdownInto(rendered.body, item.text);
   }
@@ -78,12 +98,16 @@ function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'messag
 }
 
 interface BodyStream {
-  readonly markdown: StreamingMarkdown;
+  markdown: StreamingMarkdown;
+  /** Text given for the body but not rendered yet: a burst is rendered a step a frame (see `stepChars`). */
+  pending: string;
   /** Child nodes of the body that are finished blocks (the open end's nodes follow them). */
   finishedNodes: number;
   /** Plain text: the piece text is appended to, and its length. */
   piece: HTMLElement | undefined;
   pieceLength: number;
+  /** A finished wrapper to seal, and the one after it: sealed at the next step, while the layout is clean (see `seal`). */
+  toSeal: readonly [HTMLElement, HTMLElement] | undefined;
 }
 const streams = new WeakMap<HTMLElement, BodyStream>();
 
@@ -96,15 +120,28 @@ const PLAIN_PIECE_CHARS = 4096;
 /**
  * How much new markdown is parsed and laid out per frame: a long message (opened, or a burst of
  * text) appears over a few frames instead of in one long task. 16 KB a frame took 50–100 ms on a
- * loaded 2-core machine (parse, DOM, layout of the new blocks), so the step starts at 4 KB and
+ * loaded 2-core machine (parse, DOM, layout of the new blocks), so the step starts at 2 KB and
  * follows what a step costs here and now (STEP_BUDGET_MS): halved when slower, doubled when well
  * under, between the bounds. Even 1 KB a frame renders 60 KB/s, faster than agents write.
  */
 const MIN_STEP_CHARS = 1024;
-const MAX_STEP_CHARS = 16_384;
+/**
+ * The cost measured is the parse and DOM work only; the layout of the new blocks comes after it
+ * (the scroll to the end forces it): at 8 KB it took 105 ms in a trace at load 9 (33 ms of CPU).
+ */
+const MAX_STEP_CHARS = 4096;
 /** What a step's parse and DOM work may take (the frame's layout and paint come on top). */
 const STEP_BUDGET_MS = 6;
-let stepChars = 4096;
+let stepChars = 2048;
+
+function streamOf(body: HTMLElement): BodyStream {
+  let stream = streams.get(body);
+  if (!stream) {
+    stream = { markdown: new StreamingMarkdown(), pending: '', finishedNodes: 0, piece: undefined, pieceLength: 0, toSeal: undefined };
+    streams.set(body, stream);
+  }
+  return stream;
+}
 
 /**
  * Renders markdown into `body`, incrementally when `text` extends what it shows: the nodes of
@@ -112,24 +149,50 @@ let stepChars = 4096;
  * part of the new text was rendered (see `stepChars`): call again on a later frame.
  */
 export function renderMarkdownInto(body: HTMLElement, text: string): boolean {
-  let stream = streams.get(body);
-  if (!stream) {
-    stream = { markdown: new StreamingMarkdown(), finishedNodes: 0, piece: undefined, pieceLength: 0 };
-    streams.set(body, stream);
-  }
+  const stream = streamOf(body);
   const shown = stream.markdown.text;
-  const from = text.startsWith(shown) ? shown.length : 0;
-  // Past the markdown bound the text is plain, which costs what is on screen: no steps needed.
-  const partial = text.length <= MAX_MARKDOWN_CHARS && text.length - from > stepChars;
-  const step = partial ? text.slice(0, from + stepChars) : text;
+  if (text.startsWith(shown)) {
+    stream.pending = text.slice(shown.length);
+  } else {
+    body.replaceChildren();
+    Object.assign(stream, { markdown: new StreamingMarkdown(), pending: text, finishedNodes: 0, piece: undefined, pieceLength: 0, toSeal: undefined });
+  }
+  return renderStep(body, stream);
+}
+
+/**
+ * Renders `added`, appended to what `body` was given before, when `text` (only its length is read)
+ * is that; otherwise all of `text`. Growth never reads the whole text: see StreamingMarkdown.
+ */
+export function appendMarkdownInto(body: HTMLElement, text: string, added: string): boolean {
+  const stream = streams.get(body);
+  if (!stream || stream.markdown.length + stream.pending.length + added.length !== text.length) return renderMarkdownInto(body, text);
+  stream.pending += added;
+  return renderStep(body, stream);
+}
+
+/** Renders the next step of the pending text; false when some is left for a later frame. */
+function renderStep(body: HTMLElement, stream: BodyStream): boolean {
   const started = performance.now();
-  const update = stream.markdown.update(step);
+  const pending = stream.pending;
+  // Measured now, before this step changes anything, the layout the last frame made is still valid
+  // (not when the text turns plain here, which replaces the wrappers).
+  if (stream.toSeal && stream.markdown.length + pending.length <= MAX_MARKDOWN_CHARS) seal(...stream.toSeal);
+  stream.toSeal = undefined;
+  // Past the markdown bound the text is plain, which costs what is on screen: no steps needed.
+  const partial = stream.markdown.length + pending.length <= MAX_MARKDOWN_CHARS && pending.length > stepChars;
+  const step = partial ? pending.slice(0, stepChars) : pending;
+  stream.pending = partial ? pending.slice(stepChars) : '';
+  const update = stream.markdown.append(step);
   if (update) apply(body, stream, update);
   const spent = performance.now() - started;
+  logWork(() => `md:${update ? `${update.kind}${update.reset ? '!' : ''}` : '-'}+${step.length}/${stepChars}:${spent.toFixed(1)}ms`);
   // Only a full step says what a step costs; a small update says nothing about a big one.
   if (spent > STEP_BUDGET_MS) stepChars = Math.max(MIN_STEP_CHARS, stepChars >> 1);
   else if (partial && spent < STEP_BUDGET_MS / 2) stepChars = Math.min(MAX_STEP_CHARS, stepChars << 1);
-  return step === text;
+  // How much of the text is rendered: what the UI tests wait for (no style depends on it).
+  body.dataset.chars = String(stream.markdown.length);
+  return !partial;
 }
 
 function apply(body: HTMLElement, stream: BodyStream, update: MarkdownUpdate): void {
@@ -143,6 +206,7 @@ function apply(body: HTMLElement, stream: BodyStream, update: MarkdownUpdate): v
       }
       appendPlain(pre, stream, update.text);
       stream.finishedNodes = 0;
+      stream.toSeal = undefined;
       return;
     }
     case 'markdown': {
@@ -160,7 +224,7 @@ function apply(body: HTMLElement, stream: BodyStream, update: MarkdownUpdate): v
       stream.finishedNodes = body.childNodes.length;
       if (update.tail) body.append(fragment(update.tail));
       const before = added?.previousElementSibling;
-      if (added && before instanceof HTMLElement && before.classList.contains('md-part')) seal(before, added);
+      if (added && before instanceof HTMLElement && before.classList.contains('md-part')) stream.toSeal = [before, added];
       return;
     }
   }
@@ -172,8 +236,10 @@ function apply(body: HTMLElement, stream: BodyStream, update: MarkdownUpdate): v
  * viewport, not every block of a long answer. Containment keeps the margins of its blocks inside
  * it, where they no longer collapse with those of the next wrapper's first block (the gap would be
  * their sum, not the larger). So its own bottom margin takes back the smaller of the two, measured
- * once here (one layout, which the frame needed anyway) before it may skip layout: the gap stays
- * the larger, as before. The measured height is what it holds while skipped (until shown again).
+ * once before it may skip layout: the gap stays the larger, as before. The measured height is what
+ * it holds while skipped (until shown again). It is measured at the step after the one that added
+ * `next` (renderStep), when the frame in between has laid them out: measuring right after adding
+ * forced a layout of the new blocks inside the script, on top of the frame's own.
  */
 function seal(part: HTMLElement, next: HTMLElement): void {
   const last = part.lastElementChild;

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { MAX_MARKDOWN_CHARS, renderMarkdown } from '../../../media/chat/markdown';
+import { MAX_MARKDOWN_CHARS, md, renderMarkdown } from '../../../media/chat/markdown';
 import { StreamingMarkdown, type MarkdownUpdate } from '../../../media/chat/markdownStream';
 
 /** What a page shows after applying updates the way render.ts does: final blocks, then the open tail. */
@@ -111,6 +111,54 @@ describe('streaming markdown (incremental rendering of a growing message)', () =
     page.apply(markdown.update('# Two\n\nother'));
     assert.equal(page.html, renderMarkdown('# Two\n\nother'));
     assert.equal(markdown.update('# Two\n\nother'), undefined, 'the same text changes nothing');
+  });
+
+  it('renders appended text exactly as the whole text, without being given the whole text', () => {
+    for (const [name, text] of Object.entries(DOCUMENTS)) {
+      for (const chunk of [1, 3, 16]) {
+        const markdown = new StreamingMarkdown();
+        const page = new Page();
+        for (let at = 0; at < text.length; at += chunk) page.apply(markdown.append(text.slice(at, at + chunk)));
+        assert.equal(page.html, renderMarkdown(text), `${name}, chunk ${chunk}`);
+        assert.equal(page.resets, 0, `${name}, chunk ${chunk}: finished blocks were rendered again`);
+        assert.equal(markdown.length, text.length);
+        assert.equal(markdown.text, text);
+      }
+    }
+    assert.equal(new StreamingMarkdown().append(''), undefined, 'nothing appended changes nothing');
+  });
+
+  it('parses only the open end as text is appended, however long the message', () => {
+    // The cost of an append follows the open blocks, not the message: 150 KB of paragraphs
+    // appended a line at a time never hands the parser more than the last blocks.
+    const markdown = new StreamingMarkdown();
+    const page = new Page();
+    const parse = md.parse.bind(md);
+    let longest = 0;
+    md.parse = (source, env) => {
+      longest = Math.max(longest, source.length);
+      return parse(source, env);
+    };
+    let text = '';
+    try {
+      for (let i = 0; text.length < 150_000; i++) {
+        const line = `Paragraph ${i} says something about *step ${i}*.\n\n`;
+        text += line;
+        page.apply(markdown.append(line));
+      }
+    } finally {
+      md.parse = parse;
+    }
+    assert.ok(longest < 200, `the parser was given ${longest} characters at once`);
+    assert.equal(page.html, renderMarkdown(text));
+  });
+
+  it('starts over from an empty text', () => {
+    const markdown = new StreamingMarkdown();
+    const page = new Page();
+    page.apply(markdown.update('# One\n\ntext\n\nmore'));
+    page.apply(markdown.update(''));
+    assert.equal(page.html, '');
   });
 
   it('switches to plain text past the size bound, then appends only what arrives', () => {
