@@ -170,6 +170,11 @@ interface SessionLog {
   currentTurn: number;
   nextId: number;
   changes: FileChange[];
+  /**
+   * The running turn's changes by path, built when first asked: every update of every tool call
+   * asks `inTurn`, and a scan of the whole log made a storm of thousands of calls quadratic.
+   */
+  inTurn?: { readonly turn: number; readonly byPath: Map<string, FileChange> };
 }
 
 export class ActionLog {
@@ -199,8 +204,17 @@ export class ActionLog {
 
   /** The running turn's change of a file, if it has one. */
   inTurn(sessionId: string, path: string): FileChange | undefined {
-    const log = this.session(sessionId);
-    return log.changes.find((c) => c.turn === log.currentTurn && c.path === path);
+    return this.inTurnIndex(this.session(sessionId)).get(path);
+  }
+
+  private inTurnIndex(log: SessionLog): Map<string, FileChange> {
+    if (log.inTurn?.turn !== log.currentTurn) {
+      const byPath = new Map<string, FileChange>();
+      // The first change of a path in the turn is its change (a later one is never recorded).
+      for (const c of log.changes) if (c.turn === log.currentTurn && !byPath.has(c.path)) byPath.set(c.path, c);
+      log.inTurn = { turn: log.currentTurn, byPath };
+    }
+    return log.inTurn.byPath;
   }
 
   /**
@@ -213,6 +227,7 @@ export class ActionLog {
     if (!change) {
       change = { id: log.nextId++, turn: log.currentTurn, path, source, before, after: undefined, toolCallIds: [], hunkStates: [] };
       log.changes.push(change);
+      this.inTurnIndex(log).set(path, change);
     } else {
       change.after = undefined;
     }
@@ -282,7 +297,9 @@ export class ActionLog {
   /** Removes a change that turned out to be none (a command's temporary file that came and went). */
   remove(sessionId: string, change: FileChange): void {
     const log = this.sessions.get(sessionId);
-    if (log) log.changes = log.changes.filter((c) => c !== change);
+    if (!log) return;
+    log.changes = log.changes.filter((c) => c !== change);
+    log.inTurn = undefined;
   }
 
   /** Drops a session from memory (its stored copy stays). */

@@ -167,6 +167,24 @@ describe('action log: recording turns', () => {
     assert.equal(summaryText(log.summary('s', 0)), '1 file, +2 −1');
   });
 
+  it('finds the running turn\'s change of a file across turns, removals and thousands of files', () => {
+    const log = new ActionLog();
+    log.beginTurn('s', 0);
+    const first = log.record('s', '/w/a', 'tool', bytes('a\n'), 'c1');
+    for (let i = 0; i < 5000; i++) log.record('s', `/w/f${i}`, 'tool', { kind: 'absent' });
+    assert.equal(log.inTurn('s', '/w/a'), first);
+    assert.equal(log.record('s', '/w/a', 'tool', bytes('later\n'), 'c2'), first, 'the first record of the turn keeps its before');
+    assert.deepEqual(first.toolCallIds, ['c1', 'c2']);
+    log.beginTurn('s', 2);
+    assert.equal(log.inTurn('s', '/w/a'), undefined, 'a new turn starts afresh');
+    const second = log.record('s', '/w/a', 'fs', bytes('later\n'));
+    assert.notEqual(second, first);
+    log.remove('s', second);
+    assert.equal(log.inTurn('s', '/w/a'), undefined, 'a removed change is gone');
+    log.beginTurn('s', 0);
+    assert.equal(log.inTurn('s', '/w/a'), first, 'back in the first turn (as after a reload), its change is found');
+  });
+
   it('drops a change that changed nothing (a refused write)', () => {
     const log = new ActionLog();
     log.beginTurn('s', 0);
