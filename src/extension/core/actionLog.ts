@@ -166,6 +166,31 @@ export function summaryText(summary: TurnSummary): string {
   return `${summary.files} ${summary.files === 1 ? 'file' : 'files'}, +${summary.added} −${summary.removed}`;
 }
 
+/**
+ * What the chat says of each turn, from one pass over a session's change views: undefined when
+ * neither the turn nor a later one changed files (nothing to restore), '' when only later ones
+ * did, else its summary. The chat asks this of every user message on each refresh; asked turn by
+ * turn, each answer scanned the whole log, so a long session cost turns × changes per refresh.
+ */
+export function turnChangeLabels(views: readonly Pick<FileChangeView, 'change' | 'added' | 'removed'>[]): (turn: number) => string | undefined {
+  const byTurn = new Map<number, { files: number; added: number; removed: number }>();
+  let lastTurn = -1;
+  for (const view of views) {
+    const turn = view.change.turn;
+    const sum = byTurn.get(turn) ?? { files: 0, added: 0, removed: 0 };
+    sum.files++;
+    sum.added += view.added;
+    sum.removed += view.removed;
+    byTurn.set(turn, sum);
+    lastTurn = Math.max(lastTurn, turn);
+  }
+  return (turn) => {
+    if (turn > lastTurn) return undefined;
+    const sum = byTurn.get(turn);
+    return sum ? summaryText({ turn, ...sum }) : '';
+  };
+}
+
 interface SessionLog {
   currentTurn: number;
   nextId: number;

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import { decodeText, eolOf, encodeText } from '../core/actionHunks';
-import { ActionLog, sameSnapshot, statusOf, viewOf, type FileChange, type FileChangeView, type LargeSnapshot, type Snapshot, type TurnSummary } from '../core/actionLog';
+import { ActionLog, sameSnapshot, statusOf, turnChangeLabels, viewOf, type FileChange, type FileChangeView, type LargeSnapshot, type Snapshot, type TurnSummary } from '../core/actionLog';
 import { editTargets, mayChangeFiles, reportedBefore, withEol } from '../core/editTargets';
 import type { AgentSessions } from '../connection/agentSessions';
 import { errorMessage, type Logger } from '../log';
@@ -343,6 +343,11 @@ export class ActionLogCapture extends Disposable {
     if (existing?.source !== 'watcher' || existing.before.kind !== 'unknown') return existing;
     this.log.remove(sessionId, existing);
     return undefined;
+  }
+
+  /** What the chat says of each turn of a session (see `turnChangeLabels`), from the log as it is now. */
+  turnChanges(sessionId: string): (turn: number) => string | undefined {
+    return turnChangeLabels(this.views(sessionId));
   }
 
   /** A turn's summary, counting a change still in progress from the file as it is now. */
