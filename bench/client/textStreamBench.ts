@@ -63,7 +63,8 @@ function report(runs: readonly TextRun[], options: TextStreamOptions): void {
   const of = (name: TextScenarioName) => runs.filter((r) => r.scenario === name && r.rep >= 0);
   const med = (name: TextScenarioName, pick: (r: TextRun) => number) => median(of(name).map(pick));
   const max = (name: TextScenarioName, pick: (r: TextRun) => number) => Math.max(...of(name).map(pick));
-  const names = Object.keys(BASELINE) as TextScenarioName[];
+  // ACP_BENCH_TEXT_ONLY may have left some out; a ratio needs its baseline in the run.
+  const names = (Object.keys(BASELINE) as TextScenarioName[]).filter((name) => of(name).length > 0);
   const rows = names.map((name) => {
     const base = BASELINE[name];
     const same = name === base;
@@ -71,9 +72,9 @@ function report(runs: readonly TextRun[], options: TextStreamOptions): void {
       name,
       num(med(name, (r) => r.messages)),
       num(med(name, (r) => r.settledMs)),
-      same ? '1.00×' : ratio(med(name, (r) => r.settledMs) / med(base, (r) => r.settledMs)),
+      same ? '1.00×' : of(base).length === 0 ? '–' : ratio(med(name, (r) => r.settledMs) / med(base, (r) => r.settledMs)),
       num(med(name, (r) => r.cpuMs)),
-      same ? '1.00×' : ratio(med(name, (r) => r.cpuMs) / med(base, (r) => r.cpuMs)),
+      same ? '1.00×' : of(base).length === 0 ? '–' : ratio(med(name, (r) => r.cpuMs) / med(base, (r) => r.cpuMs)),
       num(max(name, (r) => r.maxBlockMs)),
       num(max(name, (r) => r.p99Ms), 1),
       num(med(name, (r) => r.patches)),

@@ -9,6 +9,7 @@
 //   ACP_BENCH_TEXT_PACE      messages per second of the paced runs (default 2000)
 //   ACP_BENCH_TEXT_BYTES     size of the streamed answer (default 1 MiB), in ACP_BENCH_TEXT_MESSAGES chunks
 //   ACP_BENCH_TEXT_REPS      repetitions of each scenario (default 2)
+//   ACP_BENCH_TEXT_ONLY      run only the scenarios whose name contains one of these comma-separated texts
 //   ACP_BENCH_PROFILE        a folder: write a CPU profile of the extension host per run there
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -180,7 +181,8 @@ export async function run(): Promise<void> {
     await measure(api, -1, { name: 'tool calls, flat out', prompt: 'storm 1000', chatVisible: true });
     await measure(api, -1, { name: '1 MB answer, chat visible', prompt: `answer 1000 ${Math.round(bytes / 10)}`, chatVisible: true });
     for (let rep = 0; rep < reps; rep++) {
-      const runs = textScenarios(messages, pace, bytes);
+      const only = process.env.ACP_BENCH_TEXT_ONLY?.split(',').filter(Boolean);
+      const runs = textScenarios(messages, pace, bytes).filter((s) => !only || only.some((text) => s.name.includes(text)));
       // Reversed every other repetition, so drift of the machine does not favour one side.
       if (rep % 2 === 1) runs.reverse();
       for (const scenario of runs) console.log(`BENCH ${JSON.stringify(await measure(api, rep, scenario))}`);

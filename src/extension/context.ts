@@ -25,7 +25,6 @@ import { ScratchDocuments } from './services/scratchDocuments';
 import { AgentRegistry } from './services/registry/agentRegistry';
 import { SignInService } from './services/signIn';
 import { ActionLogCapture } from './services/actionLog';
-import { summaryText } from './core/actionLog';
 import { ActionLogActions } from './services/actionLogActions';
 import { ActionLogStore } from './services/actionLogStore';
 import { HunkLenses } from './render/review/hunkLenses';
@@ -183,12 +182,7 @@ export class AcpNative extends Disposable {
         registry: this.registry,
         elicitations,
         turns: {
-          changes: (sessionId, turn) => {
-            // Restorable when this turn or a later one changed files; the summary is this turn's own.
-            if (!this.actionLog.log.turns(sessionId).some((t) => t >= turn)) return undefined;
-            const summary = this.actionLog.summary(sessionId, turn);
-            return summary.files > 0 ? summaryText(summary) : '';
-          },
+          changesOf: (sessionId) => this.actionLog.turnChanges(sessionId),
           onDidChange: this.actionLog.onDidChange,
         },
       }),

@@ -166,10 +166,40 @@ export function summaryText(summary: TurnSummary): string {
   return `${summary.files} ${summary.files === 1 ? 'file' : 'files'}, +${summary.added} −${summary.removed}`;
 }
 
+/**
+ * What the chat says of each turn, from one pass over a session's change views: undefined when
+ * neither the turn nor a later one changed files (nothing to restore), '' when only later ones
+ * did, else its summary. The chat asks this of every user message on each refresh; asked turn by
+ * turn, each answer scanned the whole log, so a long session cost turns × changes per refresh.
+ */
+export function turnChangeLabels(views: readonly Pick<FileChangeView, 'change' | 'added' | 'removed'>[]): (turn: number) => string | undefined {
+  const byTurn = new Map<number, { files: number; added: number; removed: number }>();
+  let lastTurn = -1;
+  for (const view of views) {
+    const turn = view.change.turn;
+    const sum = byTurn.get(turn) ?? { files: 0, added: 0, removed: 0 };
+    sum.files++;
+    sum.added += view.added;
+    sum.removed += view.removed;
+    byTurn.set(turn, sum);
+    lastTurn = Math.max(lastTurn, turn);
+  }
+  return (turn) => {
+    if (turn > lastTurn) return undefined;
+    const sum = byTurn.get(turn);
+    return sum ? summaryText({ turn, ...sum }) : '';
+  };
+}
+
 interface SessionLog {
   currentTurn: number;
   nextId: number;
   changes: FileChange[];
+  /**
+   * The running turn's changes by path, built when first asked: every update of every tool call
+   * asks `inTurn`, and a scan of the whole log made a storm of thousands of calls quadratic.
+   */
+  inTurn?: { readonly turn: number; readonly byPath: Map<string, FileChange> };
 }
 
 export class ActionLog {
@@ -199,8 +229,17 @@ export class ActionLog {
 
   /** The running turn's change of a file, if it has one. */
   inTurn(sessionId: string, path: string): FileChange | undefined {
-    const log = this.session(sessionId);
-    return log.changes.find((c) => c.turn === log.currentTurn && c.path === path);
+    return this.inTurnIndex(this.session(sessionId)).get(path);
+  }
+
+  private inTurnIndex(log: SessionLog): Map<string, FileChange> {
+    if (log.inTurn?.turn !== log.currentTurn) {
+      const byPath = new Map<string, FileChange>();
+      // The first change of a path in the turn is its change (a later one is never recorded).
+      for (const c of log.changes) if (c.turn === log.currentTurn && !byPath.has(c.path)) byPath.set(c.path, c);
+      log.inTurn = { turn: log.currentTurn, byPath };
+    }
+    return log.inTurn.byPath;
   }
 
   /**
@@ -213,6 +252,7 @@ export class ActionLog {
     if (!change) {
       change = { id: log.nextId++, turn: log.currentTurn, path, source, before, after: undefined, toolCallIds: [], hunkStates: [] };
       log.changes.push(change);
+      this.inTurnIndex(log).set(path, change);
     } else {
       change.after = undefined;
     }
@@ -282,7 +322,9 @@ export class ActionLog {
   /** Removes a change that turned out to be none (a command's temporary file that came and went). */
   remove(sessionId: string, change: FileChange): void {
     const log = this.sessions.get(sessionId);
-    if (log) log.changes = log.changes.filter((c) => c !== change);
+    if (!log) return;
+    log.changes = log.changes.filter((c) => c !== change);
+    log.inTurn = undefined;
   }
 
   /** Drops a session from memory (its stored copy stays). */

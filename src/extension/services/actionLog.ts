@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import { decodeText, eolOf, encodeText } from '../core/actionHunks';
-import { ActionLog, sameSnapshot, statusOf, viewOf, type FileChange, type FileChangeView, type LargeSnapshot, type Snapshot, type TurnSummary } from '../core/actionLog';
+import { ActionLog, sameSnapshot, statusOf, turnChangeLabels, viewOf, type FileChange, type FileChangeView, type LargeSnapshot, type Snapshot, type TurnSummary } from '../core/actionLog';
 import { editTargets, mayChangeFiles, reportedBefore, withEol } from '../core/editTargets';
 import type { AgentSessions } from '../connection/agentSessions';
 import { errorMessage, type Logger } from '../log';
@@ -19,6 +19,11 @@ interface TrackedCall {
   /** The last `_meta` that carried a tool response (Claude's `originalFile`). */
   meta: unknown;
   readonly paths: Set<string>;
+  /**
+   * Each path the call reported, resolved (`realPath`) when first named: every update of the call
+   * names its files again, and resolving is a system call or two each time.
+   */
+  readonly resolved: Map<string, string>;
   finished: boolean;
 }
 
@@ -108,8 +113,17 @@ export class ActionLogCapture extends Disposable {
         }
       }),
     );
-    // Deactivation saves what is still waiting for its save.
-    this._register({ dispose: () => this.saveUnsaved() });
+    // Deactivation saves what is still waiting for its save, synchronously: the host may exit next.
+    this._register({
+      dispose: () => {
+        this.saveUnsaved();
+        try {
+          deps.store?.flushSync();
+        } catch (error) {
+          deps.log.warn(`Action log: could not save: ${errorMessage(error)}`);
+        }
+      },
+    });
     const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/*'));
     this._register(watcher.onDidChange((uri) => this.onDiskChange(uri, 'changed')));
     this._register(watcher.onDidCreate((uri) => this.onDiskChange(uri, 'created')));
@@ -331,6 +345,11 @@ export class ActionLogCapture extends Disposable {
     return undefined;
   }
 
+  /** What the chat says of each turn of a session (see `turnChangeLabels`), from the log as it is now. */
+  turnChanges(sessionId: string): (turn: number) => string | undefined {
+    return turnChangeLabels(this.views(sessionId));
+  }
+
   /** A turn's summary, counting a change still in progress from the file as it is now. */
   summary(sessionId: string, turn: number): TurnSummary {
     const views = this.log
@@ -345,7 +364,7 @@ export class ActionLogCapture extends Disposable {
     this.ownWrites.set(path, Date.now() + OWN_WRITE_MS);
   }
 
-  /** The log of a session changed by the user's doing (keep, undo, restore): saved now. */
+  /** The log of a session changed by the user's doing (keep, undo, restore): saved now (in the background). */
   changed(sessionId: string): void {
     this.unsaved.delete(sessionId);
     this.save(sessionId);
@@ -372,7 +391,7 @@ export class ActionLogCapture extends Disposable {
     this.calls.set(sessionId, calls);
     let call = calls.get(update.toolCallId);
     if (!call) {
-      call = { kind: undefined, status: 'pending', content: [], locations: [], meta: undefined, paths: new Set(), finished: false };
+      call = { kind: undefined, status: 'pending', content: [], locations: [], meta: undefined, paths: new Set(), resolved: new Map(), finished: false };
       calls.set(update.toolCallId, call);
     }
     if (update.kind != null) call.kind = update.kind;
@@ -387,7 +406,11 @@ export class ActionLogCapture extends Disposable {
     }
 
     for (const reported of editTargets(call)) {
-      const path = realPath(reported);
+      let path = call.resolved.get(reported);
+      if (path === undefined) {
+        path = realPath(reported);
+        call.resolved.set(reported, path);
+      }
       if (call.paths.has(path)) continue;
       call.paths.add(path);
       const existing = this.inTurnKnown(sessionId, path);
@@ -540,14 +563,13 @@ export class ActionLogCapture extends Disposable {
     for (const change of this.log.changes(sessionId)) if (change.hunkStates.length > 0 && !change.hunkStates.includes('pending')) this.dropLargeBefore(change);
   }
 
+  /** Saves the session's log as it is now, in the background: the extension host never waits for the disk. */
   private save(sessionId: string): void {
     const data = this.log.serialize(sessionId);
     if (!data || !this.deps.store) return;
-    try {
-      this.deps.store.save(sessionId, data);
-    } catch (error) {
+    this.deps.store.saveInBackground(sessionId, data).catch((error: unknown) => {
       this.deps.log.warn(`Action log: could not save session ${sessionId}: ${errorMessage(error)}`);
-    }
+    });
   }
 }
 

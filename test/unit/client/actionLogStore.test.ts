@@ -78,6 +78,66 @@ describe('action log storage', () => {
     assert.ok(store.load('s22'));
   });
 
+  it('saves in the background, newest data winning, and serves a log not yet on disk from memory', async () => {
+    const log = new ActionLog();
+    log.beginTurn('s1', 0);
+    const change = log.record('s1', '/w/a.txt', 'tool', { kind: 'bytes', bytes: encodeText('a\n', false) });
+    log.setAfter(change, { kind: 'bytes', bytes: encodeText('b\n', false) });
+    const store = new ActionLogStore(dir);
+    const first = store.saveInBackground('s1', log.serialize('s1')!);
+    // Nothing written yet (the thread pool writes it), yet a reload of the session finds its log.
+    assert.equal(fs.existsSync(path.join(dir, 's1.json')), false);
+    assert.deepEqual(store.load('s1')?.changes.map((c) => c.path), ['/w/a.txt']);
+    log.record('s1', '/w/b.txt', 'tool', { kind: 'absent' });
+    const second = store.saveInBackground('s1', log.serialize('s1')!);
+    await Promise.all([first, second]);
+    await store.whenIdle();
+    const loaded = new ActionLogStore(dir).load('s1')!;
+    assert.deepEqual(loaded.changes.map((c) => c.path), ['/w/a.txt', '/w/b.txt']);
+    assert.deepEqual(fs.readdirSync(dir).filter((f) => f.includes('.tmp')), [], 'no temporary file left');
+  });
+
+  it('lets a synchronous save (deactivation) overtake a background one, never the other way round', async () => {
+    const log = new ActionLog();
+    log.beginTurn('s1', 0);
+    log.record('s1', '/w/old.txt', 'tool', { kind: 'absent' });
+    const store = new ActionLogStore(dir);
+    const background = store.saveInBackground('s1', log.serialize('s1')!);
+    log.record('s1', '/w/new.txt', 'tool', { kind: 'absent' });
+    const newer = log.serialize('s1')!;
+    // Wait until the background write is under way, then save synchronously.
+    await new Promise((resolve) => setImmediate(resolve));
+    store.save('s1', newer);
+    await background;
+    await store.whenIdle();
+    assert.deepEqual(new ActionLogStore(dir).load('s1')!.changes.map((c) => c.path), ['/w/old.txt', '/w/new.txt']);
+  });
+
+  it('writes what still waits synchronously on flush (the extension host may exit next)', () => {
+    const log = new ActionLog();
+    log.beginTurn('s1', 0);
+    log.record('s1', '/w/a.txt', 'tool', { kind: 'absent' });
+    const store = new ActionLogStore(dir);
+    void store.saveInBackground('s1', log.serialize('s1')!);
+    store.flushSync();
+    assert.deepEqual(new ActionLogStore(dir).load('s1')!.changes.map((c) => c.path), ['/w/a.txt']);
+  });
+
+  it('does not write a log again that did not change', () => {
+    const log = new ActionLog();
+    log.beginTurn('s1', 0);
+    log.record('s1', '/w/a.txt', 'tool', { kind: 'absent' });
+    const store = new ActionLogStore(dir);
+    store.save('s1', log.serialize('s1')!);
+    const file = path.join(dir, 's1.json');
+    fs.writeFileSync(file, 'changed behind our back');
+    store.save('s1', log.serialize('s1')!);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'changed behind our back');
+    log.record('s1', '/w/b.txt', 'tool', { kind: 'absent' });
+    store.save('s1', log.serialize('s1')!);
+    assert.deepEqual(store.load('s1')!.changes.map((c) => c.path), ['/w/a.txt', '/w/b.txt']);
+  });
+
   it('reads nothing from a missing or damaged file rather than failing', () => {
     const store = new ActionLogStore(dir);
     assert.equal(store.load('nope'), undefined);

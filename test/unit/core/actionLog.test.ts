@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { diffArrays } from 'diff';
 import { computeHunks, decodeText, editLengthExceeds, encodeText, placeHunks, splitLines, undoHunks } from '../../../src/extension/core/actionHunks';
-import { ActionLog, sameSnapshot, summaryText, viewOf, type Snapshot } from '../../../src/extension/core/actionLog';
+import { ActionLog, sameSnapshot, summaryText, turnChangeLabels, viewOf, type Snapshot } from '../../../src/extension/core/actionLog';
 import { editTargets, reportedBefore } from '../../../src/extension/core/editTargets';
 import { planRestore, planUndo, restoreFiles } from '../../../src/extension/core/undoPlan';
 
@@ -165,6 +165,41 @@ describe('action log: recording turns', () => {
     assert.deepEqual(log.turns('s'), [0, 2]);
     assert.equal(log.latestOf('s', '/w/a.txt'), second);
     assert.equal(summaryText(log.summary('s', 0)), '1 file, +2 −1');
+  });
+
+  it('finds the running turn\'s change of a file across turns, removals and thousands of files', () => {
+    const log = new ActionLog();
+    log.beginTurn('s', 0);
+    const first = log.record('s', '/w/a', 'tool', bytes('a\n'), 'c1');
+    for (let i = 0; i < 5000; i++) log.record('s', `/w/f${i}`, 'tool', { kind: 'absent' });
+    assert.equal(log.inTurn('s', '/w/a'), first);
+    assert.equal(log.record('s', '/w/a', 'tool', bytes('later\n'), 'c2'), first, 'the first record of the turn keeps its before');
+    assert.deepEqual(first.toolCallIds, ['c1', 'c2']);
+    log.beginTurn('s', 2);
+    assert.equal(log.inTurn('s', '/w/a'), undefined, 'a new turn starts afresh');
+    const second = log.record('s', '/w/a', 'fs', bytes('later\n'));
+    assert.notEqual(second, first);
+    log.remove('s', second);
+    assert.equal(log.inTurn('s', '/w/a'), undefined, 'a removed change is gone');
+    log.beginTurn('s', 0);
+    assert.equal(log.inTurn('s', '/w/a'), first, 'back in the first turn (as after a reload), its change is found');
+  });
+
+  it('labels every turn from one pass: its summary, empty when only a later turn changed files, none after the last', () => {
+    const log = new ActionLog();
+    log.beginTurn('s', 0);
+    log.setAfter(log.record('s', '/w/a', 'tool', bytes('a\n')), bytes('a\nb\n'));
+    log.beginTurn('s', 4);
+    log.setAfter(log.record('s', '/w/a', 'tool', bytes('a\nb\n')), bytes('x\n'));
+    log.setAfter(log.record('s', '/w/c', 'tool', { kind: 'absent' }), bytes('c\n'));
+    const views = log.changes('s').map((c) => viewOf(c));
+    const label = turnChangeLabels(views);
+    assert.equal(label(0), summaryText(log.summary('s', 0)));
+    assert.equal(label(0), '1 file, +1 −0');
+    assert.equal(label(2), '', 'a turn that changed nothing, with a later one that did: restorable, no summary');
+    assert.equal(label(4), '2 files, +2 −2');
+    assert.equal(label(6), undefined, 'nothing to restore after the last turn that changed files');
+    assert.equal(turnChangeLabels([])(0), undefined);
   });
 
   it('drops a change that changed nothing (a refused write)', () => {

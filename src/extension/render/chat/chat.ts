@@ -39,7 +39,7 @@ export class Chat extends Disposable {
       log: Logger;
       registry?: AddedAgentList;
       /** The action log's per-turn summaries, for "Restore to before this prompt" on user messages. */
-      turns?: { changes(sessionId: string, turn: number): string | undefined; onDidChange: vscode.Event<string> };
+      turns?: { changesOf(sessionId: string): (turn: number) => string | undefined; onDidChange: vscode.Event<string> };
     },
   ) {
     super();

@@ -32,6 +32,11 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
   private pendingStatus = false;
   private pendingTranscript = false;
   private pendingTurns = false;
+  /**
+   * The action log's turn summaries, read once per flush or reset (every user message asks) and
+   * dropped after it: they change with the log.
+   */
+  private turnChanges: ((turn: number) => string | undefined) | undefined;
   /** JSON of the status last posted: a status like it is not posted again (streamed text changes none). */
   private postedStatus: string | undefined;
   /** Messages posted, by type: tests and the benchmark read them. */
@@ -45,8 +50,11 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
       elicitations: ElicitationService;
       actions: ChatActions;
       log: Logger;
-      /** The action log's summary of a session's turn (see `ChatViewDeps.turnChanges`), and when it changes. */
-      turns?: { changes(sessionId: string, turn: number): string | undefined; onDidChange: vscode.Event<string> };
+      /**
+       * What the action log says of each turn of a session (see `ChatViewDeps.turnChanges`), read
+       * in one pass and asked turn by turn, and when it changes.
+       */
+      turns?: { changesOf(sessionId: string): (turn: number) => string | undefined; onDidChange: vscode.Event<string> };
     },
   ) {
     super();
@@ -141,6 +149,14 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
   }
 
   private flush(): void {
+    try {
+      this.flushNow();
+    } finally {
+      this.turnChanges = undefined;
+    }
+  }
+
+  private flushNow(): void {
     this.timer = undefined;
     const toolCalls = [...this.pendingToolCalls];
     const transcript = this.pendingTranscript || toolCalls.length > 0;
@@ -177,13 +193,21 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
   }
 
   private sendReset(): void {
+    try {
+      this.resetNow();
+    } finally {
+      this.turnChanges = undefined;
+    }
+  }
+
+  private resetNow(): void {
     this.shown = this.currentSession();
     const shown = this.shown;
     const turns = this.deps.turns;
     this.transcript = shown
       ? new ChatTranscript(shown.state, {
           callTitle: (call) => callDisplayTitle(call),
-          ...(turns ? { turnChanges: (turn: number) => turns.changes(shown.state.sessionId, turn) } : {}),
+          ...(turns ? { turnChanges: (turn: number) => (this.turnChanges ??= turns.changesOf(shown.state.sessionId))(turn) } : {}),
         })
       : undefined;
     const status = this.status();

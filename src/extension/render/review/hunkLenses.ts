@@ -6,6 +6,8 @@ import { Disposable } from '../../util/lifecycle';
 
 export const KEEP_HUNK_COMMAND = 'acpNative.actionLog.keepHunk';
 export const UNDO_HUNK_COMMAND = 'acpNative.actionLog.undoHunk';
+/** Changes of the log this close together refresh the lenses once. */
+const LENS_REFRESH_MS = 50;
 
 /**
  * Keep and Undo over each of the agent's hunks, in the real file — so also on the editable side of
@@ -20,7 +22,18 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
     private readonly activeSessionId: () => string | undefined,
   ) {
     super();
-    this._register(capture.onDidChange(() => this.changeEmitter.fire()));
+    // Coalesced: the log changes with every file of every tool call, and each fire is a message to
+    // the window, which asks every visible editor's lenses again.
+    let timer: NodeJS.Timeout | undefined;
+    this._register(
+      capture.onDidChange(() => {
+        timer ??= setTimeout(() => {
+          timer = undefined;
+          this.changeEmitter.fire();
+        }, LENS_REFRESH_MS);
+      }),
+    );
+    this._register({ dispose: () => clearTimeout(timer) });
     this._register(vscode.languages.registerCodeLensProvider({ scheme: 'file' }, this));
   }
 
