@@ -125,6 +125,10 @@ export class ChunkedText {
     if (last && last.text.length < MERGE_BELOW && text.length < MERGE_BELOW) {
       last.text += text;
       last.size += size;
+    } else if (this.chunks.length === 0) {
+      // A literal holds exactly one chunk; a first `push` would reserve 17 slots, and most texts
+      // (a message, a short command's output) never grow past one merged chunk.
+      this.chunks = [{ text, size }];
     } else {
       this.chunks.push({ text, size });
     }

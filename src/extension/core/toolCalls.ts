@@ -130,6 +130,27 @@ export class ToolCallStore {
     const locations = sanitizeLocations(message.locations);
     const warnings = content.dropped.length + locations.dropped.length === 0 ? NO_WARNINGS : [...content.dropped, ...locations.dropped];
     const existing = this.byId.get(id);
+    if (!existing) {
+      // One literal with every field: a spread of `fields` into the new call cost more than the
+      // rest of the message, and every call then shares one shape (monomorphic reads).
+      const call: ToolCallState = {
+        id,
+        title: typeof message.title === 'string' ? message.title : id,
+        name: message.name ?? undefined,
+        kind: message.kind ?? undefined,
+        status: message.status ?? 'pending',
+        content: content.items,
+        locations: locations.items,
+        rawInput: message.rawInput ?? undefined,
+        rawOutput: message.rawOutput ?? undefined,
+        terminalId: terminalIdOf(content.items, message._meta),
+        order: this.ordered.length,
+        revision: 0,
+        contentRevision: 0,
+      };
+      this.add(call);
+      return { call, created: true, changed: true, contentReplaced: false, warnings };
+    }
     const fields: Fields = {
       title: typeof message.title === 'string' ? message.title : id,
       name: message.name ?? undefined,
@@ -140,9 +161,8 @@ export class ToolCallStore {
       rawInput: message.rawInput ?? undefined,
       rawOutput: message.rawOutput ?? undefined,
       // A terminal once shown for a call stays its terminal: its output must not be orphaned.
-      terminalId: terminalIdOf(content.items, message._meta) ?? existing?.terminalId,
+      terminalId: terminalIdOf(content.items, message._meta) ?? existing.terminalId,
     };
-    if (!existing) return { call: this.create(id, fields), created: true, changed: true, contentReplaced: false, warnings };
     return this.patch(existing, fields, warnings);
   }
 
@@ -246,11 +266,16 @@ export class ToolCallStore {
     return true;
   }
 
+  /** A call first seen in an update (rare): only the fields it was sent. */
   private create(id: string, fields: Fields): ToolCallState {
     const call: ToolCallState = { id, ...fields, order: this.ordered.length, revision: 0, contentRevision: 0 };
-    this.byId.set(id, call);
-    this.ordered.push(call);
+    this.add(call);
     return call;
+  }
+
+  private add(call: ToolCallState): void {
+    this.byId.set(call.id, call);
+    this.ordered.push(call);
   }
 
   private patch(call: ToolCallState, fields: Partial<Fields>, warnings: readonly string[]): ToolCallApplied {

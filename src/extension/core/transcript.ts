@@ -41,7 +41,8 @@ type Segment = { readonly type: 'text'; readonly start: number; end: number } | 
 
 class Message implements MessageEntry {
   readonly type = 'message';
-  private readonly segments: Segment[] = [];
+  /** Usually one text run: created as a one-item literal (a `push` onto `[]` reserves 17 slots). */
+  private segments: Segment[] | undefined;
   /**
    * Every text run's text in order, as chunks: a streamed answer grows by thousands of small
    * chunks, and a renderer reads only what is new (`textFrom`) instead of the whole text per flush.
@@ -56,11 +57,11 @@ class Message implements MessageEntry {
 
   /** Built when asked (rarely: the text is kept once, in `allText`). */
   get parts(): readonly MessagePart[] {
-    return this.segments.map((s) => (s.type === 'block' ? { type: 'block', block: s.block } : { type: 'text', text: this.textFrom(s.start).slice(0, s.end - s.start) }));
+    return (this.segments ?? []).map((s) => (s.type === 'block' ? { type: 'block', block: s.block } : { type: 'text', text: this.textFrom(s.start).slice(0, s.end - s.start) }));
   }
 
   get blocks(): readonly ContentBlock[] {
-    return this.segments.flatMap((s) => (s.type === 'block' ? [s.block] : []));
+    return (this.segments ?? []).flatMap((s) => (s.type === 'block' ? [s.block] : []));
   }
 
   get text(): string {
@@ -81,15 +82,20 @@ class Message implements MessageEntry {
 
   add(block: ContentBlock): void {
     if (block.type !== 'text') {
-      this.segments.push({ type: 'block', block });
+      this.addSegment({ type: 'block', block });
       this.blockTotal++;
       return;
     }
     const start = this.allText.length;
     this.allText.append(block.text);
-    const last = this.segments[this.segments.length - 1];
+    const last = this.segments?.[this.segments.length - 1];
     if (last?.type === 'text') last.end = this.allText.length;
-    else this.segments.push({ type: 'text', start, end: this.allText.length });
+    else this.addSegment({ type: 'text', start, end: this.allText.length });
+  }
+
+  private addSegment(segment: Segment): void {
+    if (this.segments) this.segments.push(segment);
+    else this.segments = [segment];
   }
 }
 

@@ -284,18 +284,18 @@ export function checkSessionNotification(params: unknown): UpdateCheck {
  * keeps the last one) and the caller logs it once. A wrong type (a number, an object) still rejects.
  */
 function dropNewerToolValues(kind: string, update: Rec): string[] | undefined {
-  let dropped: string[] | undefined;
-  for (const [field, known] of [
-    ['kind', TOOL_KINDS],
-    ['status', TOOL_STATUSES],
-  ] as const) {
-    const value = update[field];
-    if (typeof value === 'string' && !known.has(value)) {
-      delete update[field];
-      (dropped ??= []).push(`${kind}.${field} ${describe(value)}`);
-    }
-  }
-  return dropped;
+  // Two plain calls, no list of pairs: this runs for every tool-call message and must not allocate.
+  const droppedKind = dropNewerValue(kind, update, 'kind', TOOL_KINDS);
+  const droppedStatus = dropNewerValue(kind, update, 'status', TOOL_STATUSES);
+  if (droppedKind === undefined) return droppedStatus === undefined ? undefined : [droppedStatus];
+  return droppedStatus === undefined ? [droppedKind] : [droppedKind, droppedStatus];
+}
+
+function dropNewerValue(kind: string, update: Rec, field: 'kind' | 'status', known: ReadonlySet<unknown>): string | undefined {
+  const value = update[field];
+  if (typeof value !== 'string' || known.has(value)) return undefined;
+  delete update[field];
+  return `${kind}.${field} ${describe(value)}`;
 }
 
 /** The `sessionUpdate` kinds of the ACP version this client speaks (SessionState reads or ignores each). */
