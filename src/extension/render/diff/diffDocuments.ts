@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { encodeSliced } from '../../core/slicedEncode';
 import { DIFF_SCHEME, decodeDiffDocUri, encodeDiffDocUri, type DiffDocKey } from '../../core/virtualDocs';
 import { revertHunks, type Hunk } from '../../core/hunkPlacement';
 import type { ToolCallState } from '../../core/toolCalls';
@@ -124,7 +125,10 @@ export class DiffDocumentProvider extends Disposable implements vscode.FileSyste
     const key = uri.toString();
     const entry = this.served.get(key) ?? { version: 1 };
     if (entry.bytes) return { version: entry.version, bytes: entry.bytes };
-    const bytes = new TextEncoder().encode(await this.provideTextDocumentContent(uri));
+    // A large file's side is encoded a slice per turn: in one go, 10 MB held the host for 15–30 ms.
+    const bytes = await encodeSliced(await this.provideTextDocumentContent(uri));
+    // A change meanwhile bumped the version: what it serves next is encoded anew.
+    if ((this.served.get(key)?.version ?? 1) !== entry.version) return { version: entry.version, bytes };
     this.served.set(key, { version: entry.version, bytes });
     return { version: entry.version, bytes };
   }

@@ -1,0 +1,39 @@
+import * as assert from 'node:assert/strict';
+import { encodeSliced } from '../../../src/extension/core/slicedEncode';
+
+describe('encodeSliced', () => {
+  const whole = (text: string) => new TextEncoder().encode(text);
+  const counting = () => {
+    const turns = { count: 0 };
+    return { turns, nextTurn: async () => void turns.count++ };
+  };
+
+  it('gives the bytes TextEncoder gives, a slice per turn, for ASCII, accents, CJK, emoji and CRLF', async () => {
+    const text = 'line one\r\nçé 漢字 😀😀 end\r\n'.repeat(50);
+    for (const sliceChars of [2, 3, 7, 64, 1000]) {
+      const { turns, nextTurn } = counting();
+      const bytes = await encodeSliced(text, { sliceChars, nextTurn });
+      assert.deepEqual(bytes, whole(text), `slices of ${sliceChars}`);
+      assert.ok(turns.count >= Math.floor(text.length / sliceChars) - 1 || sliceChars >= text.length, `${turns.count} turns for slices of ${sliceChars}`);
+    }
+  });
+
+  it('never splits a surrogate pair at a slice edge (no U+FFFD where the text had an emoji)', async () => {
+    // Each slice of 3 ends inside a pair unless the encoder steps back.
+    const text = `a${'😀'.repeat(200)}`;
+    const bytes = await encodeSliced(text, { sliceChars: 3, nextTurn: async () => undefined });
+    assert.deepEqual(bytes, whole(text));
+    assert.ok(!new TextDecoder().decode(bytes).includes('\uFFFD'));
+  });
+
+  it('encodes lone surrogates as TextEncoder does', async () => {
+    const text = `x\uD800y\uDC00z${'\uD83D'}`.repeat(20);
+    assert.deepEqual(await encodeSliced(text, { sliceChars: 4, nextTurn: async () => undefined }), whole(text));
+  });
+
+  it('encodes a short text at once, without waiting a turn', async () => {
+    const { turns, nextTurn } = counting();
+    assert.deepEqual(await encodeSliced('short', { sliceChars: 100, nextTurn }), whole('short'));
+    assert.equal(turns.count, 0);
+  });
+});
