@@ -22,7 +22,9 @@ export const MAX_LARGE_BYTES = 64 * 1024 * 1024;
  */
 export function readSnapshotSync(path: string): Snapshot {
   try {
-    const stat = fs.statSync(path);
+    // No ENOENT thrown for a file that does not exist yet (see `realSync`).
+    const stat = fs.statSync(path, { throwIfNoEntry: false });
+    if (!stat) return { kind: 'absent' };
     if (!stat.isFile()) return { kind: 'unknown', reason: 'not a regular file' };
     if (stat.size > MAX_LARGE_BYTES) return { kind: 'unknown', reason: `larger than ${MAX_LARGE_BYTES / 1024 / 1024} MB` };
     // Its bytes are not read: the capture copies it to the storage when it needs its text before.
@@ -57,14 +59,21 @@ function workspaceFolderReals(): { path: string; real: string }[] {
 }
 
 function realSync(path: string): string {
-  try {
-    return fs.realpathSync.native(path);
-  } catch {
+  // Asked first, not caught: agents name files that do not exist yet (a file to create), and a
+  // thrown error costs far more than the check; a storm of such calls spent ~130 ms throwing.
+  if (fs.existsSync(path)) {
     try {
-      return nodePath.join(fs.realpathSync.native(nodePath.dirname(path)), nodePath.basename(path));
+      return fs.realpathSync.native(path);
     } catch {
-      return path;
+      // Gone meanwhile, or unreadable: resolve its folder instead.
     }
+  }
+  const folder = nodePath.dirname(path);
+  if (!fs.existsSync(folder)) return path;
+  try {
+    return nodePath.join(fs.realpathSync.native(folder), nodePath.basename(path));
+  } catch {
+    return path;
   }
 }
 
