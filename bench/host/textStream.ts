@@ -11,16 +11,13 @@
 //   ACP_BENCH_TEXT_REPS      repetitions of each scenario (default 2)
 //   ACP_BENCH_TEXT_ONLY      run only the scenarios whose name contains one of these comma-separated texts
 //   ACP_BENCH_PROFILE        a folder: write a CPU profile of the extension host per run there
-import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
 import { startLoopBlocks } from '../support/loopBlocks';
-import { profiler, setSetting, sleep } from '../support/inHost';
+import { activateWithStormAgent, profiler, setSetting, sleep } from '../support/inHost';
 
-const EXTENSION_ID = 'acp-native.acp-native';
 
 /** How long the chat's posts and the tree's refreshes must stay still to call the run settled. */
 const QUIET_MS = 400;
@@ -163,16 +160,7 @@ export async function run(): Promise<void> {
   const pace = Number(process.env.ACP_BENCH_TEXT_PACE ?? 2000);
   const bytes = Number(process.env.ACP_BENCH_TEXT_BYTES ?? 1024 * 1024);
   const reps = Number(process.env.ACP_BENCH_TEXT_REPS ?? 2);
-  const ext = vscode.extensions.getExtension<AcpNativeApi>(EXTENSION_ID);
-  if (!ext) throw new Error(`Extension ${EXTENSION_ID} is not loaded`);
-  const api = await ext.activate();
-
-  const agentPath = path.join(__dirname, '..', 'agents', 'stormAgent.js');
-  if (!fs.existsSync(agentPath)) throw new Error(`storm agent not built: ${agentPath}`);
-  await setSetting('acpNative.agents', [{ name: 'storm', command: process.execPath, args: [agentPath], env: { ELECTRON_RUN_AS_NODE: '1' } }]);
-  await setSetting('acpNative.defaultAgent', 'storm');
-  await setSetting('acpNative.diff.autoOpen', 'onClick');
-  await api.stopAgent();
+  const api = await activateWithStormAgent();
   console.log(`BENCH-INFO ${JSON.stringify({ vscode: vscode.version, node: process.versions.node, messages, pace, bytes, reps, cpus: os.cpus().length })}`);
 
   try {

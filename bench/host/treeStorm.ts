@@ -21,10 +21,9 @@ import { performance, PerformanceObserver } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
 import { replaySessionId, replayUpdates } from '../../test/agents/stormMessages';
-import { setSetting, sleep } from '../support/inHost';
+import { activateWithStormAgent, profiler, setSetting, sleep } from '../support/inHost';
 import { startLoopBlocks } from '../support/loopBlocks';
 
-const EXTENSION_ID = 'acp-native.acp-native';
 
 /**
  * How long the tree's refresh counter must stay still to call the tree settled: its timer waits
@@ -112,36 +111,6 @@ async function settled(api: AcpNativeApi): Promise<number> {
   return lastChange;
 }
 
-/** With ACP_BENCH_PROFILE set: a CPU profile of the extension host around one run. */
-async function profiler(name: string): Promise<{ stop(): Promise<void> }> {
-  const dir = process.env.ACP_BENCH_PROFILE;
-  if (!dir) return { stop: () => Promise.resolve() };
-  const session = new inspector.Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  // The event-loop blocks over 20 ms, in the profile's clock (monotonic µs), to find them in it.
-  const blocks: { startUs: number; endUs: number }[] = [];
-  const nowUs = () => Number(process.hrtime.bigint() / 1000n);
-  let last = nowUs();
-  const timer = setInterval(() => {
-    const now = nowUs();
-    if (now - last > 25_000) blocks.push({ startUs: last, endUs: now });
-    last = now;
-  }, 5);
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      const { profile } = await session.post('Profiler.stop');
-      fs.mkdirSync(dir, { recursive: true });
-      const file = path.join(dir, name.replace(/\W+/g, '-'));
-      fs.writeFileSync(`${file}.cpuprofile`, JSON.stringify(profile));
-      fs.writeFileSync(`${file}.blocks.json`, JSON.stringify(blocks));
-      session.disconnect();
-    },
-  };
-}
-
 async function showView(visible: boolean): Promise<void> {
   // Hidden: VS Code defers a hidden view's refreshes, so it never asks the provider for children.
   await vscode.commands.executeCommand(visible ? 'acpNative.toolCalls.focus' : 'workbench.view.explorer');
@@ -226,7 +195,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
   const refreshesBefore = api.stats().treeRefreshes;
   const itemsBefore = api.stats().treeItems;
   const memoryBefore = await memoryAfterGc();
-  const profile = await profiler(`${rep}-${scenario.name}-${path.basename(prompt)}`);
+  const profile = await profiler('storm', `${rep}-${scenario.name}-${path.basename(prompt)}`);
   const blocks = startLoopBlocks();
   const gc = gcPauses();
   const cpu = process.cpuUsage();
@@ -317,18 +286,7 @@ export async function run(): Promise<void> {
   const reps = Number(process.env.ACP_BENCH_STORM_REPS ?? 2);
   const pace = Number(process.env.ACP_BENCH_STORM_PACE ?? 2000);
   const replayEvents = Number(process.env.ACP_BENCH_REPLAY_EVENTS ?? 10_000);
-  const ext = vscode.extensions.getExtension<AcpNativeApi>(EXTENSION_ID);
-  if (!ext) throw new Error(`Extension ${EXTENSION_ID} is not loaded`);
-  const api = await ext.activate();
-
-  // The storm agent is built next to this module: out/bench/agents/stormAgent.js.
-  const agentPath = path.join(__dirname, '..', 'agents', 'stormAgent.js');
-  if (!fs.existsSync(agentPath)) throw new Error(`storm agent not built: ${agentPath}`);
-  await setSetting('acpNative.agents', [{ name: 'storm', command: process.execPath, args: [agentPath], env: { ELECTRON_RUN_AS_NODE: '1' } }]);
-  await setSetting('acpNative.defaultAgent', 'storm');
-  // 10,000 edits must not open 2,500 diff editors: this measures the tree, not the diff editor.
-  await setSetting('acpNative.diff.autoOpen', 'onClick');
-  await api.stopAgent();
+  const api = await activateWithStormAgent();
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
   const replay = writeReplayLog(replayEvents, cwd);
   console.log(`BENCH-INFO ${JSON.stringify({ vscode: vscode.version, node: process.versions.node, calls, reps, pace, replayEvents })}`);

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as inspector from 'node:inspector/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { AcpNativeApi } from '../../src/extension/api';
 
 /** Sets a user (global) setting: `acpNative.trace` → section `acpNative`, key `trace`. */
 export async function setSetting(key: string, value: unknown): Promise<void> {
@@ -46,4 +47,22 @@ export async function profiler(prefix: string, name: string): Promise<{ stop(): 
       session.disconnect();
     },
   };
+}
+
+/**
+ * Activates the extension with the storm agent (built next to the bench module, in
+ * out/bench/agents/stormAgent.js) as its default agent, stopped, and diffs opened on click only:
+ * thousands of edits must not open thousands of diff editors.
+ */
+export async function activateWithStormAgent(): Promise<AcpNativeApi> {
+  const ext = vscode.extensions.getExtension<AcpNativeApi>('acp-native.acp-native');
+  if (!ext) throw new Error('Extension acp-native.acp-native is not loaded');
+  const api = await ext.activate();
+  const agentPath = path.join(__dirname, '..', 'agents', 'stormAgent.js');
+  if (!fs.existsSync(agentPath)) throw new Error(`storm agent not built: ${agentPath}`);
+  await setSetting('acpNative.agents', [{ name: 'storm', command: process.execPath, args: [agentPath], env: { ELECTRON_RUN_AS_NODE: '1' } }]);
+  await setSetting('acpNative.defaultAgent', 'storm');
+  await setSetting('acpNative.diff.autoOpen', 'onClick');
+  await api.stopAgent();
+  return api;
 }

@@ -86,6 +86,19 @@ function update(client: Client, sessionId: string, u: acp.SessionUpdate): Promis
   return client.notify(acp.methods.client.session.update, { sessionId, update: u });
 }
 
+/** Asks Yes (allow once) / No about a call; true only for Yes. */
+async function allowedOnce(client: Client, sessionId: string, toolCall: acp.ToolCallUpdate): Promise<boolean> {
+  const answer = await client.request(acp.methods.client.session.requestPermission, {
+    sessionId,
+    toolCall,
+    options: [
+      { optionId: 'allow-once', name: 'Yes', kind: 'allow_once' },
+      { optionId: 'reject', name: 'No', kind: 'reject_once' },
+    ],
+  });
+  return answer.outcome.outcome === 'selected' && answer.outcome.optionId === 'allow-once';
+}
+
 async function waitForFile(gate: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!fs.existsSync(gate)) {
@@ -169,15 +182,7 @@ async function editLines(client: Client, sessionId: string, file: string, cwd: s
     await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', ...appliedHunks(file, before, after) });
     return 'written';
   }
-  const answer = await client.request(acp.methods.client.session.requestPermission, {
-    sessionId,
-    toolCall: { toolCallId, title: `Edit ${rel}`, kind: 'edit', status: 'pending', content: snippet, locations: [{ path: file }] },
-    options: [
-      { optionId: 'allow-once', name: 'Yes', kind: 'allow_once' },
-      { optionId: 'reject', name: 'No', kind: 'reject_once' },
-    ],
-  });
-  if (answer.outcome.outcome !== 'selected' || answer.outcome.optionId !== 'allow-once') {
+  if (!(await allowedOnce(client, sessionId, { toolCallId, title: `Edit ${rel}`, kind: 'edit', status: 'pending', content: snippet, locations: [{ path: file }] }))) {
     await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
     return 'refused';
   }
@@ -191,15 +196,7 @@ async function rewriteInPlace(client: Client, sessionId: string, file: string, c
   const toolCallId = `toolu_${nextId++}`;
   const title = `Edit ${path.relative(cwd, file)}`;
   await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title, kind: 'edit', status: 'pending', locations: [{ path: file }] });
-  const answer = await client.request(acp.methods.client.session.requestPermission, {
-    sessionId,
-    toolCall: { toolCallId, title, kind: 'edit', status: 'pending', locations: [{ path: file }] },
-    options: [
-      { optionId: 'allow-once', name: 'Yes', kind: 'allow_once' },
-      { optionId: 'reject', name: 'No', kind: 'reject_once' },
-    ],
-  });
-  if (answer.outcome.outcome !== 'selected' || answer.outcome.optionId !== 'allow-once') {
+  if (!(await allowedOnce(client, sessionId, { toolCallId, title, kind: 'edit', status: 'pending', locations: [{ path: file }] }))) {
     await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
     return;
   }
@@ -221,15 +218,7 @@ async function writeFile(client: Client, sessionId: string, file: string, cwd: s
     locations: [{ path: file }],
   });
   const toolCall: acp.ToolCallUpdate = { toolCallId, title: `Write ${path.relative(cwd, file)}`, kind: 'edit', status: 'pending', content: [{ type: 'diff', path: file, oldText: null, newText: text }], locations: [{ path: file }] };
-  const answer = await client.request(acp.methods.client.session.requestPermission, {
-    sessionId,
-    toolCall,
-    options: [
-      { optionId: 'allow-once', name: 'Yes', kind: 'allow_once' },
-      { optionId: 'reject', name: 'No', kind: 'reject_once' },
-    ],
-  });
-  if (answer.outcome.outcome !== 'selected' || answer.outcome.optionId !== 'allow-once') {
+  if (!(await allowedOnce(client, sessionId, toolCall))) {
     await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
     return;
   }
@@ -247,15 +236,7 @@ async function deleteFile(client: Client, sessionId: string, file: string, cwd: 
   const toolCallId = `toolu_${nextId++}`;
   const title = `Delete ${path.relative(cwd, file)}`;
   await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title, kind: 'delete', status: 'pending', locations: [{ path: file }] });
-  const answer = await client.request(acp.methods.client.session.requestPermission, {
-    sessionId,
-    toolCall: { toolCallId, title, kind: 'delete', status: 'pending', locations: [{ path: file }] },
-    options: [
-      { optionId: 'allow-once', name: 'Yes', kind: 'allow_once' },
-      { optionId: 'reject', name: 'No', kind: 'reject_once' },
-    ],
-  });
-  if (answer.outcome.outcome !== 'selected' || answer.outcome.optionId !== 'allow-once') {
+  if (!(await allowedOnce(client, sessionId, { toolCallId, title, kind: 'delete', status: 'pending', locations: [{ path: file }] }))) {
     await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
     return;
   }

@@ -122,8 +122,9 @@ export class AgentRegistry extends Disposable {
     const added = this.added.byId(id);
     if (!added) throw new Error(`No agent "${id}" was added from the ACP Registry.`);
     const { sessions, config, log } = this.deps;
-    for (const session of sessions.all.filter((s) => s.agentKey === added.name)) await sessions.closeSession(session.state.sessionId);
+    // Stopped first: its sessions then close here without asking a process about to go to free them.
     await sessions.stopAgent(added.name);
+    for (const session of sessions.all.filter((s) => s.agentKey === added.name)) await sessions.closeSession(session.state.sessionId);
     await this.added.remove(id);
     await this.installer.uninstall(id);
     if (config.defaultAgent === added.name) await config.resetDefaultAgent();
