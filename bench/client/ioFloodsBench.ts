@@ -104,7 +104,7 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
 - diff open: the agent reads the ${num(options.fileMb)} MB file through the client, changes one line, writes it back and
   reports the applied hunk; measured until the diff editor is open and both sides load:
     ${details('diff open')}
-- open baseline: VS Code opening the same file in a plain editor (the workbench sends its text to the extension host:
+- open baseline: VS Code opening a fresh copy of the file (never opened before) in a plain editor (the workbench sends its text to the extension host:
   the floor of any editor showing a 10 MB file, the diff editor's two sides included).
 - The diff library (structuredPatch of the whole ${num(options.fileMb)} MB before/after, off the host, this process): ${num(diffMs)} ms.
 - "max block CPU ms": the same longest block counted in the host process's CPU time (what the host itself spent in it,

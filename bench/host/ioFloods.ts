@@ -5,7 +5,7 @@
 //   - client terminal: an agent's `terminal/create` of the same writer, polling `terminal/output`;
 //   - display terminal: an agent streaming the same bytes as `_meta.terminal_output`;
 //   - read baseline: a plain read + UTF-8 decode of a 10 MB file;
-//   - open baseline: VS Code opening that file in an editor (its text sent to the extension host);
+//   - open baseline: VS Code opening a fresh copy of that file in an editor (its text sent to the extension host);
 //   - diff open: an agent's edit of that file through the client (`fs/*`), then its diff editor opening.
 // Built and launched by bench/client/ioFloodsBench.ts; prints one `BENCH {json}` line per run and
 // `BENCH-DONE` at the end.
@@ -20,7 +20,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
@@ -230,13 +230,40 @@ async function closeEditors(): Promise<void> {
   await sleep(200);
 }
 
-/** The agent's edit of the file, until its diff editor is open with both sides loaded. */
+/** A document's length in characters without joining its lines (`getText()` is a 10 MB join no user pays for). */
+function charsOf(document: vscode.TextDocument): number {
+  return document.offsetAt(document.lineAt(document.lineCount - 1).range.end);
+}
+
+/** The extension host's GC pauses while it runs: the longest, its kind, and their sum. */
+function gcPauses(): { stop(): { gcMaxMs: number; gcMaxKind: string; gcTotalMs: number } } {
+  const kinds: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weakcb' };
+  let longest: PerformanceEntry | undefined;
+  let total = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      total += entry.duration;
+      if (!longest || entry.duration > longest.duration) longest = entry;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop: () => {
+      observer.disconnect();
+      const kind = (longest as { detail?: { kind?: number } } | undefined)?.detail?.kind;
+      return { gcMaxMs: Math.round(longest?.duration ?? 0), gcMaxKind: kind === undefined ? '' : (kinds[kind] ?? String(kind)), gcTotalMs: Math.round(total) };
+    },
+  };
+}
+
+/** The agent's edit of the file, until its diff editor is open with both sides loaded in the host. */
 async function diffOpen(api: AcpNativeApi, file: string): Promise<Record<string, unknown>> {
+  const gc = gcPauses();
   const stop = await api.prompt(`edit ${file}`);
   if (stop !== 'end_turn') throw new Error(`edit: stop reason ${stop}`);
   const input = await waitFor('the diff editor', () => diffTabOf(file));
   const [left, right] = await Promise.all([vscode.workspace.openTextDocument(input.original), vscode.workspace.openTextDocument(input.modified)]);
-  return { leftChars: left.getText().length, rightChars: right.getText().length, leftScheme: input.original.scheme };
+  return { leftChars: charsOf(left), rightChars: charsOf(right), leftScheme: input.original.scheme, ...gc.stop() };
 }
 
 export async function run(): Promise<void> {
@@ -257,8 +284,10 @@ export async function run(): Promise<void> {
   console.log(`BENCH-INFO ${JSON.stringify({ vscode: vscode.version, node: process.versions.node, mb, fileMb, reps, cpus: os.cpus().length })}`);
 
   // Plain text: a .ts file would start the TypeScript extension's server on it, in the same host,
-  // and its cost (sending 10 MB to tsserver) is not the client's.
-  const bigFile = path.join(root, 'big-generated.txt');
+  // and its cost (sending 10 MB to tsserver) is not the client's. A new file each repetition: a
+  // document VS Code still holds from the previous one would not be sent to the host again.
+  const bigFileOf = (rep: number, use: string) => path.join(root, `big-generated-${use}-${rep}.txt`);
+  const bigFiles: string[] = [];
   try {
     await api.newSession();
     // Warm-up: agent start, JIT of the paths measured.
@@ -281,7 +310,11 @@ export async function run(): Promise<void> {
         emit(await measure(rep, scenario, mb, body));
       }
       if (!wanted('read baseline') && !wanted('diff open') && !wanted('open baseline')) continue;
+      const bigFile = bigFileOf(rep, 'edit');
+      const openedFile = bigFileOf(rep, 'open');
+      bigFiles.push(bigFile, openedFile);
       writeBigFile(bigFile, fileMb);
+      writeBigFile(openedFile, fileMb);
       await closeEditors();
       emit(
         await measure(rep, 'read baseline', fileMb, async () => {
@@ -296,8 +329,8 @@ export async function run(): Promise<void> {
       // text to the extension host (the diff editor does so for both of its sides).
       emit(
         await measure(rep, 'open baseline', fileMb, async () => {
-          const editor = await vscode.window.showTextDocument(vscode.Uri.file(bigFile), { preview: true });
-          return { chars: editor.document.getText().length };
+          const editor = await vscode.window.showTextDocument(vscode.Uri.file(openedFile), { preview: true });
+          return { chars: charsOf(editor.document) };
         }),
       );
       await closeEditors();
@@ -307,7 +340,7 @@ export async function run(): Promise<void> {
     await setSetting('acpNative.defaultAgent', undefined);
     await setSetting('acpNative.permissions.autoApprove', undefined);
     await setSetting('acpNative.agents', undefined);
-    fs.rmSync(bigFile, { force: true });
+    for (const file of bigFiles) fs.rmSync(file, { force: true });
   }
   console.log('BENCH-DONE');
 }

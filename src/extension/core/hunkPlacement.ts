@@ -16,17 +16,27 @@ export interface Hunk {
  * applied), it is not made of whole lines, or the hunks are out of order. Texts are LF.
  */
 export function revertHunks(fileText: string, hunks: readonly Hunk[]): string | undefined {
+  return revertHunkPieces(fileText, hunks)?.reduce((out, piece) => out + piece, '');
+}
+
+/**
+ * The same, as the pieces it is made of: slices of `fileText` (which share its characters, no
+ * copy) and the hunks' old texts. A 10 MB file's "before" side is encoded for VS Code from these
+ * without ever being copied into one string.
+ */
+export function revertHunkPieces(fileText: string, hunks: readonly Hunk[]): string[] | undefined {
   if (hunks.length === 0) return undefined;
-  let out = '';
+  const pieces: string[] = [];
   let pos = 0;
   for (const hunk of hunks) {
     if (hunk.newText === '') return undefined;
     const at = findWholeLines(fileText, hunk.newText, pos);
     if (at === -1) return undefined;
-    out += fileText.slice(pos, at) + hunk.oldText;
+    pieces.push(fileText.slice(pos, at), hunk.oldText);
     pos = at + hunk.newText.length;
   }
-  return out + fileText.slice(pos);
+  pieces.push(fileText.slice(pos));
+  return pieces;
 }
 
 /** The first place from `from` where `text` stands as whole lines, or -1. */

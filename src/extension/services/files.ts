@@ -3,7 +3,7 @@ import * as fs from 'node:fs/promises';
 import * as acp from '@agentclientprotocol/sdk';
 import { KeyedSerialQueue } from '../core/serialQueue';
 import { normalizeAbsolute, sliceLines } from '../core/paths';
-import { applyChange, changedRange, dominantEol, encodeFileText, unreadableMessage } from '../core/fileText';
+import { changedBytes, changedRange, unreadableMessage } from '../core/fileText';
 import type { FileSnapshot } from '../core/review';
 import { errorMessage, type Logger } from '../log';
 import { fileDisplayPath } from '../titles';
@@ -136,9 +136,9 @@ export class FileService {
     // The file on disk is the truth (a saved document shows it and follows it): only the changed
     // range is replaced, so its BOM and every untouched line ending stay byte for byte. A
     // document would normalize mixed line endings when it loads and write them all on save.
-    const change = changedRange(disk.text, content, dominantEol(disk.text));
+    const change = changedRange(disk.text, content);
     if (!change) return;
-    await fs.writeFile(filePath, encodeFileText(applyChange(disk.text, change), disk.bom));
+    await fs.writeFile(filePath, changedBytes(disk.bytes, disk.text, disk.bom, change));
   }
 
   private async confirmOverwrite(params: acp.WriteTextFileRequest, doc: vscode.TextDocument, signal: AbortSignal | undefined): Promise<void> {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { revertHunks } from '../../../src/extension/core/hunkPlacement';
+import { revertHunkPieces, revertHunks } from '../../../src/extension/core/hunkPlacement';
 
 const after = 'export function greet(name) {\n  return `Hi, ${name}!`;\n}\n\nexport function bye(name) {\n  return `See you, ${name}.`;\n}\n';
 
@@ -32,5 +32,16 @@ describe('putting hunks back in their file', () => {
   it('skips an earlier match inside a longer line', () => {
     const text = 'let a = 1; // b = 2\nb = 2\n';
     assert.equal(revertHunks(text, [{ oldText: 'b = 3', newText: 'b = 2' }]), 'let a = 1; // b = 2\nb = 3\n');
+  });
+
+  it('gives the same file as pieces: slices of the file and the old texts, in order', () => {
+    const hunks = [
+      { oldText: 'export function greet(name) {\n  return `Hello, ${name}!`;', newText: 'export function greet(name) {\n  return `Hi, ${name}!`;' },
+      { oldText: '  return `Goodbye, ${name}.`;\n}', newText: '  return `See you, ${name}.`;\n}' },
+    ];
+    const pieces = revertHunkPieces(after, hunks);
+    assert.deepEqual(pieces, ['', hunks[0].oldText, after.slice(after.indexOf('\n}\n'), after.indexOf('  return `See')), hunks[1].oldText, '\n']);
+    assert.equal(pieces?.join(''), revertHunks(after, hunks));
+    assert.equal(revertHunkPieces(after, [{ oldText: 'Hello', newText: 'Hi' }]), undefined);
   });
 });

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import {
   applyChange,
+  changedBytes,
   changedRange,
   decodeFileBytes,
   dominantEol,
@@ -125,5 +126,47 @@ describe('file text: the changed range of a big file', () => {
     assert.equal(raw.slice(change.start, change.end), '75000');
     assert.equal(change.text, '1');
     assert.equal(write(raw, content), raw.replace('value75000 = 75000;', 'value75000 = 1;'));
+  });
+
+  describe('changed bytes', () => {
+    const joined = (parts: Uint8Array[]) => Buffer.concat(parts);
+    /** What writing the whole text gives: the bytes the parts must add up to. */
+    const expectWrite = (raw: string, content: string, bom: boolean) => {
+      const bytes = encodeFileText(raw, bom);
+      const change = changedRange(raw, content);
+      assert.ok(change, 'a change');
+      const parts = changedBytes(bytes, raw, bom, change);
+      assert.ok(joined(parts).equals(encodeFileText(applyChange(raw, change), bom)), JSON.stringify({ raw: raw.slice(0, 80), content: content.slice(0, 80), bom }));
+      return { parts, bytes };
+    };
+
+    it('are the file with the changed text replaced, byte for byte: BOM, CRLF, accents, CJK, emoji', () => {
+      for (const bom of [false, true]) {
+        expectWrite('héllo\r\nwörld\r\n漢字\r\n', 'héllo\nWÖRLD\n漢字\n', bom);
+        expectWrite('a😀b\n', 'a😀c\n', bom);
+        expectWrite('first\nlast', 'zeroth\nfirst\nlast', bom);
+        expectWrite('first\nlast\n', 'first\n', bom);
+        expectWrite('x', 'x\ny\nz', bom);
+      }
+    });
+
+    it('never cut a surrogate pair: an edit of an emoji\'s low half alone replaces the whole emoji', () => {
+      // 😀 and 😁 share their high surrogate: the common prefix ends inside the pair.
+      const { parts } = expectWrite('say 😀 now\n', 'say 😁 now\n', false);
+      assert.equal(new TextDecoder('utf-8', { fatal: true }).decode(parts[1]), '😁');
+      // A change ending between the halves of a kept pair.
+      // U+1F600 and U+1F200 share their low surrogate: the common suffix starts inside the pair.
+      expectWrite('\uD83D\uDE00x\n', '\uD83C\uDE00x\n', false);
+      expectWrite('\uD83D\uDE00\uD83D\uDE01', '\uD83D\uDE01\uD83D\uDE01', true);
+    });
+
+    it('keep the untouched bytes of a 10 MB file as they are, encoding only the changed line', () => {
+      const lines = Array.from({ length: 150_000 }, (_, i) => `export const value${i} = ${i}; // some text\r\n`);
+      const raw = lines.join('');
+      const content = raw.replace('value75000 = 75000;', 'value75000 = 1;').replace(/\r\n/g, '\n');
+      const { parts, bytes } = expectWrite(raw, content, true);
+      assert.equal(parts[1].length, 1);
+      assert.ok(parts[0].buffer === bytes.buffer && parts[2].buffer === bytes.buffer, 'the head and tail are the file\'s own bytes');
+    });
   });
 });

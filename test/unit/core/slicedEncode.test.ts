@@ -36,4 +36,27 @@ describe('encodeSliced', () => {
     assert.deepEqual(await encodeSliced('short', { sliceChars: 100, nextTurn }), whole('short'));
     assert.equal(turns.count, 0);
   });
+
+  it('encodes a text given in pieces as the joined text, pairs split between pieces included', async () => {
+    const text = 'line one\r\nçé 漢字 😀😀 end\r\n'.repeat(30);
+    const pair = text.indexOf('😀') + 1; // between the two halves of the first emoji
+    const cuts = [0, 5, pair, pair, text.length - 7, text.length];
+    const pieces = cuts.slice(1).map((end, i) => text.slice(cuts[i], end));
+    assert.ok(pieces.includes(''), 'an empty piece is among them');
+    for (const sliceChars of [2, 3, 16, 1000]) {
+      const bytes = await encodeSliced(pieces, { sliceChars, nextTurn: async () => undefined });
+      assert.deepEqual(bytes, whole(text), `slices of ${sliceChars}`);
+    }
+    assert.deepEqual(await encodeSliced(['a\uD83D', 'x'], { sliceChars: 2, nextTurn: async () => undefined }), whole('a\uD83Dx'));
+    assert.deepEqual(await encodeSliced(['ab', '\uD83D'], { sliceChars: 2, nextTurn: async () => undefined }), whole('ab\uD83D'));
+  });
+
+  it('encodes large pieces a slice per turn, across the pieces', async () => {
+    const file = 'x'.repeat(4000) + '\n';
+    const pieces = [file.slice(0, 1000), 'changed\n', file.slice(1000)];
+    const { turns, nextTurn } = counting();
+    const bytes = await encodeSliced(pieces, { sliceChars: 256, nextTurn });
+    assert.deepEqual(bytes, whole(pieces.join('')));
+    assert.ok(turns.count >= 15, `${turns.count} turns`);
+  });
 });

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { encodeSliced } from '../../core/slicedEncode';
+import { samePieces, type TextPieces } from '../../core/textPieces';
 import { DIFF_SCHEME, decodeDiffDocUri, encodeDiffDocUri, type DiffDocKey } from '../../core/virtualDocs';
-import { revertHunks, type Hunk } from '../../core/hunkPlacement';
+import { revertHunkPieces, type Hunk } from '../../core/hunkPlacement';
 import type { ToolCallState } from '../../core/toolCalls';
 import { currentTextOrUndefined } from '../../services/workspaceText';
 import type { AgentSessions } from '../../connection/agentSessions';
@@ -26,9 +27,10 @@ export class DiffDocumentProvider extends Disposable implements vscode.FileSyste
   readonly onDidChangeFile = this.changeEmitter.event;
   /**
    * "Before" texts the diff editor computed when it opened them (it reads the file to know
-   * whether the hunks still stand): served from here, so one open reads and reverts once.
+   * whether the hunks still stand): served from here, so one open reads and reverts once. Kept
+   * as pieces (slices of the file read and the hunks' old texts): never copied into one string.
    */
-  private readonly computedBefore = new Map<string, string>();
+  private readonly computedBefore = new Map<string, TextPieces>();
   /** What `stat` encoded, kept for the `readFile` that follows it; bumped per change (the mtime). */
   private readonly served = new Map<string, { version: number; bytes?: Uint8Array }>();
 
@@ -57,16 +59,16 @@ export class DiffDocumentProvider extends Disposable implements vscode.FileSyste
   }
 
   /** The "before" text of a URI, as just computed by the opener; shown without computing it again. */
-  rememberBefore(uri: vscode.Uri, text: string): void {
+  rememberBefore(uri: vscode.Uri, pieces: TextPieces): void {
     const key = uri.toString();
     const previous = this.computedBefore.get(key);
-    this.computedBefore.set(key, text);
+    this.computedBefore.set(key, pieces);
     // Already open with an older text (the file changed since): show the new one.
-    if (previous !== undefined && previous !== text) this.changed(uri);
+    if (previous !== undefined && !samePieces(previous, pieces)) this.changed(uri);
   }
 
   /** The text of a document (readable error text for an address that no longer leads anywhere). */
-  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+  private async contentOf(uri: vscode.Uri): Promise<string | TextPieces> {
     const decoded = decodeDiffDocUri(uri);
     if (!decoded.ok) return `ACP Native: this document address is not valid (${decoded.error}).`;
     const key = decoded.value;
@@ -126,7 +128,7 @@ export class DiffDocumentProvider extends Disposable implements vscode.FileSyste
     const entry = this.served.get(key) ?? { version: 1 };
     if (entry.bytes) return { version: entry.version, bytes: entry.bytes };
     // A large file's side is encoded a slice per turn: in one go, 10 MB held the host for 15–30 ms.
-    const bytes = await encodeSliced(await this.provideTextDocumentContent(uri));
+    const bytes = await encodeSliced(await this.contentOf(uri));
     // A change meanwhile bumped the version: what it serves next is encoded anew.
     if ((this.served.get(key)?.version ?? 1) !== entry.version) return { version: entry.version, bytes };
     this.served.set(key, { version: entry.version, bytes });
@@ -146,8 +148,9 @@ export function hunksOf(call: ToolCallState, path: string): Hunk[] {
 }
 
 /** The file before the card's hunks, from the file as it is now; the bare hunks if they no longer fit. */
-async function fileBefore(path: string, hunks: Hunk[]): Promise<string> {
+async function fileBefore(path: string, hunks: Hunk[]): Promise<string | TextPieces> {
   const current = await currentTextOrUndefined(path);
-  const before = current === undefined ? undefined : revertHunks(current, hunks);
+  const before = current === undefined ? undefined : revertHunkPieces(current, hunks);
   return before ?? hunks.map((h) => h.oldText).join('\n…\n');
 }
+

@@ -9,7 +9,7 @@ import { Disposable } from '../../util/lifecycle';
 import { callDisplayTitle, fileDisplayPath, titleContext } from '../../titles';
 import { diffDocUri, type DiffDocumentProvider } from './diffDocuments';
 import { currentTextOrUndefined } from '../../services/workspaceText';
-import { revertHunks } from '../../core/hunkPlacement';
+import { revertHunkPieces } from '../../core/hunkPlacement';
 
 /** How long the auto-open queue waits for one editor before opening the next. */
 const AUTO_OPEN_WAIT_MS = 1500;
@@ -116,7 +116,7 @@ export class DiffEditors extends Disposable {
     const current = await currentTextOrUndefined(first.item.path);
     if (!isNewFile && group.every((d) => d.item.oldText != null)) {
       const wholeFile = group.length === 1 && current !== undefined && isWholeFileContent(first.item.newText, current);
-      const placed = current !== undefined ? revertHunks(current, group.map((d) => ({ oldText: d.item.oldText ?? '', newText: d.item.newText }))) : undefined;
+      const placed = current !== undefined ? revertHunkPieces(current, group.map((d) => ({ oldText: d.item.oldText ?? '', newText: d.item.newText }))) : undefined;
       if (!wholeFile && placed !== undefined) {
         const left = diffDocUri({ sessionId, toolCallId, index: first.index, side: 'before', path: first.item.path });
         this.deps.documents.rememberBefore(left, placed);
