@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { CrlfConverter, PendingOutput, describeCommandEnd, type CommandEnd } from '../../core/terminalText';
-import { ChunkedText, utf16Units } from '../../core/textChunks';
+import { TextTail } from '../../core/byteTail';
 import type { TerminalPanel } from '../../services/clientTerminals';
 
-/** What `renderedText` remembers of the output given to VS Code. */
+/** What `renderedText` remembers of the output given to VS Code, in UTF-8 bytes. */
 const RENDERED_CAP = 1024 * 1024;
 /**
  * Output waiting for the panel (not yet open, or between two deliveries): a flood keeps its newest
@@ -43,8 +43,11 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
   private opened = false;
   private endValue: CommandEnd | undefined;
   private closedByUser = false;
-  /** What VS Code has been given (after `open()`), capped: the API reports output as rendered. */
-  private readonly delivered = new ChunkedText(utf16Units, RENDERED_CAP);
+  /**
+   * What VS Code has been given (after `open()`), capped: the API reports output as rendered.
+   * Copied into a ring rather than holding the delivered strings (see TextTail).
+   */
+  private readonly delivered = new TextTail(RENDERED_CAP);
 
   constructor(
     private readonly options: {
