@@ -55,8 +55,11 @@ export interface IoRun {
   readonly heapRetainedMB: number;
   /** At the heap's peak: growth of each V8 heap space (new, old, large objects...), MB: where the peak is. */
   readonly heapPeakSpacesMB: Record<string, number>;
-  /** Garbage collections during the run, by kind: count, total and longest pause (ms). */
-  readonly gc: Record<string, { count: number; totalMs: number; maxMs: number }>;
+  /**
+   * Garbage collections during the run, by kind: count, total and longest pause (ms), and why
+   * (V8's flags: e.g. "external memory" when ArrayBuffers outside the heap forced it).
+   */
+  readonly gc: Record<string, { count: number; totalMs: number; maxMs: number; why?: Record<string, number> }>;
   /** The machine's 1-minute load average at the end. */
   readonly load: number;
   /** Scenario-specific facts (what terminal/output kept, what the diff shows). */
@@ -147,17 +150,30 @@ const GC_KINDS: Record<number, string> = {
   [perfConstants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
 };
 
+const GC_FLAGS: [number, string][] = [
+  [perfConstants.NODE_PERFORMANCE_GC_FLAGS_FORCED, 'forced'],
+  [perfConstants.NODE_PERFORMANCE_GC_FLAGS_ALL_EXTERNAL_MEMORY, 'external memory'],
+  [perfConstants.NODE_PERFORMANCE_GC_FLAGS_ALL_AVAILABLE_GARBAGE, 'all available garbage'],
+  [perfConstants.NODE_PERFORMANCE_GC_FLAGS_SCHEDULE_IDLE, 'idle'],
+  [perfConstants.NODE_PERFORMANCE_GC_FLAGS_CONSTRUCT_RETAINED, 'construct retained'],
+  [perfConstants.NODE_PERFORMANCE_GC_FLAGS_SYNCHRONOUS_PHANTOM_PROCESSING, 'synchronous phantom processing'],
+];
+
 /** The garbage collections while it runs (what most long blocks of a flood are), by kind. */
 function gcProbe(): { stop(): IoRun['gc'] } {
   const byKind: IoRun['gc'] = {};
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      const kind = ((entry as { detail?: { kind?: number } }).detail)?.kind ?? -1;
+      const detail = (entry as { detail?: { kind?: number; flags?: number } }).detail;
+      const kind = detail?.kind ?? -1;
       const name = GC_KINDS[kind] ?? `kind ${kind}`;
       const stats = (byKind[name] ??= { count: 0, totalMs: 0, maxMs: 0 });
       stats.count++;
       stats.totalMs = Math.round((stats.totalMs + entry.duration) * 10) / 10;
       stats.maxMs = Math.max(stats.maxMs, Math.round(entry.duration * 10) / 10);
+      for (const [flag, why] of GC_FLAGS) {
+        if (((detail?.flags ?? 0) & flag) !== 0) (stats.why ??= {})[why] = (stats.why[why] ?? 0) + 1;
+      }
     }
   });
   observer.observe({ entryTypes: ['gc'] });
