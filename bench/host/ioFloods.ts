@@ -154,7 +154,7 @@ const GC_FLAGS: [number, string][] = [
   [perfConstants.NODE_PERFORMANCE_GC_FLAGS_FORCED, 'forced'],
   [perfConstants.NODE_PERFORMANCE_GC_FLAGS_ALL_EXTERNAL_MEMORY, 'external memory'],
   [perfConstants.NODE_PERFORMANCE_GC_FLAGS_ALL_AVAILABLE_GARBAGE, 'all available garbage'],
-  [perfConstants.NODE_PERFORMANCE_GC_FLAGS_SCHEDULE_IDLE, 'idle'],
+  [perfConstants.NODE_PERFORMANCE_GC_FLAGS_SCHEDULE_IDLE, 'schedule idle GC'],
   [perfConstants.NODE_PERFORMANCE_GC_FLAGS_CONSTRUCT_RETAINED, 'construct retained'],
   [perfConstants.NODE_PERFORMANCE_GC_FLAGS_SYNCHRONOUS_PHANTOM_PROCESSING, 'synchronous phantom processing'],
 ];
