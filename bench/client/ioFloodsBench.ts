@@ -93,9 +93,10 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
         ...rows,
       ]),
   );
-  const details = (name: IoScenario) => of(name).map((r) => JSON.stringify({ ...r.detail, heapPeakSpacesMB: r.heapPeakSpacesMB })).join('\n    ');
+  const details = (name: IoScenario) => of(name).map((r) => JSON.stringify({ ...r.detail, heapPeakSpacesMB: r.heapPeakSpacesMB, gc: r.gc })).join('\n    ');
   console.log(`
-- pipe baseline: the extension host reads the same writer's ${num(options.mb)} MB through a pipe and drops it.
+- pipe baseline: the extension host reads the same writer's ${num(options.mb)} MB through a pipe and drops it:
+    ${details('pipe baseline')}
 - client terminal: the agent's terminal/create of that writer (no outputByteLimit: the client's default), polling
   terminal/output every 100 ms, shown live in a terminal panel; what the last terminal/output kept:
     ${details('client terminal')}
@@ -109,6 +110,7 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
 - The diff library (structuredPatch of the whole ${num(options.fileMb)} MB before/after, off the host, this process): ${num(diffMs)} ms.
 - "max block CPU ms": the same longest block counted in the host process's CPU time (what the host itself spent in it,
   without the time the loaded machine gave to other processes meanwhile).
+- gc: the garbage collections during the run by kind (count, total and longest pause, ms): most long blocks of a flood.
 - Memory: peak growth of the host's RSS and heap during the run (RSS sampled every 50 ms, heap every 250 ms; garbage not yet collected included),
   and the heap still held after it (after a full collection); heapPeakSpacesMB: which V8 heap spaces grew, at the heap's peak
   (new = young garbage and objects not yet promoted, old = promoted, large_object = single objects over 128 KB).

@@ -20,7 +20,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import { performance, PerformanceObserver, constants as perfConstants, type PerformanceEntry } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
@@ -55,6 +55,11 @@ export interface IoRun {
   readonly heapRetainedMB: number;
   /** At the heap's peak: growth of each V8 heap space (new, old, large objects...), MB: where the peak is. */
   readonly heapPeakSpacesMB: Record<string, number>;
+  /**
+   * Garbage collections during the run, by kind: count, total and longest pause (ms), and why
+   * (V8's flags: e.g. "external memory" when ArrayBuffers outside the heap forced it).
+   */
+  readonly gc: Record<string, { count: number; totalMs: number; maxMs: number; why?: Record<string, number> }>;
   /** The machine's 1-minute load average at the end. */
   readonly load: number;
   /** Scenario-specific facts (what terminal/output kept, what the diff shows). */
@@ -138,12 +143,55 @@ function memoryProbe(): { stop(): { rssGrowthMB: number; heapGrowthMB: number; h
   };
 }
 
+const GC_KINDS: Record<number, string> = {
+  [perfConstants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
+  [perfConstants.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
+  [perfConstants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
+  [perfConstants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
+
+const GC_FLAGS: [number, string][] = [
+  [perfConstants.NODE_PERFORMANCE_GC_FLAGS_FORCED, 'forced'],
+  [perfConstants.NODE_PERFORMANCE_GC_FLAGS_ALL_EXTERNAL_MEMORY, 'external memory'],
+  [perfConstants.NODE_PERFORMANCE_GC_FLAGS_ALL_AVAILABLE_GARBAGE, 'all available garbage'],
+  [perfConstants.NODE_PERFORMANCE_GC_FLAGS_SCHEDULE_IDLE, 'schedule idle GC'],
+  [perfConstants.NODE_PERFORMANCE_GC_FLAGS_CONSTRUCT_RETAINED, 'construct retained'],
+  [perfConstants.NODE_PERFORMANCE_GC_FLAGS_SYNCHRONOUS_PHANTOM_PROCESSING, 'synchronous phantom processing'],
+];
+
+/** The garbage collections while it runs (what most long blocks of a flood are), by kind. */
+function gcProbe(): { stop(): IoRun['gc'] } {
+  const byKind: IoRun['gc'] = {};
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const detail = (entry as { detail?: { kind?: number; flags?: number } }).detail;
+      const kind = detail?.kind ?? -1;
+      const name = GC_KINDS[kind] ?? `kind ${kind}`;
+      const stats = (byKind[name] ??= { count: 0, totalMs: 0, maxMs: 0 });
+      stats.count++;
+      stats.totalMs = Math.round((stats.totalMs + entry.duration) * 10) / 10;
+      stats.maxMs = Math.max(stats.maxMs, Math.round(entry.duration * 10) / 10);
+      for (const [flag, why] of GC_FLAGS) {
+        if (((detail?.flags ?? 0) & flag) !== 0) (stats.why ??= {})[why] = (stats.why[why] ?? 0) + 1;
+      }
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop() {
+      observer.disconnect();
+      return byKind;
+    },
+  };
+}
+
 async function measure(rep: number, scenario: IoScenario, mb: number, run: () => Promise<Record<string, unknown> | undefined>): Promise<IoRun> {
   await sleep(300);
   const profile = await profiler('io', `${rep}-${scenario}`);
   const memory = memoryProbe();
   const blocks = startLoopBlocks();
   const cpuBlocks = cpuBlockProbe();
+  const gc = gcProbe();
   const cpu = process.cpuUsage();
   const start = performance.now();
   const detail = await run();
@@ -151,6 +199,7 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
   const used = process.cpuUsage(cpu);
   const loop = blocks.stop();
   const maxBlockCpuMs = cpuBlocks.stop();
+  const collections = gc.stop();
   await profile.stop();
   const grown = memory.stop();
   return {
@@ -163,6 +212,7 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
     p99Ms: loop.p99Ms,
     maxBlockCpuMs,
     ...grown,
+    gc: collections,
     load: os.loadavg()[0],
     ...(detail ? { detail } : {}),
   };
@@ -189,9 +239,11 @@ async function terminalTurn(api: AcpNativeApi, prompt: string): Promise<Record<s
   const posted = api.chatMessagesPosted();
   const stop = await api.prompt(prompt);
   if (stop !== 'end_turn') throw new Error(`${prompt}: stop reason ${stop}`);
+  // The panel's text (up to 1 MB, joined when read) is read only once the command ended: reading
+  // it every 10 ms of the flood made the probe a cost of its own that the baseline does not pay.
   const call = await waitFor('the exit line in the panel', () => {
     const last = lastCall(api);
-    return last?.terminal && /\[exit code 0\]/.test(last.terminal.output) ? last : undefined;
+    return last?.terminal?.exit && /\[exit code 0\]/.test(last.terminal.output) ? last : undefined;
   });
   const rendered = call.terminal?.output ?? '';
   return {

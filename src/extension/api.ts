@@ -211,7 +211,7 @@ export interface RenderedToolCall {
   rawOutput?: unknown;
   /** URIs of the editors this card opened (diff sides), as strings. */
   uris: string[];
-  /** For terminal cards: the terminal panel and what it shows. */
+  /** For terminal cards: the terminal panel and what it shows (`output`: read when accessed, what the panel was given by then). */
   terminal?: { id: string; name: string; output: string; exit?: { exitCode: number | null; signal: string | null } };
   /** The card's node in the Tool Calls tree. */
   tree: RenderedTreeItem;

@@ -195,11 +195,17 @@ function renderedCall(acp: AcpNative, session: SessionRecord, call: ToolCallStat
   };
   const view = call.terminalId ? acp.terminalViews.get(call.terminalId) : undefined;
   if (view) {
+    const pty = view.pty;
     rendered.terminal = {
       id: view.terminalId,
       name: view.name,
-      output: view.pty.renderedText,
-      ...(view.pty.ended ? { exit: view.pty.ended } : {}),
+      // Read when asked (an enumerable getter: spreads and JSON see it): joining up to 1 MB of a
+      // flooding panel's output for every toolCalls() call, whether or not the caller looks at it,
+      // made a caller polling toolCalls() a flood's main source of long-lived garbage.
+      get output() {
+        return pty.renderedText;
+      },
+      ...(pty.ended ? { exit: pty.ended } : {}),
     };
   }
   return rendered;

@@ -171,3 +171,47 @@ function incompleteTailStart(bytes: Uint8Array): number {
   }
   return n;
 }
+
+/** Text is encoded into the ring through a reused buffer of this many bytes, a piece at a time. */
+const ENCODE_PIECE_BYTES = 64 * 1024;
+
+/**
+ * The newest text written somewhere (what a terminal panel was given), kept as UTF-8 in a
+ * reused ring of at most `limitBytes` and decoded only when read. Holding the written strings
+ * themselves kept each of a flood's deliveries (128 KB strings, 20 a second) alive for the
+ * next megabyte of output: long enough to be promoted to the old generation, where only a full
+ * garbage collection frees them. Encoding copies each string into the ring and lets it die young.
+ *
+ * What is read back is what was written, from a character on, except that a lone surrogate
+ * reads back as U+FFFD (as UTF-8, and VS Code's own transport, carries it).
+ */
+export class TextTail {
+  private readonly tail: ByteTail;
+  private scratch: Uint8Array | undefined;
+  /** The decoded text while nothing was written since. */
+  private decoded: string | undefined;
+
+  constructor(readonly limitBytes: number) {
+    this.tail = new ByteTail(limitBytes);
+  }
+
+  append(text: string): void {
+    if (!text) return;
+    this.decoded = undefined;
+    const scratch = (this.scratch ??= new Uint8Array(ENCODE_PIECE_BYTES));
+    // encodeInto stops before a character that does not fit: pieces never split one.
+    for (let at = 0; at < text.length; ) {
+      const { read, written } = encoder.encodeInto(at === 0 ? text : text.substring(at), scratch);
+      this.tail.append(scratch.subarray(0, written));
+      at += read;
+    }
+  }
+
+  /** The kept text (the newest `limitBytes` of UTF-8, from a character on). */
+  get text(): string {
+    return (this.decoded ??= textDecoder.decode(this.tail.readFrom(0).bytes));
+  }
+}
+
+const encoder = new TextEncoder();
+const textDecoder = new TextDecoder('utf-8');

@@ -52,6 +52,7 @@ export class PendingOutput {
   private skippedByWriter = 0;
   /** Raw bytes dropped undecoded, not yet reported. */
   private skippedBytes = 0;
+  private lastTakeOverflowed = false;
 
   constructor(readonly maxChars: number) {
     this.text = new ChunkedText(utf16Units, maxChars);
@@ -92,6 +93,14 @@ export class PendingOutput {
     this.skippedByWriter += count;
   }
 
+  /**
+   * The last `take` left part of the output out: more came since the one before than a panel
+   * is given at once (a flood), so giving it more often would only show more of what scrolls by.
+   */
+  get overflowed(): boolean {
+    return this.lastTakeOverflowed;
+  }
+
   /** Everything pending, after a dim note when part of it was skipped; empties the buffer. */
   take(): string {
     this.decodeBytes();
@@ -102,6 +111,7 @@ export class PendingOutput {
     const slice = this.text.readFrom(0);
     this.text.dropFront();
     this.reportedDropped = this.text.dropped;
+    this.lastTakeOverflowed = skipped > 0 || skippedBytes > 0;
     const what = [skippedBytes > 0 ? `${skippedBytes} bytes` : '', skipped > 0 ? `${skipped} characters` : ''].filter(Boolean).join(' and ');
     const note = what ? `\x1b[0m\r\n\x1b[2m[… ${what} of output not shown …]\x1b[0m\r\n` : '';
     return note + slice.text;

@@ -53,6 +53,23 @@ describe('terminal text', () => {
     assert.equal(pending.take(), 'xyz', 'no note when nothing was skipped since');
   });
 
+  it('says whether its last delivery left output out (a flood: the panel is then given it less often)', () => {
+    const pending = new PendingOutput(10);
+    assert.equal(pending.overflowed, false);
+    pending.push('0123456789abc');
+    pending.take();
+    assert.equal(pending.overflowed, true, 'characters were dropped');
+    pending.push('short');
+    pending.take();
+    assert.equal(pending.overflowed, false, 'it all fitted');
+    pending.pushBytes(new TextEncoder().encode('0123456789abcdef'));
+    pending.take();
+    assert.equal(pending.overflowed, true, 'bytes were dropped undecoded');
+    pending.skip(3);
+    pending.take();
+    assert.equal(pending.overflowed, true, 'its writer skipped output');
+  });
+
   it('keeps a process\'s bytes undecoded until taken, decoding a character split between pushes whole', () => {
     const pending = new PendingOutput(100);
     const bytes = new TextEncoder().encode('é漢\n');

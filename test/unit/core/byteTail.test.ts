@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ByteTail, Utf8Carry } from '../../../src/extension/core/byteTail';
+import { ByteTail, TextTail, Utf8Carry } from '../../../src/extension/core/byteTail';
 import { OutputBuffer } from '../../../src/extension/core/outputBuffer';
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -71,6 +71,46 @@ describe('ByteTail (the newest bytes of a stream, undecoded)', () => {
     assert.equal(tail.size, 1024 * 1024);
     assert.equal(tail.length, 1600 * 65536);
     assert.equal(tail.readFrom(0).bytes.length, 1024 * 1024);
+  });
+});
+
+describe('TextTail (what a terminal panel was given, kept as UTF-8)', () => {
+  it('reads back the newest text written, whole characters only, within its byte limit', () => {
+    const tail = new TextTail(10);
+    assert.equal(tail.text, '');
+    tail.append('abc');
+    tail.append('dé');
+    assert.equal(tail.text, 'abcdé');
+    tail.append('漢字!');
+    // 'abcdé漢字!' is 13 bytes: the newest 10.
+    assert.equal(tail.text, 'dé漢字!');
+    tail.append('😀');
+    // The newest 10 bytes start inside '漢' (3 bytes): the rest of it is skipped.
+    assert.equal(tail.text, '字!😀');
+  });
+
+  it('keeps surrogate pairs whole across its encoding pieces, and the tail exact for big writes', () => {
+    const tail = new TextTail(300_000);
+    // Longer than one 64 KB encoding piece, with 4-byte characters straddling the piece boundaries.
+    const big = 'x'.repeat(65_535) + '😀'.repeat(30_000) + 'end\r\n';
+    tail.append(big);
+    assert.equal(tail.text, big, 'under the limit: all of it');
+    assert.ok(!tail.text.includes('\ufffd'), 'no character broken');
+    const more = 'y'.repeat(200_000);
+    tail.append(more);
+    const kept = tail.text;
+    assert.ok(kept.endsWith(more) && kept.length < big.length + more.length);
+    assert.equal(new TextEncoder().encode(kept).length <= 300_000, true);
+    assert.ok(big.endsWith(kept.slice(0, kept.length - more.length)), 'what is kept of the first write is its tail');
+  });
+
+  it('reads the same text again until something is written (a poller gets it without decoding again)', () => {
+    const tail = new TextTail(1024);
+    tail.append('abc');
+    const first = tail.text;
+    assert.equal(tail.text, first);
+    tail.append('d');
+    assert.equal(tail.text, 'abcd');
   });
 });
 
