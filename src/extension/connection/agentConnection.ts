@@ -78,7 +78,8 @@ export class AgentConnection {
         const checked = checkSessionNotification(params);
         if (!checked.ok) return reportRejected(launch.name, checked.problem);
         if (isUnknownUpdateKind(checked.notification)) reportUnknownKind(launch.name, checked.notification.update.sessionUpdate);
-        for (const value of checked.newerValues ?? []) reportNewerValue(launch.name, value);
+        // Nearly always absent: no empty list and iterator per update.
+        if (checked.newerValues) for (const value of checked.newerValues) reportNewerValue(launch.name, value);
         options.onSessionUpdate(checked.notification);
       })
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))

@@ -295,26 +295,30 @@ export class SessionState {
       return;
     }
     const result = variant === 'tool_call' ? this.calls.applyToolCall(message as ToolCall) : this.calls.applyUpdate(message);
-    for (const warning of result.warnings) this.warn(warning);
-    const meta = readTerminalMeta(message._meta);
-    const terminalsChanged = meta.terminal_info || meta.terminal_output || meta.terminal_exit ? this.displayTerminals.apply(meta, id) : undefined;
+    // Indexed: nearly always empty, and a for-of would allocate an iterator per message.
+    for (let i = 0; i < result.warnings.length; i++) this.warn(result.warnings[i]);
     // A message that changes nothing (a repeat) must not schedule a flush.
-    if (!result.created && !result.changed && !terminalsChanged?.size) return;
-    const pending = this.pending();
-    if (result.created) {
-      this.conversation.addToolCall(id);
-      pending.newToolCalls.add(id);
-      pending.transcript = true;
+    if (result.created || result.changed) {
+      const pending = this.pending();
+      if (result.created) {
+        this.conversation.addToolCall(id);
+        pending.newToolCalls.add(id);
+        pending.transcript = true;
+      }
+      pending.toolCalls.add(id);
+      if (result.contentReplaced) pending.contentReplaced.add(id);
     }
-    if (result.changed) pending.toolCalls.add(id);
-    if (result.contentReplaced) pending.contentReplaced.add(id);
-    if (!terminalsChanged) return;
-    for (const terminalId of terminalsChanged) {
-      pending.terminals.add(terminalId);
-      // Output may name a call before (or without) `terminal_info`: it is still a terminal card.
-      if (this.calls.linkTerminal(id, terminalId)) pending.toolCalls.add(id);
-    }
+    const meta = readTerminalMeta(message._meta);
+    if (meta.terminal_info || meta.terminal_output || meta.terminal_exit) this.displayTerminals.apply(meta, id, this.terminalChanged);
   }
+
+  /** A display terminal changed through a message of `toolCallId`. Bound once: it runs per line of output. */
+  private readonly terminalChanged = (terminalId: string, toolCallId: string): void => {
+    const pending = this.pending();
+    pending.terminals.add(terminalId);
+    // Output may name a call before (or without) `terminal_info`: it is still a terminal card.
+    if (this.calls.linkTerminal(toolCallId, terminalId)) pending.toolCalls.add(toolCallId);
+  };
 
   private applyInfo(title: string | null | undefined, updatedAt: string | null | undefined): void {
     // Absent: unchanged; null: cleared.

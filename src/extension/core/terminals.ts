@@ -70,56 +70,56 @@ export class DisplayTerminalStore {
 
   /**
    * Applies the terminal keys of one tool-call message's `_meta` (already read defensively by
-   * `readTerminalMeta`). Returns the ids of the terminals that changed. In one message the keys
-   * apply in lifecycle order: info, output, exit.
+   * `readTerminalMeta`), calling `onChanged` with the id of each terminal that changed (once per
+   * key that changed it, so possibly more than once for one terminal). In one message the keys
+   * apply in lifecycle order: info, output, exit. A callback, not a returned set: this runs for
+   * every line of a command's output, and a set per message was garbage the next moment.
    */
-  apply(meta: TerminalMeta, toolCallId: string): Set<string> {
-    const changed = new Set<string>();
+  apply(meta: TerminalMeta, toolCallId: string, onChanged: (terminalId: string, toolCallId: string) => void): void {
     if (meta.terminal_info) {
-      const terminal = this.getOrCreate(meta.terminal_info.terminal_id, toolCallId, changed);
+      const terminal = this.getOrCreate(meta.terminal_info.terminal_id, toolCallId);
       // The call that announces a terminal owns it, even if output named another call first.
       terminal.toolCallId = toolCallId;
       terminal.cwd = meta.terminal_info.cwd ?? terminal.cwd;
       terminal.announced = true;
-      this.touch(terminal, changed);
+      terminal.revision++;
+      onChanged(terminal.id, toolCallId);
     }
     if (meta.terminal_output) {
-      const terminal = this.getOrCreate(meta.terminal_output.terminal_id, toolCallId, changed);
+      const known = this.terminals.get(meta.terminal_output.terminal_id);
+      const terminal = known ?? this.create(meta.terminal_output.terminal_id, toolCallId);
       if (meta.terminal_output.data) {
         terminal.output.append(meta.terminal_output.data);
-        this.touch(terminal, changed);
+        terminal.revision++;
       }
+      // A terminal first seen through empty output is still new; empty output of a known one changes nothing.
+      if (!known || meta.terminal_output.data) onChanged(terminal.id, toolCallId);
     }
     if (meta.terminal_exit) {
-      const terminal = this.getOrCreate(meta.terminal_exit.terminal_id, toolCallId, changed);
+      const terminal = this.getOrCreate(meta.terminal_exit.terminal_id, toolCallId);
       terminal.exit = { exitCode: meta.terminal_exit.exit_code, signal: meta.terminal_exit.signal };
-      this.touch(terminal, changed);
+      terminal.revision++;
+      onChanged(terminal.id, toolCallId);
     }
-    return changed;
   }
 
-  private getOrCreate(id: string, toolCallId: string, changed: Set<string>): StoredTerminal {
-    let terminal = this.terminals.get(id);
-    if (!terminal) {
-      changed.add(id);
-      const output = new ChunkedText(utf16Units, this.outputLimit);
-      terminal = {
-        id,
-        toolCallId,
-        cwd: undefined,
-        announced: false,
-        exit: undefined,
-        output,
-        revision: 0,
-        readFrom: (offset) => output.readFrom(offset),
-      };
-      this.terminals.set(id, terminal);
-    }
+  private getOrCreate(id: string, toolCallId: string): StoredTerminal {
+    return this.terminals.get(id) ?? this.create(id, toolCallId);
+  }
+
+  private create(id: string, toolCallId: string): StoredTerminal {
+    const output = new ChunkedText(utf16Units, this.outputLimit);
+    const terminal: StoredTerminal = {
+      id,
+      toolCallId,
+      cwd: undefined,
+      announced: false,
+      exit: undefined,
+      output,
+      revision: 0,
+      readFrom: (offset) => output.readFrom(offset),
+    };
+    this.terminals.set(id, terminal);
     return terminal;
-  }
-
-  private touch(terminal: DisplayTerminalState, changed: Set<string>): void {
-    terminal.revision++;
-    changed.add(terminal.id);
   }
 }

@@ -89,7 +89,10 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
+    if (a.length !== b.length) return false;
+    // A loop, not `every`: a closure per compared array, and this runs per tool-call update.
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
   }
   const recordA = a as Record<string, unknown>;
   const recordB = b as Record<string, unknown>;

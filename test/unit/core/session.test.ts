@@ -209,6 +209,22 @@ describe('SessionState', () => {
       assert.equal(state.toolCall('run')!.status, 'completed');
     });
 
+    it('a terminal message that changes nothing schedules no refresh; one that does names the terminal and its call', () => {
+      const { state, events, flushes, flush } = manualSession();
+      state.apply({ sessionUpdate: 'tool_call', toolCallId: 'run', title: 'npm test', kind: 'execute', _meta: { terminal_info: { terminal_id: 'T' } } });
+      flush();
+      state.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'run', _meta: { terminal_output: { terminal_id: 'T', data: '' } } });
+      assert.equal(flushes.length, 0, 'empty output of a known terminal is not a change');
+      state.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'other', title: 'x' });
+      flush();
+      state.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'other', _meta: { terminal_output: { terminal_id: 'U', data: 'late\n' } } });
+      flush();
+      const last = events[events.length - 1];
+      assert.deepEqual([...last.terminals], ['U']);
+      assert.deepEqual([...last.toolCalls], ['other'], 'output naming a call without a terminal links it: its card changes');
+      assert.equal(state.toolCall('other')!.terminalId, 'U');
+    });
+
     it('reports a replaced diff so open editors reload', () => {
       const { state, events, flush } = manualSession();
       state.apply({

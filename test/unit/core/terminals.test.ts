@@ -1,13 +1,24 @@
 import * as assert from 'node:assert/strict';
+import type { TerminalMeta } from '../../../src/protocol/terminalMeta';
 import { DisplayTerminalStore } from '../../../src/extension/core/terminals';
+
+/** Applies `meta`; returns the ids the store reported changed, in order, each once. */
+function changedBy(store: DisplayTerminalStore, meta: TerminalMeta, toolCallId: string): string[] {
+  const changed = new Set<string>();
+  store.apply(meta, toolCallId, (terminalId, callId) => {
+    assert.equal(callId, toolCallId);
+    changed.add(terminalId);
+  });
+  return [...changed];
+}
 
 describe('DisplayTerminalStore (_meta terminal convention)', () => {
   it('follows a terminal from terminal_info through output to exit', () => {
     const store = new DisplayTerminalStore();
-    assert.deepEqual([...store.apply({ terminal_info: { terminal_id: 'T', cwd: '/p' } }, 'call')], ['T']);
-    store.apply({ terminal_output: { terminal_id: 'T', data: 'a\n' } }, 'call');
-    store.apply({ terminal_output: { terminal_id: 'T', data: 'b\n' } }, 'call');
-    store.apply({ terminal_exit: { terminal_id: 'T', exit_code: 3, signal: null } }, 'call');
+    assert.deepEqual(changedBy(store, { terminal_info: { terminal_id: 'T', cwd: '/p' } }, 'call'), ['T']);
+    changedBy(store, { terminal_output: { terminal_id: 'T', data: 'a\n' } }, 'call');
+    changedBy(store, { terminal_output: { terminal_id: 'T', data: 'b\n' } }, 'call');
+    changedBy(store, { terminal_exit: { terminal_id: 'T', exit_code: 3, signal: null } }, 'call');
     const terminal = store.get('T')!;
     assert.equal(terminal.output.text, 'a\nb\n', 'output is appended, not replaced');
     assert.equal(terminal.cwd, '/p');
@@ -18,11 +29,11 @@ describe('DisplayTerminalStore (_meta terminal convention)', () => {
 
   it('creates the terminal when output arrives before terminal_info', () => {
     const store = new DisplayTerminalStore();
-    store.apply({ terminal_output: { terminal_id: 'T', data: 'early ' } }, 'call');
+    changedBy(store, { terminal_output: { terminal_id: 'T', data: 'early ' } }, 'call');
     assert.equal(store.get('T')!.announced, false);
     assert.equal(store.get('T')!.cwd, undefined);
-    store.apply({ terminal_info: { terminal_id: 'T', cwd: '/work' } }, 'call');
-    store.apply({ terminal_output: { terminal_id: 'T', data: 'late' } }, 'call');
+    changedBy(store, { terminal_info: { terminal_id: 'T', cwd: '/work' } }, 'call');
+    changedBy(store, { terminal_output: { terminal_id: 'T', data: 'late' } }, 'call');
     const terminal = store.get('T')!;
     assert.equal(terminal.output.text, 'early late', 'nothing of the early output is lost');
     assert.equal(terminal.announced, true);
@@ -32,14 +43,15 @@ describe('DisplayTerminalStore (_meta terminal convention)', () => {
 
   it('records an exit that arrives first, and a kill by signal', () => {
     const store = new DisplayTerminalStore();
-    store.apply({ terminal_exit: { terminal_id: 'K', exit_code: null, signal: 'SIGTERM' } }, 'call');
+    changedBy(store, { terminal_exit: { terminal_id: 'K', exit_code: null, signal: 'SIGTERM' } }, 'call');
     assert.deepEqual(store.get('K')!.exit, { exitCode: null, signal: 'SIGTERM' });
     assert.equal(store.get('K')!.output.text, '');
   });
 
   it('applies info, output and exit carried by one message in that order', () => {
     const store = new DisplayTerminalStore();
-    const changed = store.apply(
+    const changed = changedBy(
+      store,
       {
         terminal_info: { terminal_id: 'T' },
         terminal_output: { terminal_id: 'T', data: 'all at once' },
@@ -47,26 +59,26 @@ describe('DisplayTerminalStore (_meta terminal convention)', () => {
       },
       'call',
     );
-    assert.deepEqual([...changed], ['T']);
+    assert.deepEqual(changed, ['T']);
     assert.equal(store.get('T')!.output.text, 'all at once');
     assert.deepEqual(store.get('T')!.exit, { exitCode: 0, signal: null });
   });
 
   it('the call that announces a terminal owns it', () => {
     const store = new DisplayTerminalStore();
-    store.apply({ terminal_output: { terminal_id: 'T', data: 'x' } }, 'other');
+    changedBy(store, { terminal_output: { terminal_id: 'T', data: 'x' } }, 'other');
     assert.equal(store.get('T')!.toolCallId, 'other');
-    store.apply({ terminal_info: { terminal_id: 'T' } }, 'owner');
+    changedBy(store, { terminal_info: { terminal_id: 'T' } }, 'owner');
     assert.equal(store.get('T')!.toolCallId, 'owner');
   });
 
   it('lets a renderer read only what is new since its offset', () => {
     const store = new DisplayTerminalStore();
-    store.apply({ terminal_output: { terminal_id: 'T', data: 'one\n' } }, 'c');
+    changedBy(store, { terminal_output: { terminal_id: 'T', data: 'one\n' } }, 'c');
     const terminal = store.get('T')!;
     const first = terminal.readFrom(0);
-    store.apply({ terminal_output: { terminal_id: 'T', data: 'two\n' } }, 'c');
-    store.apply({ terminal_output: { terminal_id: 'T', data: 'three\n' } }, 'c');
+    changedBy(store, { terminal_output: { terminal_id: 'T', data: 'two\n' } }, 'c');
+    changedBy(store, { terminal_output: { terminal_id: 'T', data: 'three\n' } }, 'c');
     const next = terminal.readFrom(first.end);
     assert.equal(first.text, 'one\n');
     assert.equal(next.text, 'two\nthree\n');
@@ -76,10 +88,10 @@ describe('DisplayTerminalStore (_meta terminal convention)', () => {
 
   it('caps memory by dropping the oldest output; offsets stay valid', () => {
     const store = new DisplayTerminalStore({ outputLimit: 10 });
-    store.apply({ terminal_output: { terminal_id: 'T', data: '0123456789' } }, 'c');
+    changedBy(store, { terminal_output: { terminal_id: 'T', data: '0123456789' } }, 'c');
     const terminal = store.get('T')!;
     const seen = terminal.readFrom(0).end;
-    store.apply({ terminal_output: { terminal_id: 'T', data: 'abcdef' } }, 'c');
+    changedBy(store, { terminal_output: { terminal_id: 'T', data: 'abcdef' } }, 'c');
     assert.equal(terminal.output.text, '6789abcdef');
     assert.equal(terminal.output.dropped, 6);
     assert.equal(terminal.output.length, 16);
@@ -90,16 +102,27 @@ describe('DisplayTerminalStore (_meta terminal convention)', () => {
 
   it('never keeps half of an emoji when dropping', () => {
     const store = new DisplayTerminalStore({ outputLimit: 3 });
-    store.apply({ terminal_output: { terminal_id: 'T', data: 'a😀b' } }, 'c');
+    changedBy(store, { terminal_output: { terminal_id: 'T', data: 'a😀b' } }, 'c');
     assert.equal(store.get('T')!.output.text, '😀b');
-    store.apply({ terminal_output: { terminal_id: 'T', data: 'c' } }, 'c');
+    changedBy(store, { terminal_output: { terminal_id: 'T', data: 'c' } }, 'c');
     assert.equal(store.get('T')!.output.text, 'bc');
   });
 
   it('ignores empty meta and reports no change for empty output of a known terminal', () => {
     const store = new DisplayTerminalStore();
-    assert.equal(store.apply({}, 'c').size, 0);
-    store.apply({ terminal_info: { terminal_id: 'T' } }, 'c');
-    assert.equal(store.apply({ terminal_output: { terminal_id: 'T', data: '' } }, 'c').size, 0);
+    assert.deepEqual(changedBy(store, {}, 'c'), []);
+    changedBy(store, { terminal_info: { terminal_id: 'T' } }, 'c');
+    assert.deepEqual(changedBy(store, { terminal_output: { terminal_id: 'T', data: '' } }, 'c'), []);
+    assert.equal(store.get('T')!.revision, 1);
+  });
+
+  it('reports a terminal first seen through empty output as changed (a new card), and output of several terminals in one message', () => {
+    const store = new DisplayTerminalStore();
+    assert.deepEqual(changedBy(store, { terminal_output: { terminal_id: 'E', data: '' } }, 'c'), ['E']);
+    assert.deepEqual(changedBy(store, { terminal_output: { terminal_id: 'E', data: '' } }, 'c'), []);
+    assert.deepEqual(
+      changedBy(store, { terminal_info: { terminal_id: 'A' }, terminal_output: { terminal_id: 'B', data: 'x' }, terminal_exit: { terminal_id: 'A', exit_code: 0, signal: null } }, 'c'),
+      ['A', 'B'],
+    );
   });
 });
