@@ -15,13 +15,14 @@ import {
   type ChatSelect,
   type ChatSessionEntry,
   type ChatStatus,
+  type ChatToolItem,
   type ChatToolTarget,
 } from '../../protocol/chat';
 import type { PermissionQuestion } from './permissionRequests';
 import type { SessionState, SessionUsage } from './session';
 import { kindIcon, statusLabel } from './treeModel';
 import { cardOf, cardOpens, type ToolCallState } from './toolCalls';
-import type { MessageEntry, TranscriptEntry } from './transcript';
+import type { MessageEntry, ToolCallEntry, TranscriptEntry } from './transcript';
 
 export interface ChatViewDeps {
   /** The call's title with paths relative to the workspace. */
@@ -56,10 +57,11 @@ export function imagesOf(blocks: readonly ContentBlock[]): ChatImage[] {
     .map((b) => ({ mimeType: b.mimeType, data: b.data }));
 }
 
-export function toolItem(call: ToolCallState, title: string): ChatItem {
+export function toolItem(call: ToolCallState, title: string): ChatToolItem {
   const card = cardOf(call);
   const opens: ChatToolTarget = cardOpens(card);
-  const images = imagesOf(call.content.flatMap((c) => (c.type === 'content' ? [c.content] : [])));
+  // Most calls carry no image: no arrays built for them (this runs for every row of a storm).
+  const images = call.content.some((c) => c.type === 'content' && c.content.type === 'image') ? imagesOf(call.content.flatMap((c) => (c.type === 'content' ? [c.content] : []))) : [];
   return {
     ...(images.length ? { images } : {}),
     kind: 'toolCall',
@@ -94,12 +96,52 @@ function baseName(uri: string): string {
 }
 
 export interface ChatPatch {
+  /**
+   * The list's length after the patch: what the webview has once it applied it. Short of the
+   * transcript's length when the patch was cut (see `PatchOptions.stop`).
+   */
   readonly length: number;
   readonly changed: ChatChange[];
+  /** Cut short: some changes wait for the next patch (see `PatchOptions.stop`). */
+  readonly more?: true;
 }
 
-/** What the webview was last sent of an item: a tool call's JSON, or a message's shape and text length. */
-type Sent = string | { readonly shape: string; readonly textLength: number };
+export interface PatchOptions {
+  /**
+   * Asked after each item built: true cuts the patch there and leaves the rest to the next patch,
+   * so a storm of new rows is sent over several event-loop turns instead of in one long block.
+   */
+  stop?(): boolean;
+}
+
+/** What the webview was last sent of a message: its shape and how much of its text. */
+interface SentMessage {
+  readonly type: 'message';
+  readonly shape: string;
+  readonly textLength: number;
+}
+
+/**
+ * What the webview was last sent of a tool call: the item, and the call's revision it was built
+ * from (an unchanged revision needs no look); the display title with what it was computed from.
+ */
+interface SentTool {
+  readonly type: 'toolCall';
+  readonly item: ChatToolItem;
+  readonly call: ToolCallState | undefined;
+  readonly revision: number;
+  readonly title: DisplayTitle | undefined;
+}
+
+/** A call's display title and its inputs (the title and paths can change with an update, rarely do). */
+interface DisplayTitle {
+  readonly title: string;
+  readonly content: readonly unknown[];
+  readonly locations: readonly unknown[];
+  readonly text: string;
+}
+
+type Sent = SentMessage | SentTool;
 
 /**
  * A message's shape: everything but its text. Blocks never change once added, so their count
@@ -109,11 +151,31 @@ function messageShape(entry: MessageEntry, turn: { turn: number; changes: string
   return `${entry.role}|${entry.blockCount}|${turn ? `${turn.turn}|${turn.changes}` : ''}`;
 }
 
+function sameImages(a: readonly ChatImage[] | undefined, b: readonly ChatImage[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  return a.every((image, i) => image.mimeType === b[i]?.mimeType && image.data === b[i]?.data);
+}
+
+/** Whether two tool rows show the same (every field of `ChatToolItem`). */
+function sameToolItem(a: ChatToolItem, b: ChatToolItem): boolean {
+  return (
+    a.toolCallId === b.toolCallId &&
+    a.title === b.title &&
+    a.icon === b.icon &&
+    a.status === b.status &&
+    a.statusLabel === b.statusLabel &&
+    a.opens === b.opens &&
+    sameImages(a.images, b.images)
+  );
+}
+
 /**
  * The transcript of one session as chat items, remembering what the webview has, so each flush
  * sends only what changed. Only the tail (the message being streamed, entries added since) and the
  * tool calls a change names are rebuilt: a 2,000-message session costs the same per flush as a
- * short one.
+ * short one. A tool call whose revision did not move is not looked at again, and its display
+ * title is computed again only when its title or paths changed.
  */
 export class ChatTranscript {
   /** What was last sent of each item, by index. */
@@ -121,6 +183,8 @@ export class ChatTranscript {
   private readonly toolIndex = new Map<string, number>();
   /** Transcript index → turn, for user messages (their order among user messages). */
   private readonly turnIndex = new Map<number, number>();
+  /** Items a cut patch left for the next one (see `PatchOptions.stop`). */
+  private readonly leftover = new Set<number>();
 
   constructor(
     readonly state: SessionState,
@@ -133,7 +197,13 @@ export class ChatTranscript {
     this.sent = [];
     this.toolIndex.clear();
     this.turnIndex.clear();
+    this.leftover.clear();
     return entries.map((entry, index) => this.build(entry, index));
+  }
+
+  /** How many items the webview holds: every entry built so far (a cut patch leaves some to come). */
+  private get sentLength(): number {
+    return Math.min(this.state.transcript.length, this.sent.length);
   }
 
   /** The user messages whose turn summary changed (the action log changed). */
@@ -146,24 +216,32 @@ export class ChatTranscript {
       const change = this.change(entry, index);
       if (change) changed.push(change);
     }
-    return { length: entries.length, changed: changed.sort((a, b) => a.index - b.index) };
+    return { length: this.sentLength, changed: changed.sort((a, b) => a.index - b.index) };
   }
 
   /** The items changed since the last `all` or `patch`; `toolCalls`: ids the session says changed. */
-  patch(toolCalls: Iterable<string>): ChatPatch {
+  patch(toolCalls: Iterable<string>, options: PatchOptions = {}): ChatPatch {
     const entries = this.state.transcript;
-    const indices = new Set<number>();
+    const indices = new Set<number>(this.leftover);
+    this.leftover.clear();
     for (let i = Math.max(0, this.sent.length - 1); i < entries.length; i++) indices.add(i);
     for (const id of toolCalls) {
       const index = this.toolIndex.get(id);
       if (index !== undefined) indices.add(index);
     }
     const changed: ChatChange[] = [];
-    for (const index of [...indices].sort((a, b) => a - b)) {
+    const sorted = [...indices].sort((a, b) => a - b);
+    for (let k = 0; k < sorted.length; k++) {
+      const index = sorted[k] as number;
       const entry = entries[index];
       if (!entry) continue;
       const change = this.change(entry, index);
       if (change) changed.push(change);
+      if (k < sorted.length - 1 && options.stop?.()) {
+        // Entries past the last one built come with the tail; earlier rows named here wait in `leftover`.
+        for (const rest of sorted.slice(k + 1)) if (rest < this.sent.length) this.leftover.add(rest);
+        return { length: this.sentLength, changed, more: true };
+      }
     }
     return { length: entries.length, changed };
   }
@@ -175,33 +253,51 @@ export class ChatTranscript {
    */
   private change(entry: TranscriptEntry, index: number): ChatChange | undefined {
     const before = this.sent[index];
-    if (entry.type === 'message' && typeof before === 'object') {
-      const turn = entry.role === 'user' ? this.turnOf(index) : undefined;
-      if (before.shape === messageShape(entry, turn) && entry.textLength >= before.textLength) {
-        if (entry.textLength === before.textLength) return undefined;
-        this.sent[index] = { shape: before.shape, textLength: entry.textLength };
-        return { index, append: entry.textFrom(before.textLength) };
+    if (entry.type === 'message') {
+      if (before?.type === 'message') {
+        const turn = entry.role === 'user' ? this.turnOf(index) : undefined;
+        if (before.shape === messageShape(entry, turn) && entry.textLength >= before.textLength) {
+          if (entry.textLength === before.textLength) return undefined;
+          this.sent[index] = { type: 'message', shape: before.shape, textLength: entry.textLength };
+          return { index, append: entry.textFrom(before.textLength) };
+        }
       }
+      return { index, item: this.build(entry, index) };
     }
-    const item = this.build(entry, index);
-    return this.sent[index] === before ? undefined : { index, item };
+    if (before?.type === 'toolCall') {
+      const call = this.state.toolCall(entry.id);
+      if (call && call === before.call && call.revision === before.revision) return undefined;
+      const item = this.buildTool(entry, index, before);
+      // Nothing the row shows changed (say, only the call's raw output): nothing to send.
+      return sameToolItem(item, before.item) ? undefined : { index, item };
+    }
+    return { index, item: this.build(entry, index) };
   }
 
   private build(entry: TranscriptEntry, index: number): ChatItem {
-    let item: ChatItem;
     if (entry.type === 'message') {
       const turn = entry.role === 'user' ? this.turnOf(index) : undefined;
-      item = messageItem(entry, turn);
-      this.sent[index] = { shape: messageShape(entry, turn), textLength: entry.textLength };
-      return item;
-    } else {
-      this.toolIndex.set(entry.id, index);
-      const call = this.state.toolCall(entry.id);
-      item = call
-        ? toolItem(call, this.deps.callTitle(call))
-        : { kind: 'toolCall', toolCallId: entry.id, title: entry.id, icon: 'tools', status: 'pending', statusLabel: 'pending', opens: 'tree' };
+      this.sent[index] = { type: 'message', shape: messageShape(entry, turn), textLength: entry.textLength };
+      return messageItem(entry, turn);
     }
-    this.sent[index] = JSON.stringify(item);
+    return this.buildTool(entry, index, undefined);
+  }
+
+  private buildTool(entry: ToolCallEntry, index: number, before: SentTool | undefined): ChatToolItem {
+    this.toolIndex.set(entry.id, index);
+    const call = this.state.toolCall(entry.id);
+    if (!call) {
+      const item: ChatToolItem = { kind: 'toolCall', toolCallId: entry.id, title: entry.id, icon: 'tools', status: 'pending', statusLabel: 'pending', opens: 'tree' };
+      this.sent[index] = { type: 'toolCall', item, call, revision: -1, title: undefined };
+      return item;
+    }
+    const known = before?.call === call ? before.title : undefined;
+    const title =
+      known && known.title === call.title && known.content === call.content && known.locations === call.locations
+        ? known
+        : { title: call.title, content: call.content, locations: call.locations, text: this.deps.callTitle(call) };
+    const item = toolItem(call, title.text);
+    this.sent[index] = { type: 'toolCall', item, call, revision: call.revision, title };
     return item;
   }
 

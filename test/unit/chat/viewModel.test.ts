@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import { SessionState } from '../../../src/extension/core/session';
 import { ChatTranscript, activityOf, blockLabel, chatStatus, usageLabel } from '../../../src/extension/core/chatViewModel';
 import type { PermissionQuestion } from '../../../src/extension/core/permissionRequests';
+import type { ChatPatch } from '../../../src/extension/core/chatViewModel';
+import type { ChatItem } from '../../../src/protocol/chat';
 
 const text = (t: string) => ({ type: 'text' as const, text: t });
 const newState = () => new SessionState({ sessionId: 's1', cwd: '/p', schedule: () => undefined });
@@ -107,6 +109,72 @@ describe('chat view model', () => {
     const patchMs = (performance.now() - started) / 100;
     assert.ok(patchMs < 2, `a patch took ${patchMs.toFixed(3)} ms`);
     assert.ok(allMs < 500, `the whole list took ${allMs.toFixed(1)} ms`);
+  });
+
+  it('cuts a patch when asked and sends the rest with the next ones: the list never has a gap and no change is lost', () => {
+    const state = newState();
+    state.recordPrompt([text('storm')]);
+    for (let i = 0; i < 10; i++) state.apply({ sessionUpdate: 'tool_call', toolCallId: `old${i}`, title: `Old ${i}`, kind: 'read', status: 'in_progress' });
+    const chat = view(state);
+    // What the webview holds, applied as list.ts does: a change past the length is refused.
+    const list: ChatItem[] = chat.all();
+    const apply = (patch: ChatPatch) => {
+      assert.ok(patch.length >= list.length, 'the list never shrinks here');
+      for (const change of patch.changed) {
+        assert.ok(change.index < patch.length, `change ${change.index} past the length ${patch.length}`);
+        assert.ok(change.index <= list.length, `change ${change.index} leaves a gap after ${list.length} items`);
+        list[change.index] = 'item' in change ? change.item : list[change.index]!;
+      }
+      assert.equal(list.length, patch.length, 'every item up to the length is there');
+    };
+    for (let i = 0; i < 300; i++) state.apply({ sessionUpdate: 'tool_call', toolCallId: `new${i}`, title: `New ${i}`, kind: 'edit', status: 'pending' });
+    // Older rows change too: the one the patch is cut before must not be lost.
+    state.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'old3', status: 'completed' });
+    state.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'old7', status: 'failed' });
+    const first = chat.patch(['old3', 'old7', ...Array.from({ length: 300 }, (_, i) => `new${i}`)], { stop: () => true });
+    assert.equal(first.more, true, 'cut');
+    assert.deepEqual(first.changed.map((c) => c.index), [4], 'cut after the first row');
+    assert.equal(first.length, 11, 'no new row sent yet');
+    apply(first);
+    let built = 0;
+    const second = chat.patch([], { stop: () => ++built % 40 === 0 });
+    assert.equal(second.changed[0]?.index, 8, 'the row left over comes first');
+    apply(second);
+    // Meanwhile a row sent in the first part changes, and one not sent yet.
+    state.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'new5', status: 'failed' });
+    state.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'new200', status: 'completed' });
+    let patches = 2;
+    for (let patch = chat.patch(['new5', 'new200'], { stop: () => ++built % 40 === 0 }); ; patch = chat.patch([], { stop: () => ++built % 40 === 0 })) {
+      apply(patch);
+      patches++;
+      if (!patch.more) break;
+      assert.ok(patches < 20, 'the patches end');
+    }
+    assert.ok(patches >= 8, `sent over several patches (${patches})`);
+    assert.deepEqual(list, view(state).all(), 'the webview ends with every item as it is');
+    assert.deepEqual(chat.patch([]), { length: 311, changed: [] }, 'nothing left over');
+  });
+
+  it('looks at a tool call again only when its revision moved, and names its files again only when its title or paths changed', () => {
+    const state = newState();
+    let titles = 0;
+    const chat = new ChatTranscript(state, { callTitle: (call) => (titles++, `T:${call.title}`) });
+    state.apply({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'Read a', kind: 'read', status: 'pending', locations: [{ path: '/p/a.ts' }] });
+    chat.all();
+    assert.equal(titles, 1);
+    assert.deepEqual(chat.patch(['c']).changed, [], 'named but unchanged: nothing sent');
+    state.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'c', status: 'completed', rawOutput: { lines: 3 } });
+    const done = chat.patch(['c']).changed;
+    assert.deepEqual(done.map((c) => 'item' in c && c.item.kind === 'toolCall' && [c.item.status, c.item.title]), [['completed', 'T:Read a']]);
+    assert.equal(titles, 1, 'a status change keeps the title computed');
+    state.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'c', rawOutput: { lines: 4 } });
+    assert.deepEqual(chat.patch(['c']).changed, [], 'what the row does not show changed: nothing sent');
+    state.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'c', locations: [{ path: '/p/b.ts' }] });
+    chat.patch(['c']);
+    state.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'c', title: 'Read b' });
+    const renamed = chat.patch(['c']).changed;
+    assert.equal(titles, 3, 'new paths, then a new title: named again each time');
+    assert.deepEqual(renamed.map((c) => 'item' in c && c.item.kind === 'toolCall' && c.item.title), ['T:Read b']);
   });
 
   it('builds the status: modes, select options, commands, plan, questions, usage, activity', () => {

@@ -8,13 +8,19 @@ import { PermissionService } from '../../services/permissions';
 import type { ElicitationService } from '../../services/elicitations';
 import { errorMessage, type Logger } from '../../log';
 import { Disposable } from '../../util/lifecycle';
-import { callDisplayTitle } from '../../titles';
+import { callDisplayTitle, titleContext } from '../../titles';
 import type { ChatActions } from './chatActions';
 import { chatHtml, chatResourceRoots } from './chatHtml';
 
 export const CHAT_VIEW_ID = 'acpNative.chat';
 /** Changes are gathered this long and sent as one message (a frame at 60 Hz). */
 const FLUSH_DELAY_MS = 16;
+/**
+ * A flush builds rows for this long at most; the rest goes in the next message, on a later
+ * event-loop turn (a storm of tool calls adds hundreds of rows between two flushes: building and
+ * posting them at once blocked the extension host 10–30 ms at a time).
+ */
+const FLUSH_BUDGET_MS = 3;
 
 /**
  * The Chat view's host side: a thin adapter. It shows the active session (else the newest),
@@ -41,6 +47,8 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
   private postedStatus: string | undefined;
   /** Messages posted, by type: tests and the benchmark read them. */
   readonly posted = { reset: 0, patch: 0, status: 0 };
+  /** How the tool rows name files; kept, not read per row (it asks the OS for the home folder). */
+  private titles = titleContext();
 
   constructor(
     private readonly deps: {
@@ -80,6 +88,7 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
       );
     }
     this._register(deps.elicitations.onDidChange(() => this.schedule({ status: true })));
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => (this.titles = titleContext())));
     deps.actions.reply = (message) => this.post(message);
     this._register({ dispose: () => clearTimeout(this.timer) });
   }
@@ -139,13 +148,13 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
     });
   }
 
-  private schedule(what: { toolCalls?: ReadonlySet<string>; transcript?: boolean; status?: boolean; turns?: boolean }): void {
+  private schedule(what: { toolCalls?: ReadonlySet<string>; transcript?: boolean; status?: boolean; turns?: boolean }, delay = FLUSH_DELAY_MS): void {
     for (const id of what.toolCalls ?? []) this.pendingToolCalls.add(id);
     this.pendingTurns ||= !!what.turns;
     this.pendingTranscript ||= !!what.transcript;
     this.pendingStatus ||= !!what.status;
     if (this.timer) return;
-    this.timer = setTimeout(() => this.flush(), FLUSH_DELAY_MS);
+    this.timer = setTimeout(() => this.flush(), delay);
   }
 
   private flush(): void {
@@ -170,12 +179,15 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
       return;
     }
     if ((transcript || turns) && this.transcript) {
-      const patch = transcript ? this.transcript.patch(toolCalls) : { length: this.shown?.state.transcript.length ?? 0, changed: [] };
-      if (turns) {
+      const started = performance.now();
+      const patch = transcript ? this.transcript.patch(toolCalls, { stop: () => performance.now() - started > FLUSH_BUDGET_MS }) : this.transcript.refreshTurns();
+      if (transcript && turns) {
         const done = new Set(patch.changed.map((c) => c.index));
         patch.changed.push(...this.transcript.refreshTurns().changed.filter((c) => !done.has(c.index)));
         patch.changed.sort((a, b) => a.index - b.index);
       }
+      // The rest of a cut patch goes out on the next turn of the event loop, not a frame later.
+      if (patch.more) this.schedule({ transcript: true }, 0);
       if (patch.changed.length > 0) {
         this.posted.patch++;
         this.post({ v: CHAT_PROTOCOL_VERSION, type: 'patch', length: patch.length, changed: patch.changed });
@@ -206,7 +218,7 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
     const turns = this.deps.turns;
     this.transcript = shown
       ? new ChatTranscript(shown.state, {
-          callTitle: (call) => callDisplayTitle(call),
+          callTitle: (call) => callDisplayTitle(call, this.titles),
           ...(turns ? { turnChanges: (turn: number) => (this.turnChanges ??= turns.changesOf(shown.state.sessionId))(turn) } : {}),
         })
       : undefined;
