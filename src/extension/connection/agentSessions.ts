@@ -361,12 +361,16 @@ export class AgentSessions extends Disposable {
     // The record exists before the replay arrives, so the replayed updates land in it.
     const record = this.recordFor(sessionId, agentKey, connection, cwd, additional);
     record.loading = true;
+    // The replay (every update before the answer) is history: the views get it in one change
+    // event once the agent answered, not a frame at a time while it streams in.
+    const release = record.state.holdChanges();
     let response: acp.LoadSessionResponse;
     try {
       response = await connection.loadSession({ sessionId, cwd, mcpServers });
       await this.updateQueue.run(record.state.sessionId, () => undefined);
-      record.state.flushNow();
     } finally {
+      // Delivered while `loading` still says it is history (diffs of old edits do not auto-open).
+      release();
       record.loading = false;
     }
     if (response.modes) record.state.setModes(response.modes);

@@ -83,6 +83,8 @@ export class ChangeCoalescer {
   private updatesSinceFlush = 0;
   /** At most one flush is scheduled at a time; it delivers whatever accumulated until it runs. */
   private scheduled = false;
+  /** Holds in force (see `hold`): while any is, nothing is delivered and no flush is scheduled. */
+  private holds = 0;
   private disposed = false;
   private readonly listeners = new Set<ChangeListener>();
 
@@ -108,7 +110,7 @@ export class ChangeCoalescer {
     // Once disposed, changes go nowhere: a scratch record, so nothing accumulates.
     if (this.disposed) return emptyChanges();
     this.batch ??= emptyChanges();
-    if (!this.scheduled) {
+    if (!this.scheduled && this.holds === 0) {
       this.scheduled = true;
       this.schedule(() => {
         this.scheduled = false;
@@ -122,10 +124,25 @@ export class ChangeCoalescer {
     return this.batch !== undefined;
   }
 
-  /** Delivers what accumulated now (e.g. when a turn ends), instead of on the next frame. */
+  /**
+   * Holds every change back until the returned release is called, which delivers what accumulated
+   * as one event (now). A `session/load` replays a whole conversation before it answers: that is
+   * history, so the views render it once, not once a frame while it streams in.
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.holds === 0) this.flushNow();
+    };
+  }
+
+  /** Delivers what accumulated now (e.g. when a turn ends), instead of on the next frame; nothing while held. */
   flushNow(): void {
     const changes = this.batch;
-    if (!changes || this.disposed) return;
+    if (!changes || this.disposed || this.holds > 0) return;
     this.batch = undefined;
     changes.updates = this.updatesSinceFlush;
     this.updatesSinceFlush = 0;

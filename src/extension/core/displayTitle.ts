@@ -67,25 +67,58 @@ function below(path: ParsedPath, base: ParsedPath, sep: '/' | '\\'): readonly st
   return path.segments.slice(base.segments.length);
 }
 
+/** A context's folders, cwd and home, parsed once per context rather than once per path named. */
+interface ParsedContext {
+  readonly sep: '/' | '\\';
+  readonly folders: readonly { readonly name: string; readonly path: ParsedPath }[];
+  readonly cwd: ParsedPath | undefined;
+  readonly home: ParsedPath | undefined;
+}
+
+/**
+ * Parsed contexts, by context. Titles are computed by the thousand (a loaded session's rows, a
+ * tree refresh) with one context, and parsing its folders again for every path was most of the cost.
+ */
+const parsedContexts = new WeakMap<TitleContext, ParsedContext>();
+
+function parsedContext(ctx: TitleContext): ParsedContext {
+  let parsed = parsedContexts.get(ctx);
+  if (!parsed) {
+    const sep = ctx.sep ?? '/';
+    parsed = {
+      sep,
+      folders: ctx.folders.map((folder) => ({ name: folder.name, path: parsePath(folder.path, sep) })),
+      cwd: ctx.cwd ? parsePath(ctx.cwd, sep) : undefined,
+      home: ctx.home ? parsePath(ctx.home, sep) : undefined,
+    };
+    parsedContexts.set(ctx, parsed);
+  }
+  return parsed;
+}
+
 /**
  * `src/a.ts` (one folder), `proj/src/a.ts` (several folders; the deepest folder that holds the
  * path wins), `~/notes.md` or `/etc/hosts` (outside). The folder itself is named by its folder
  * name, which reads better in a title than `.` ("List proj"). A relative path is returned as is.
  */
 export function displayPath(absPath: string, ctx: TitleContext): string {
-  const sep = ctx.sep ?? '/';
-  const path = parsePath(absPath, sep);
-  if (!path.root) return absPath;
+  const context = parsedContext(ctx);
+  const path = parsePath(absPath, context.sep);
+  return path.root ? displayParsed(path, context) : absPath;
+}
+
+function displayParsed(path: ParsedPath, ctx: ParsedContext): string {
+  const sep = ctx.sep;
   let best: { name: string; rest: readonly string[] } | undefined;
   for (const folder of ctx.folders) {
-    const rest = below(path, parsePath(folder.path, sep), sep);
+    const rest = below(path, folder.path, sep);
     if (rest && (!best || rest.length < best.rest.length)) best = { name: folder.name, rest };
   }
   if (best) {
     if (best.rest.length === 0) return best.name;
     return (ctx.folders.length > 1 ? [best.name, ...best.rest] : best.rest).join(sep);
   }
-  const home = ctx.home ? parsePath(ctx.home, sep) : undefined;
+  const home = ctx.home;
   // A home at the root would turn every path into `~/…`: not a home worth shortening.
   const underHome = home && home.segments.length > 0 ? below(path, home, sep) : undefined;
   if (underHome) return ['~', ...underHome].join(sep);
@@ -104,15 +137,16 @@ const PATH_CHAR = /[\p{L}\p{N}_\-.~@+%\\/]/u;
  * paths come back unchanged.
  */
 export function displayTitle(title: string, paths: readonly string[], ctx: TitleContext): string {
-  const sep = ctx.sep ?? '/';
+  const context = parsedContext(ctx);
+  const sep = context.sep;
   const candidates: { text: string; display: string }[] = [];
   for (const path of new Set(paths)) {
     const parsed = parsePath(path, sep);
     if (!parsed.root) continue;
-    const display = displayPath(path, ctx);
+    const display = displayParsed(parsed, context);
     // The path as the agent wrote it, and as normalized (no trailing slash, no `.`/`..`).
     for (const text of new Set([path, formatPath(parsed, sep)])) candidates.push({ text, display });
-    for (const text of relativeForms(parsed, ctx, sep)) if (text !== display) candidates.push({ text, display });
+    for (const text of relativeForms(parsed, context)) if (text !== display) candidates.push({ text, display });
   }
   // Longest first: a path claims its span before a shorter one could match inside it.
   candidates.sort((a, b) => b.text.length - a.text.length);
@@ -140,9 +174,10 @@ export function displayTitle(title: string, paths: readonly string[], ctx: Title
 }
 
 /** How an agent running in `ctx.cwd` may write the path relative to it: `src/a.ts` (and `src\a.ts`). */
-function relativeForms(path: ParsedPath, ctx: TitleContext, sep: '/' | '\\'): string[] {
+function relativeForms(path: ParsedPath, ctx: ParsedContext): string[] {
+  const sep = ctx.sep;
   if (!ctx.cwd) return [];
-  const rest = below(path, parsePath(ctx.cwd, sep), sep);
+  const rest = below(path, ctx.cwd, sep);
   if (!rest || rest.length === 0) return [];
   return [...new Set([rest.join(sep), rest.join('/')])];
 }

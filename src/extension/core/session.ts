@@ -174,6 +174,14 @@ export class SessionState {
     this.changes.flushNow();
   }
 
+  /**
+   * Holds change events back (the state itself is updated as usual) until the returned release is
+   * called, which delivers them as one event: a replayed conversation is rendered once.
+   */
+  holdChanges(): () => void {
+    return this.changes.hold();
+  }
+
   /** Stops change delivery; the state stays readable. */
   dispose(): void {
     this.changes.dispose();

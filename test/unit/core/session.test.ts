@@ -304,6 +304,53 @@ describe('SessionState', () => {
       assert.equal(events.length, 2);
     });
 
+    it('holds a replay back while loading and delivers it as one event on release', () => {
+      const { state, events, flushes, flush } = manualSession();
+      const release = state.holdChanges();
+      for (let i = 0; i < 1000; i++) {
+        state.apply({ sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: `call ${i}` });
+        if (i % 100 === 99) {
+          flush();
+          state.flushNow();
+        }
+      }
+      assert.equal(flushes.length, 0, 'no flush scheduled while held');
+      assert.equal(events.length, 0, 'nothing delivered while held, flushNow included');
+      assert.equal(state.toolCalls().length, 1000, 'the state itself is up to date meanwhile');
+      release();
+      assert.equal(events.length, 1);
+      assert.equal(events[0].toolCalls.size, 1000);
+      assert.equal(events[0].newToolCalls.size, 1000);
+      assert.equal(events[0].updates, 1000);
+      release();
+      assert.equal(events.length, 1, 'a second release is a no-op');
+      state.apply({ sessionUpdate: 'agent_message_chunk', content: text('live') });
+      assert.equal(flushes.length, 1, 'after the release, changes are scheduled as usual');
+      flush();
+      assert.equal(events.length, 2);
+    });
+
+    it('a flush scheduled before the hold delivers nothing until the last hold is released', () => {
+      const { state, events, flushes, flush } = manualSession();
+      state.apply({ sessionUpdate: 'agent_message_chunk', content: text('early') });
+      assert.equal(flushes.length, 1);
+      const outer = state.holdChanges();
+      const inner = state.holdChanges();
+      flush();
+      assert.equal(events.length, 0);
+      inner();
+      assert.equal(events.length, 0, 'still held by the other hold');
+      outer();
+      assert.equal(events.length, 1);
+      assert.equal(events[0].transcript, true);
+    });
+
+    it('a released hold with nothing applied delivers no event', () => {
+      const { state, events } = manualSession();
+      state.holdChanges()();
+      assert.equal(events.length, 0);
+    });
+
     it('a throwing listener does not starve the others', () => {
       const { state, events, flush } = manualSession();
       state.onDidChange(() => {
