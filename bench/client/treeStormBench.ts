@@ -86,6 +86,7 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
         num(med(name, (r) => r.treeRefreshes)),
         num(med(name, (r) => r.treeItemsServed)),
         num(med(name, (r) => r.treeItemsBuilt)),
+        num(med(name, (r) => r.sentKb)),
         num(med(name, (r) => r.changeEvents)),
         num(med(name, (r) => r.load), 1),
       ];
@@ -93,7 +94,7 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
   console.log(
     '\n' +
       table([
-        ['scenario (medians; block and p99: worst run)', 'calls', 'ms', 'vs base', 'host CPU ms', 'vs base', 'ELU %', 'longest block ms', 'p99 ms', 'longest GC ms', 'GC ms', 'heap +MB', 'RSS +MB', 'refreshes', 'tree items', 'built', 'change events', 'load avg'],
+        ['scenario (medians; block and p99: worst run)', 'calls', 'ms', 'vs base', 'host CPU ms', 'vs base', 'ELU %', 'longest block ms', 'p99 ms', 'longest GC ms', 'GC ms', 'heap +MB', 'RSS +MB', 'refreshes', 'tree items', 'built', 'sent KB', 'change events', 'load avg'],
         ...rows,
       ]),
   );
@@ -131,6 +132,8 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
 - Storm/baseline time in VS Code ${ratio(med('storm, view visible', (r) => r.promptMs) / med('baseline', (r) => r.promptMs))} vs ${ratio(floorRatio)} ` +
       `for a bare SDK client on the same messages (protocol floor, below): when the VS Code ratio is not above the floor's, ` +
       `the storm's extra cost is the SDK's validation of tool-call messages, not the extension's store and tree.
+- "sent KB": what the extension host sent the window meanwhile (code-server compresses it in the extension host; a
+  visible view's refreshes are most of it).
 - "host CPU": the extension host process, start → tree settled; ELU: its event-loop utilization; "longest block" and "p99":
   its event loop (bench/support/loopBlocks.ts) — the UI of every extension waits that long; "GC": its garbage-collection
   pauses meanwhile (a PerformanceObserver), the longest and the total. On a loaded machine a block also holds the time the

@@ -21,7 +21,7 @@ import { performance, PerformanceObserver } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
 import { replaySessionId, replayUpdates } from '../../test/agents/stormMessages';
-import { activateWithStormAgent, profiler, setSetting, sleep } from '../support/inHost';
+import { activateWithStormAgent, deflatedBytes, profiler, setSetting, sleep } from '../support/inHost';
 import { startLoopBlocks } from '../support/loopBlocks';
 
 
@@ -65,6 +65,8 @@ export interface HostRun {
   /** Tree items VS Code asked for meanwhile, and how many the tree had to build (the rest were cached). */
   readonly treeItemsServed: number;
   readonly treeItemsBuilt: number;
+  /** What the extension host sent the window meanwhile, before compression (KB; support/inHost.ts `deflatedBytes`). */
+  readonly sentKb: number;
   readonly updatesApplied: number;
   readonly changeEvents: number;
   /** Tool calls in the store afterwards, from the API snapshot (checked against `calls`). */
@@ -196,6 +198,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
   const itemsBefore = api.stats().treeItems;
   const memoryBefore = await memoryAfterGc();
   const profile = await profiler('storm', `${rep}-${scenario.name}-${path.basename(prompt)}`);
+  const sentBefore = deflatedBytes();
   const blocks = startLoopBlocks();
   const gc = gcPauses();
   const cpu = process.cpuUsage();
@@ -205,6 +208,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
   const promptMs = performance.now() - start;
   const settledAt = scenario.kind === 'parse' ? performance.now() : await settled(api);
   const used = process.cpuUsage(cpu);
+  const sent = deflatedBytes() - sentBefore;
   const loop = performance.eventLoopUtilization(elu);
   const loopBlocks = blocks.stop();
   const gcSeen = gc.stop();
@@ -239,6 +243,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
     treeRefreshes: stats.treeRefreshes - refreshesBefore,
     treeItemsServed: stats.treeItems.served - itemsBefore.served,
     treeItemsBuilt: stats.treeItems.built - itemsBefore.built,
+    sentKb: sent / 1024,
     updatesApplied: stats.updatesApplied,
     changeEvents: stats.changeEvents,
     storedCalls: snapshot.length,

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector/promises';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
 
@@ -65,4 +66,26 @@ export async function activateWithStormAgent(): Promise<AcpNativeApi> {
   await setSetting('acpNative.diff.autoOpen', 'onClick');
   await api.stopAgent();
   return api;
+}
+
+let deflated: { bytes: number } | undefined;
+
+/**
+ * Bytes the extension host has compressed so far (raw deflate, before compression): in code-server,
+ * as in any remote or browser VS Code, every message the host sends the window goes through
+ * permessage-deflate there, so this is what the extension made VS Code send, and compress, on its
+ * behalf. Counted from the first call on (desktop VS Code sends over IPC uncompressed: always 0).
+ */
+export function deflatedBytes(): number {
+  if (!deflated) {
+    const counter = { bytes: 0 };
+    deflated = counter;
+    const proto = zlib.DeflateRaw.prototype as unknown as { _transform(chunk: Buffer, encoding: BufferEncoding, done: () => void): void };
+    const transform = proto._transform;
+    proto._transform = function (this: unknown, chunk, encoding, done) {
+      counter.bytes += chunk.length;
+      transform.call(this, chunk, encoding, done);
+    };
+  }
+  return deflated.bytes;
 }

@@ -43,9 +43,13 @@ export function callGroupNode(sessionId: string, group: number): TreeNode {
  * Calls listed directly under their session, at most; the older calls of a longer session fold
  * into collapsed groups of this many. The view re-fetches every child of an expanded node on each
  * refresh, and a session of 10,000 calls cost a third of a second of the extension host per
- * refresh; folded, a refresh fetches at most this many calls and one node per group.
+ * refresh; folded, a refresh fetches at most this many calls and one node per group. 100, not
+ * 500: every re-fetched item is serialised and (in remote and browser VS Code) compressed by the
+ * extension host, and a visible 10,000-call storm sent 3× the bytes with 500; a session of 10,000
+ * calls is 199 rows instead of 519, and an opened group fits in a few screens. The newest 100
+ * calls, usually the whole running turn, stay listed.
  */
-export const CALLS_PER_GROUP = 500;
+export const CALLS_PER_GROUP = 100;
 
 /**
  * How a session's `count` calls are laid out: `groups` collapsed groups of `CALLS_PER_GROUP`
@@ -63,7 +67,7 @@ export function callGroupOf(order: number, count: number): number | undefined {
   return order < callLayout(count).firstListed ? Math.floor(order / CALLS_PER_GROUP) : undefined;
 }
 
-/** "Tool calls 1–500": the label of a group (1-based, as the user counts). */
+/** "Tool calls 1–100": the label of a group (1-based, as the user counts). */
 export function callGroupLabel(group: number): string {
   const first = group * CALLS_PER_GROUP + 1;
   return `Tool calls ${first.toLocaleString('en-US')}–${(first + CALLS_PER_GROUP - 1).toLocaleString('en-US')}`;

@@ -95,7 +95,7 @@ export const REFRESH_COST_FACTOR = 10;
 /**
  * The wait before the next refresh, from what the last one cost the extension host (ms: building
  * the items, VS Code converting and sending them). A refresh of 5 ms waits the minimum 50 ms; one of
- * 40 ms (a loaded machine, an opened group of 500 calls) waits 400 ms, so the tree takes about a
+ * 40 ms (a loaded machine, a session of thousands of calls) waits 400 ms, so the tree takes about a
  * tenth of the host whatever the load, and every other extension keeps the rest.
  */
 export function refreshDelay(lastCostMs: number): number {

@@ -86,30 +86,30 @@ describe('Tool Calls tree model', () => {
     assert.equal(kindIcon('other', 'generic'), 'tools');
   });
 
-  it('lists up to 500 calls under their session and folds older calls of a longer session into groups of 500', () => {
-    assert.equal(CALLS_PER_GROUP, 500);
+  it('lists up to 100 calls under their session and folds older calls of a longer session into groups of 100', () => {
+    assert.equal(CALLS_PER_GROUP, 100);
     assert.deepEqual(callLayout(0), { groups: 0, firstListed: 0 });
     assert.deepEqual(callLayout(1), { groups: 0, firstListed: 0 });
-    assert.deepEqual(callLayout(500), { groups: 0, firstListed: 0 }, 'a 500-call session looks as it always did');
-    assert.deepEqual(callLayout(501), { groups: 1, firstListed: 500 });
-    assert.deepEqual(callLayout(1000), { groups: 1, firstListed: 500 });
-    assert.deepEqual(callLayout(10_000), { groups: 19, firstListed: 9_500 }, 'a refresh fetches 19 groups and 500 calls, not 10,000 rows');
-    assert.deepEqual(callLayout(10_001), { groups: 20, firstListed: 10_000 });
+    assert.deepEqual(callLayout(100), { groups: 0, firstListed: 0 }, 'a 100-call session has no group');
+    assert.deepEqual(callLayout(101), { groups: 1, firstListed: 100 });
+    assert.deepEqual(callLayout(200), { groups: 1, firstListed: 100 });
+    assert.deepEqual(callLayout(10_000), { groups: 99, firstListed: 9_900 }, 'a refresh fetches 99 groups and 100 calls, not 10,000 rows');
+    assert.deepEqual(callLayout(10_001), { groups: 100, firstListed: 10_000 });
   });
 
   it('finds the group of a call, or none when the call is listed under its session', () => {
-    assert.equal(callGroupOf(0, 500), undefined);
-    assert.equal(callGroupOf(499, 500), undefined);
-    assert.equal(callGroupOf(0, 501), 0);
-    assert.equal(callGroupOf(499, 501), 0);
-    assert.equal(callGroupOf(500, 501), undefined, 'the newest calls stay under the session');
-    assert.equal(callGroupOf(9_499, 10_000), 18);
-    assert.equal(callGroupOf(9_500, 10_000), undefined);
+    assert.equal(callGroupOf(0, 100), undefined);
+    assert.equal(callGroupOf(99, 100), undefined);
+    assert.equal(callGroupOf(0, 101), 0);
+    assert.equal(callGroupOf(99, 101), 0);
+    assert.equal(callGroupOf(100, 101), undefined, 'the newest calls stay under the session');
+    assert.equal(callGroupOf(9_899, 10_000), 98);
+    assert.equal(callGroupOf(9_900, 10_000), undefined);
   });
 
   it('labels a group by the calls it holds, counted from 1, with a stable id', () => {
-    assert.equal(callGroupLabel(0), 'Tool calls 1–500');
-    assert.equal(callGroupLabel(18), 'Tool calls 9,001–9,500');
+    assert.equal(callGroupLabel(0), 'Tool calls 1–100');
+    assert.equal(callGroupLabel(98), 'Tool calls 9,801–9,900');
     assert.deepEqual(callGroupNode('s1', 2), { type: 'callGroup', id: 'g:s1:2', sessionId: 's1', group: 2 });
   });
 });

@@ -54,6 +54,8 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   private shownSessions: SessionShown[] = [];
   /** Per session: the review turns as last listed, to tell a new turn from a changed one. */
   private readonly shownTurns = new Map<string, string>();
+  /** Sessions whose action log changed since the last refresh. */
+  private readonly logChanged = new Set<string>();
   /**
    * Extension-host time of the refresh in progress and of the last one (ms): the tree's own code
    * and VS Code converting and sending the items, up to the end of the event-loop turn.
@@ -83,10 +85,9 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     super();
     this._register(
       actionLog.onDidChange((sessionId) => {
-        const turns = this.shownTurns.get(sessionId);
-        // A new turn adds a node under the session; a changed turn redraws its own node.
-        if (turns === undefined || turns !== turnsKey(this.actionLog.log.turns(sessionId))) this.pending.session(sessionId);
-        else this.pending.review(sessionId);
+        // What changed is read once per refresh: the log fires for every file a call touches, and
+        // listing a session's turns walks all its changes (quadratic over a storm of edits).
+        this.logChanged.add(sessionId);
         this.scheduleRefresh();
       }),
     );
@@ -396,6 +397,13 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     this.refreshTimer = undefined;
     this.refreshCount++;
     this.refreshCost.current = 0;
+    for (const sessionId of this.logChanged) {
+      const turns = this.shownTurns.get(sessionId);
+      // A new turn adds a node under the session; a changed turn redraws its own node.
+      if (turns === undefined || turns !== turnsKey(this.actionLog.log.turns(sessionId))) this.pending.session(sessionId);
+      else this.pending.review(sessionId);
+    }
+    this.logChanged.clear();
     const targets = this.pending.take();
     if (targets.root) {
       this.changeEmitter.fire(undefined);
