@@ -1,5 +1,5 @@
 /** The Chat webview's entry: builds the page, talks to the host through the chat protocol. */
-import { CHAT_PROTOCOL_VERSION, MAX_IMAGE_BYTES, parseHostMessage, type ChatSessionEntry, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../src/protocol/chat';
+import { CHAT_PROTOCOL_VERSION, MAX_IMAGE_BYTES, applyChatPatch, parseHostMessage, type ChatItem, type ChatSessionEntry, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../src/protocol/chat';
 import { ChatList } from './list';
 import { PromptBox } from './prompt';
 import { el, growItem, renderElicitations, renderFooter, renderItem, renderPermissions, renderPlan, syncSelect } from './render';
@@ -269,19 +269,44 @@ function syncConfigPickers(next: ChatStatus): void {
   }
 }
 
+/** A reset arriving in parts (`more`): its items so far and the newest status, shown once complete. */
+let incoming: { items: ChatItem[]; status: ChatStatus } | undefined;
+
+function resetList(items: readonly ChatItem[], next: ChatStatus): void {
+  const started = performance.now();
+  list.reset(items);
+  applyStatus(next);
+  document.body.dataset.resetMs = (performance.now() - started).toFixed(1);
+}
+
 function receive(message: HostToWebview): void {
   switch (message.type) {
     case 'reset': {
-      const started = performance.now();
-      list.reset(message.items);
-      applyStatus(message.status);
-      document.body.dataset.resetMs = (performance.now() - started).toFixed(1);
+      if (message.more) {
+        // The rest follows in patches: the list keeps what it shows until the whole session is here.
+        incoming = { items: [...message.items], status: message.status };
+        return;
+      }
+      incoming = undefined;
+      resetList(message.items, message.status);
       break;
     }
     case 'patch':
+      if (incoming) {
+        applyChatPatch(incoming.items, message.length, message.changed);
+        if (message.more) return;
+        const { items, status: last } = incoming;
+        incoming = undefined;
+        resetList(items, last);
+        break;
+      }
       list.patch(message.length, message.changed);
       break;
     case 'status':
+      if (incoming) {
+        incoming.status = message.status;
+        return;
+      }
       applyStatus(message.status);
       break;
     case 'focusPrompt':

@@ -1,5 +1,5 @@
 /** DOM for the chat's items and its status panels. Text goes in through textContent; only the markdown renderer produces HTML. */
-import type { ChatElicitation, ChatFormField, ChatImage, ChatItem, ChatStatus, ChatToolItem, WebviewToHost } from '../../src/protocol/chat';
+import { toolStatusLabel, type ChatElicitation, type ChatFormField, type ChatImage, type ChatItem, type ChatStatus, type ChatToolItem, type WebviewToHost } from '../../src/protocol/chat';
 import { MAX_MARKDOWN_CHARS } from './markdown';
 import { StreamingMarkdown, type MarkdownUpdate } from './markdownStream';
 import { logWork } from './workLog';
@@ -317,8 +317,8 @@ function renderTool(row: HTMLElement, item: ChatToolItem, post: Post, v: number)
   const open = el('button', 'tool-open');
   open.title = item.opens === 'diff' ? 'Open the diff' : item.opens === 'terminal' ? 'Show the terminal' : 'Show in Tool Calls';
   open.append(el('span', 'glyph', GLYPHS[item.icon] ?? '⚙'), el('span', 'tool-title', item.title));
-  open.addEventListener('click', () => post({ v, type: 'openToolCall', toolCallId: item.toolCallId, target: item.opens === 'tree' ? 'tree' : 'editor' }));
-  const status = el('span', `status status-${item.status}`, item.statusLabel);
+  open.addEventListener('click', () => post({ v, type: 'openToolCall', toolCallId: item.toolCallId, target: item.opens === undefined ? 'tree' : 'editor' }));
+  const status = el('span', `status status-${item.status}`, toolStatusLabel(item.status));
   const tree = el('button', 'icon-button tool-tree', '⋯');
   tree.title = 'Show in the Tool Calls tree';
   tree.addEventListener('click', () => post({ v, type: 'openToolCall', toolCallId: item.toolCallId, target: 'tree' }));

@@ -14,7 +14,7 @@
  * as `status`.
  */
 
-export const CHAT_PROTOCOL_VERSION = 2;
+export const CHAT_PROTOCOL_VERSION = 3;
 
 export type ChatRole = 'user' | 'agent' | 'thought';
 export type ChatToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
@@ -52,13 +52,24 @@ export interface ChatToolItem {
   /** A codicon name for the tool kind. */
   readonly icon: string;
   readonly status: ChatToolStatus;
-  readonly statusLabel: string;
-  readonly opens: ChatToolTarget;
+  /**
+   * What the row's open button shows; absent: the call in the Tool Calls tree. (A storm sends
+   * thousands of rows: what the webview can derive or default is not sent. Its status label is
+   * `toolStatusLabel(status)`.)
+   */
+  readonly opens?: Exclude<ChatToolTarget, 'tree'>;
   /** Images in the call's content (a screenshot tool's result…). */
   readonly images?: readonly ChatImage[];
 }
 
 export type ChatItem = ChatMessageItem | ChatToolItem;
+
+const TOOL_STATUS_LABELS: Readonly<Record<ChatToolStatus, string>> = { pending: 'pending', in_progress: 'running', completed: 'done', failed: 'failed' };
+
+/** What a tool row's status chip says (the Tool Calls tree says the same). */
+export function toolStatusLabel(status: ChatToolStatus): string {
+  return TOOL_STATUS_LABELS[status] ?? status;
+}
 
 /** One change of a patch: a whole item (new or changed), or the text a message's `text` grew by. */
 export type ChatChange = { readonly index: number; readonly item: ChatItem } | { readonly index: number; readonly append: string };
@@ -165,13 +176,26 @@ export interface ChatStatus {
 }
 
 export type HostToWebview =
-  | { readonly v: number; readonly type: 'reset'; readonly status: ChatStatus; readonly items: readonly ChatItem[] }
+  | {
+      readonly v: number;
+      readonly type: 'reset';
+      readonly status: ChatStatus;
+      readonly items: readonly ChatItem[];
+      /**
+       * Only the first items: the rest follow in patches, the last of them without `more`. The
+       * webview keeps showing what it had until then (a long session is sent over several
+       * event-loop turns, never as one message blocking the extension host).
+       */
+      readonly more?: true;
+    }
   | {
       readonly v: number;
       readonly type: 'patch';
       /** The list's length after the patch. */
       readonly length: number;
       readonly changed: readonly ChatChange[];
+      /** Cut short: more changes follow at once (it completes a reset with `more`). */
+      readonly more?: true;
     }
   | { readonly v: number; readonly type: 'status'; readonly status: ChatStatus }
   | { readonly v: number; readonly type: 'focusPrompt' }
@@ -343,6 +367,22 @@ export function parseHostMessage(value: unknown): ParseResult<HostToWebview> {
       return Number.isSafeInteger(f.requestId) && Array.isArray(f.items) ? { ok: true, message: value as HostToWebview } : fail('mentionResults: bad items');
     default:
       return fail(`unknown message type "${type}"`);
+  }
+}
+
+/**
+ * Applies a patch to a list of items, in place: what the webview does with the items of a reset
+ * still coming in parts (and what the tests replay to check that parts leave no gap).
+ */
+export function applyChatPatch(items: ChatItem[], length: number, changed: readonly ChatChange[]): void {
+  if (length < items.length) items.length = length;
+  for (const change of changed) {
+    if ('append' in change) {
+      const item = items[change.index];
+      if (item?.kind === 'message') items[change.index] = { ...item, text: item.text + change.append };
+      continue;
+    }
+    items[change.index] = change.item;
   }
 }
 

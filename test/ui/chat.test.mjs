@@ -144,13 +144,13 @@ describe('Chat view (real browser)', function () {
         items.push({ kind: 'message', role: 'user', text: `Question ${i}: what does function ${i} do?`, attachments: [] });
         const answer = `Answer **${i}**: it calls \`helper(${i})\`, then\n\n- checks [the docs](https://example.com/${i})\n- returns\n\n\`\`\`ts\nreturn helper(${i});\n\`\`\``;
         items.push(i % 10 === 5
-          ? { kind: 'toolCall', toolCallId: `t${i}`, title: `Read src/file${i}.ts`, icon: 'book', status: 'completed', statusLabel: 'done', opens: 'tree' }
+          ? { kind: 'toolCall', toolCallId: `t${i}`, title: `Read src/file${i}.ts`, icon: 'book', status: 'completed' }
           : { kind: 'message', role: 'agent', text: answer, attachments: [] });
       }
       const status = { agentName: 'Synthetic', sessionId: 'synthetic', title: null, activity: 'idle', modes: [], currentModeId: null, configOptions: [], commands: [], plan: [], permissions: [], notices: [], usage: null, attachments: [] };
       const raf = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
       const t0 = performance.now();
-      window.dispatchEvent(new MessageEvent('message', { data: { v: 2, type: 'reset', status, items } }));
+      window.dispatchEvent(new MessageEvent('message', { data: { v: 3, type: 'reset', status, items } }));
       await raf();
       const firstPaintMs = performance.now() - t0;
       const scroller = document.querySelector('.scroller');

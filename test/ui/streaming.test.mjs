@@ -286,19 +286,31 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
       for (let i = 0; i < 5000; i++) {
         items.push({ kind: 'message', role: 'user', text: `Question ${i}: what does function ${i} do?`, attachments: [] });
         items.push(i % 3 === 1
-          ? { kind: 'toolCall', toolCallId: `t${i}`, title: `Read src/file${i}.ts`, icon: 'book', status: 'completed', statusLabel: 'done', opens: 'tree' }
+          ? { kind: 'toolCall', toolCallId: `t${i}`, title: `Read src/file${i}.ts`, icon: 'book', status: 'completed' }
           : { kind: 'message', role: 'agent', text: `Answer **${i}**: it calls \`helper(${i})\`.\n\n- checks [the docs](https://example.com/${i})\n- returns`, attachments: [] });
       }
       const status = { agentName: 'Synthetic', sessionId: 'synthetic', title: null, activity: 'idle', modes: [], currentModeId: null, configOptions: [], commands: [], plan: [], permissions: [], notices: [], usage: null, attachments: [], elicitations: [], acceptsImages: false };
       const raf = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+      // As the extension sends a long session: a reset with the oldest items, then patches, each but
+      // the last with `more`. The list keeps what it showed until the last part is in.
+      const post = (data) => window.dispatchEvent(new MessageEvent('message', { data: { v: 3, ...data } }));
+      const rowsBefore = document.querySelectorAll('.row').length;
+      const PART = 2500;
+      post({ type: 'reset', status, items: items.slice(0, PART), more: true });
+      for (let from = PART; from < items.length - PART; from += PART) {
+        post({ type: 'patch', length: from + PART, changed: items.slice(from, from + PART).map((item, i) => ({ index: from + i, item })), more: true });
+      }
+      const partialShown = document.querySelectorAll('.row').length !== rowsBefore;
+      const last = items.length - PART;
       const t0 = performance.now();
-      window.dispatchEvent(new MessageEvent('message', { data: { v: 2, type: 'reset', status, items } }));
+      post({ type: 'patch', length: items.length, changed: items.slice(last).map((item, i) => ({ index: last + i, item })) });
       const resetMs = performance.now() - t0;
       await raf();
       const firstFrameRows = document.querySelectorAll('.row').length;
       // Older rows are created a frame's budget at a time, above the newest.
       while (document.querySelectorAll('.row').length < items.length && performance.now() - t0 < 20_000) await raf();
       return {
+        partialShown,
         rows: document.querySelectorAll('.row').length,
         firstFrameRows,
         built: document.querySelectorAll('.row[data-built="1"]').length,
@@ -316,6 +328,7 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
     await workbenchPage().waitForTimeout(200);
     const longTasks = await takeLongTasks(frame);
     console.log(`      10,000-row session opening (load ${load()}): browser long tasks ${JSON.stringify(longTasks)}; ${JSON.stringify(figures)}`);
+    assert.equal(figures.partialShown, false, 'a reset in parts shows nothing of it before its last part');
     assert.equal(figures.rows, 10_000);
     assert.ok(figures.firstFrameRows < 10_000, 'older rows are created after the first frame');
     assert.ok(figures.built < 200, `rows off screen are not built (${figures.built} built)`);

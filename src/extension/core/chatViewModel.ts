@@ -20,7 +20,7 @@ import {
 } from '../../protocol/chat';
 import type { PermissionQuestion } from './permissionRequests';
 import type { SessionState, SessionUsage } from './session';
-import { kindIcon, statusLabel } from './treeModel';
+import { kindIcon } from './treeModel';
 import { cardOf, cardOpens, type ToolCallState } from './toolCalls';
 import type { MessageEntry, ToolCallEntry, TranscriptEntry } from './transcript';
 
@@ -69,8 +69,7 @@ export function toolItem(call: ToolCallState, title: string): ChatToolItem {
     title,
     icon: kindIcon(call.kind, card),
     status: call.status,
-    statusLabel: statusLabel(call.status),
-    opens,
+    ...(opens === 'tree' ? {} : { opens }),
   };
 }
 
@@ -108,10 +107,39 @@ export interface ChatPatch {
 
 export interface PatchOptions {
   /**
-   * Asked after each item built: true cuts the patch there and leaves the rest to the next patch,
-   * so a storm of new rows is sent over several event-loop turns instead of in one long block.
+   * Asked after each item looked at, with what it adds to the message (undefined: nothing): true
+   * cuts the patch (or reset) there and leaves the rest to the next patch, so a storm of new rows,
+   * or a long session becoming the one shown, is sent over several event-loop turns and in
+   * messages of bounded size instead of in one long block.
    */
-  stop?(): boolean;
+  stop?(built: ChatChange | undefined): boolean;
+}
+
+/** The first part of a reset: the oldest items; `more` when the rest follows in patches. */
+export interface ChatReset {
+  readonly items: ChatItem[];
+  readonly more?: true;
+}
+
+/** About how many bytes a change adds to a posted message (its JSON, give or take the escapes). */
+export function changeBytes(change: ChatChange | undefined): number {
+  if (!change) return 0;
+  if ('append' in change) return change.append.length + 24;
+  const item = change.item;
+  if (item.kind === 'message') return item.text.length + 64 + item.attachments.reduce((n, a) => n + a.length + 3, 0) + (item.images?.reduce((n, i) => n + i.data.length, 0) ?? 0);
+  return item.title.length + item.toolCallId.length + 96 + (item.images?.reduce((n, i) => n + i.data.length, 0) ?? 0);
+}
+
+/**
+ * While a turn runs, the user messages' change summaries (read from the action log, which walks
+ * every change of the session) are refreshed this often at most; when the turn ends, at once.
+ */
+export const TURNS_INTERVAL_MS = 250;
+
+/** How long a refresh of the turn summaries asked for now waits (0: now). */
+export function turnsRefreshWait(input: { now: number; last: number; busy: boolean }): number {
+  if (!input.busy) return 0;
+  return Math.max(0, TURNS_INTERVAL_MS - (input.now - input.last));
 }
 
 /** What the webview was last sent of a message: its shape and how much of its text. */
@@ -164,7 +192,6 @@ function sameToolItem(a: ChatToolItem, b: ChatToolItem): boolean {
     a.title === b.title &&
     a.icon === b.icon &&
     a.status === b.status &&
-    a.statusLabel === b.statusLabel &&
     a.opens === b.opens &&
     sameImages(a.images, b.images)
   );
@@ -193,12 +220,26 @@ export class ChatTranscript {
 
   /** Every item (the webview starts over). */
   all(): ChatItem[] {
+    return this.reset().items;
+  }
+
+  /**
+   * The webview starts over: the items from the first, until `options.stop` says so; the rest
+   * comes with the next `patch` (which always continues from the last item sent).
+   */
+  reset(options: PatchOptions = {}): ChatReset {
     const entries = this.state.transcript;
     this.sent = [];
     this.toolIndex.clear();
     this.turnIndex.clear();
     this.leftover.clear();
-    return entries.map((entry, index) => this.build(entry, index));
+    const items: ChatItem[] = [];
+    for (let index = 0; index < entries.length; index++) {
+      const item = this.build(entries[index] as TranscriptEntry, index);
+      items.push(item);
+      if (index < entries.length - 1 && options.stop?.({ index, item })) return { items, more: true };
+    }
+    return { items };
   }
 
   /** How many items the webview holds: every entry built so far (a cut patch leaves some to come). */
@@ -237,7 +278,7 @@ export class ChatTranscript {
       if (!entry) continue;
       const change = this.change(entry, index);
       if (change) changed.push(change);
-      if (k < sorted.length - 1 && options.stop?.()) {
+      if (k < sorted.length - 1 && options.stop?.(change)) {
         // Entries past the last one built come with the tail; earlier rows named here wait in `leftover`.
         for (const rest of sorted.slice(k + 1)) if (rest < this.sent.length) this.leftover.add(rest);
         return { length: this.sentLength, changed, more: true };
@@ -287,7 +328,7 @@ export class ChatTranscript {
     this.toolIndex.set(entry.id, index);
     const call = this.state.toolCall(entry.id);
     if (!call) {
-      const item: ChatToolItem = { kind: 'toolCall', toolCallId: entry.id, title: entry.id, icon: 'tools', status: 'pending', statusLabel: 'pending', opens: 'tree' };
+      const item: ChatToolItem = { kind: 'toolCall', toolCallId: entry.id, title: entry.id, icon: 'tools', status: 'pending' };
       this.sent[index] = { type: 'toolCall', item, call, revision: -1, title: undefined };
       return item;
     }

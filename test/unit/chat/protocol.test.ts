@@ -61,7 +61,7 @@ describe('chat protocol', () => {
   describe('messages from the host', () => {
     const status = { agentName: 'a', sessionId: 's', activity: 'idle' };
     const message = { kind: 'message', role: 'agent', text: 'hi', attachments: [] };
-    const tool = { kind: 'toolCall', toolCallId: 'c1', title: 'Read x', icon: 'book', status: 'completed', statusLabel: 'done', opens: 'tree' };
+    const tool = { kind: 'toolCall', toolCallId: 'c1', title: 'Read x', icon: 'book', status: 'completed' };
 
     it('accepts reset, patch, status and focusPrompt', () => {
       assert.ok(parseHostMessage({ v, type: 'reset', status, items: [message, tool] }).ok);

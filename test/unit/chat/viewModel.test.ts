@@ -3,7 +3,8 @@ import { SessionState } from '../../../src/extension/core/session';
 import { ChatTranscript, activityOf, blockLabel, chatStatus, usageLabel } from '../../../src/extension/core/chatViewModel';
 import type { PermissionQuestion } from '../../../src/extension/core/permissionRequests';
 import type { ChatPatch } from '../../../src/extension/core/chatViewModel';
-import type { ChatItem } from '../../../src/protocol/chat';
+import { applyChatPatch, type ChatItem } from '../../../src/protocol/chat';
+import { TURNS_INTERVAL_MS, changeBytes, turnsRefreshWait } from '../../../src/extension/core/chatViewModel';
 
 const text = (t: string) => ({ type: 'text' as const, text: t });
 const newState = () => new SessionState({ sessionId: 's1', cwd: '/p', schedule: () => undefined });
@@ -20,8 +21,8 @@ describe('chat view model', () => {
     const items = view(state).all();
     assert.deepEqual(items[0], { kind: 'message', role: 'user', text: 'fix it', attachments: ['src/a.ts'] });
     assert.deepEqual(items.slice(1, 3).map((i) => (i.kind === 'message' ? [i.role, i.text] : [])), [['thought', 'hmm'], ['agent', '**On it**']]);
-    assert.deepEqual(items[3], { kind: 'toolCall', toolCallId: 'e', title: 'T:Edit', icon: 'edit', status: 'in_progress', statusLabel: 'running', opens: 'diff' });
-    assert.equal(items[4]?.kind === 'toolCall' && items[4].opens, 'tree');
+    assert.deepEqual(items[3], { kind: 'toolCall', toolCallId: 'e', title: 'T:Edit', icon: 'edit', status: 'in_progress', opens: 'diff' });
+    assert.deepEqual(items[4], { kind: 'toolCall', toolCallId: 'r', title: 'T:Read', icon: 'book', status: 'completed' }, 'what the webview derives (the status label) or defaults (opens the tree) is not sent');
   });
 
   it('patches only what changed: the streamed tail and the tool calls named', () => {
@@ -153,6 +154,63 @@ describe('chat view model', () => {
     assert.ok(patches >= 8, `sent over several patches (${patches})`);
     assert.deepEqual(list, view(state).all(), 'the webview ends with every item as it is');
     assert.deepEqual(chat.patch([]), { length: 311, changed: [] }, 'nothing left over');
+  });
+
+  it('sends a long session in parts (a reset, then patches): the webview ends with every item, in order, and no change is lost', () => {
+    const state = newState();
+    for (let i = 0; i < 500; i++) {
+      state.recordPrompt([text(`question ${i}`)]);
+      state.apply({ sessionUpdate: 'tool_call', toolCallId: `c${i}`, title: `Read ${i}`, kind: 'read', status: 'in_progress' });
+      state.apply({ sessionUpdate: 'agent_message_chunk', content: text(`answer ${i}`) });
+    }
+    const chat = view(state);
+    let built = 0;
+    const stop = () => ++built % 100 === 0;
+    const reset = chat.reset({ stop });
+    assert.equal(reset.more, true, 'cut');
+    assert.equal(reset.items.length, 100, 'the oldest items first');
+    // What the webview holds while the rest comes (main.ts: the pending reset), patched as it arrives.
+    const items: ChatItem[] = [...reset.items];
+    // Meanwhile a call already sent changes, one not sent yet changes, and the last answer grows.
+    state.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'c10', status: 'failed' });
+    state.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'c300', status: 'completed' });
+    state.apply({ sessionUpdate: 'agent_message_chunk', content: text(' and more') });
+    let parts = 1;
+    for (let patch = chat.patch(['c10', 'c300'], { stop }); ; patch = chat.patch([], { stop })) {
+      for (const change of patch.changed) {
+        assert.ok(change.index <= items.length, `change ${change.index} leaves a gap after ${items.length} items`);
+        applyChatPatch(items, patch.length, [change]);
+      }
+      applyChatPatch(items, patch.length, []);
+      assert.equal(items.length, patch.length);
+      assert.ok(items.every((item) => item !== undefined), 'no hole');
+      parts++;
+      if (!patch.more) break;
+      assert.ok(parts < 100, 'the parts end');
+    }
+    assert.ok(parts >= 15, `sent in ${parts} parts`);
+    assert.deepEqual(items, view(state).all(), 'every item as it is, in order');
+    assert.deepEqual(chat.patch([]), { length: 1500, changed: [] }, 'nothing left over');
+    assert.equal(chat.reset().more, undefined, 'without a stop, the whole list at once');
+  });
+
+  it('refreshes the turn summaries a few times a second while a turn runs, and at once when it ended', () => {
+    assert.equal(turnsRefreshWait({ now: 1000, last: -Infinity, busy: true }), 0, 'the first refresh of a turn is not delayed');
+    assert.equal(turnsRefreshWait({ now: 1100, last: 1000, busy: true }), TURNS_INTERVAL_MS - 100, 'the next waits for its interval');
+    assert.equal(turnsRefreshWait({ now: 1000 + TURNS_INTERVAL_MS, last: 1000, busy: true }), 0);
+    assert.equal(turnsRefreshWait({ now: 1001, last: 1000, busy: false }), 0, 'the turn ended: exact at once');
+  });
+
+  it('caps a posted message by its estimated bytes as well as by build time', () => {
+    const state = newState();
+    for (let i = 0; i < 2000; i++) state.apply({ sessionUpdate: 'tool_call', toolCallId: `call-${i}`, title: `Read src/some/folder/file${i}.ts`, kind: 'read', status: 'completed' });
+    const chat = view(state);
+    let bytes = 0;
+    const reset = chat.reset({ stop: (built) => (bytes += changeBytes(built)) >= 24 * 1024 });
+    assert.equal(reset.more, true);
+    const json = JSON.stringify(reset.items).length;
+    assert.ok(json < 32 * 1024 && json > 12 * 1024, `the first part is about 24 KB of JSON (${json})`);
+    assert.ok(reset.items.length < 2000);
   });
 
   it('looks at a tool call again only when its revision moved, and names its files again only when its title or paths changed', () => {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { CHAT_PROTOCOL_VERSION, parseWebviewMessage, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../../protocol/chat';
-import { ChatTranscript, chatStatus } from '../../core/chatViewModel';
+import { ChatTranscript, changeBytes, chatStatus, turnsRefreshWait, type PatchOptions } from '../../core/chatViewModel';
 import { switcherEntries, type OpenSession } from '../../core/openSessions';
 import { openSessionsOf } from './openSessions';
 import type { AgentSessions, SessionRecord } from '../../connection/agentSessions';
@@ -21,6 +21,19 @@ const FLUSH_DELAY_MS = 16;
  * posting them at once blocked the extension host 10–30 ms at a time).
  */
 const FLUSH_BUDGET_MS = 3;
+/**
+ * A message carries about this many bytes of changes at most (estimated from the text it holds);
+ * the rest goes in the next one. After a `session/load` a patch or a reset built in 3 ms was up to
+ * 100 KB: VS Code serialising it and code-server compressing it blocked the host 20–40 ms more.
+ */
+const POST_BUDGET_BYTES = 24 * 1024;
+
+/** Stops a patch or reset once it took FLUSH_BUDGET_MS to build or holds POST_BUDGET_BYTES. */
+function postBudget(): PatchOptions {
+  const started = performance.now();
+  let bytes = 0;
+  return { stop: (built) => (bytes += changeBytes(built)) >= POST_BUDGET_BYTES || performance.now() - started > FLUSH_BUDGET_MS };
+}
 
 /**
  * The Chat view's host side: a thin adapter. It shows the active session (else the newest),
@@ -45,6 +58,14 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
   private turnChanges: ((turn: number) => string | undefined) | undefined;
   /** JSON of the status last posted: a status like it is not posted again (streamed text changes none). */
   private postedStatus: string | undefined;
+  /**
+   * The last reset or patch posted was cut (`more`): the webview waits for the rest, so the next
+   * patch is posted even when it holds no change (it is the one without `more`).
+   */
+  private resetComing = false;
+  /** When the turn summaries were last refreshed (see `turnsRefreshWait`), and the wait for the next. */
+  private turnsRefreshed = -Infinity;
+  private turnsTimer: NodeJS.Timeout | undefined;
   /** Messages posted, by type: tests and the benchmark read them. */
   readonly posted = { reset: 0, patch: 0, status: 0 };
   /** How the tool rows name files; kept, not read per row (it asks the OS for the home folder). */
@@ -90,7 +111,7 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
     this._register(deps.elicitations.onDidChange(() => this.schedule({ status: true })));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => (this.titles = titleContext())));
     deps.actions.reply = (message) => this.post(message);
-    this._register({ dispose: () => clearTimeout(this.timer) });
+    this._register({ dispose: () => (clearTimeout(this.timer), clearTimeout(this.turnsTimer)) });
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -153,7 +174,10 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
     this.pendingTurns ||= !!what.turns;
     this.pendingTranscript ||= !!what.transcript;
     this.pendingStatus ||= !!what.status;
-    if (this.timer) return;
+    if (this.timer) {
+      if (delay >= FLUSH_DELAY_MS) return;
+      clearTimeout(this.timer); // the rest of a cut patch or reset: at once, not a frame later
+    }
     this.timer = setTimeout(() => this.flush(), delay);
   }
 
@@ -170,17 +194,27 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
     const toolCalls = [...this.pendingToolCalls];
     const transcript = this.pendingTranscript || toolCalls.length > 0;
     const status = this.pendingStatus;
-    const turns = this.pendingTurns;
+    let turns = this.pendingTurns;
     this.pendingToolCalls.clear();
     this.pendingTranscript = this.pendingStatus = this.pendingTurns = false;
     if (!this.ready) return; // the next `ready` sends everything
+    const turnsWait = turns ? turnsRefreshWait({ now: performance.now(), last: this.turnsRefreshed, busy: this.shown?.busy ?? false }) : 0;
+    if (turnsWait > 0) {
+      // The action log changes with every edit of a storm: its summaries wait, not the rows.
+      turns = false;
+      this.pendingTurns = true;
+      this.turnsTimer ??= setTimeout(() => {
+        this.turnsTimer = undefined;
+        this.schedule({}, 0);
+      }, turnsWait);
+    }
+    if (turns) this.turnsRefreshed = performance.now();
     if (this.currentSession() !== this.shown) {
       this.sendReset();
       return;
     }
     if ((transcript || turns) && this.transcript) {
-      const started = performance.now();
-      const patch = transcript ? this.transcript.patch(toolCalls, { stop: () => performance.now() - started > FLUSH_BUDGET_MS }) : this.transcript.refreshTurns();
+      const patch = transcript ? this.transcript.patch(toolCalls, postBudget()) : this.transcript.refreshTurns();
       if (transcript && turns) {
         const done = new Set(patch.changed.map((c) => c.index));
         patch.changed.push(...this.transcript.refreshTurns().changed.filter((c) => !done.has(c.index)));
@@ -188,9 +222,11 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
       }
       // The rest of a cut patch goes out on the next turn of the event loop, not a frame later.
       if (patch.more) this.schedule({ transcript: true }, 0);
-      if (patch.changed.length > 0) {
+      // A cut patch is posted even when empty: the webview may be waiting for the rest of a reset.
+      if (patch.changed.length > 0 || patch.more || this.resetComing) {
         this.posted.patch++;
-        this.post({ v: CHAT_PROTOCOL_VERSION, type: 'patch', length: patch.length, changed: patch.changed });
+        this.resetComing = !!patch.more;
+        this.post({ v: CHAT_PROTOCOL_VERSION, type: 'patch', length: patch.length, changed: patch.changed, ...(patch.more ? { more: true as const } : {}) });
       }
     }
     if (status) {
@@ -225,7 +261,11 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
     const status = this.status();
     this.postedStatus = JSON.stringify(status);
     this.posted.reset++;
-    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'reset', status, items: this.transcript?.all() ?? [] });
+    // A long session goes in parts: the first here, the rest in the patches that follow at once.
+    const reset = this.transcript?.reset(postBudget()) ?? { items: [] };
+    this.resetComing = !!reset.more;
+    if (reset.more) this.schedule({ transcript: true }, 0);
+    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'reset', status, items: reset.items, ...(reset.more ? { more: true as const } : {}) });
   }
 
   private status(): ChatStatus {
