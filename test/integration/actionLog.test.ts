@@ -200,6 +200,24 @@ describe('action log: review every agent edit', function () {
     assert.equal(fs.readFileSync(open, 'utf8'), 'alpha\nsecond\n');
   });
 
+  it('undoes a command\'s change of an open file to the text it was last saved with, not an earlier turn\'s', async () => {
+    const file = inWorkspace('src/log-sed-saved.txt');
+    fs.writeFileSync(file, 'alpha\nsecond\n');
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    await prompt('shell true');
+    // The user edits and saves it between turns: the next turn's text before is the saved one.
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(0, 0, 0, 5), 'gamma');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await doc.save());
+    assert.equal(fs.readFileSync(file, 'utf8'), 'gamma\nsecond\n');
+    await prompt(`shell sed -i 's/gamma/delta/' src/log-sed-saved.txt`);
+    await waitFor('the command\'s change in the log', () => changeOf(file)?.status === 'pending');
+    await api.undoHunk(file, 0);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'gamma\nsecond\n');
+  });
+
   it('reviews a 2 MB file of 170,000 lines the agent rewrote line by line as one hunk, and Undo puts back its exact bytes', async () => {
     // Just under the log's 2 MB bound for texts (larger files are listed without undo), in lines
     // short enough that an undo splicing them in as arguments overflowed the stack.
