@@ -113,14 +113,20 @@ describe('action log storage', () => {
     assert.deepEqual(new ActionLogStore(dir).load('s1')!.changes.map((c) => c.path), ['/w/old.txt', '/w/new.txt']);
   });
 
-  it('writes what still waits synchronously on flush (the extension host may exit next)', () => {
+  it('writes what still waits synchronously on flush (the extension host may exit next)', async () => {
     const log = new ActionLog();
     log.beginTurn('s1', 0);
     log.record('s1', '/w/a.txt', 'tool', { kind: 'absent' });
     const store = new ActionLogStore(dir);
-    void store.saveInBackground('s1', log.serialize('s1')!);
+    const background = store.saveInBackground('s1', log.serialize('s1')!);
     store.flushSync();
     assert.deepEqual(new ActionLogStore(dir).load('s1')!.changes.map((c) => c.path), ['/w/a.txt']);
+    // The overtaken background write settles without undoing the synchronous one (and leaves no
+    // temporary file behind: the directory is removed after each test).
+    await background;
+    await store.whenIdle();
+    assert.deepEqual(new ActionLogStore(dir).load('s1')!.changes.map((c) => c.path), ['/w/a.txt']);
+    assert.deepEqual(fs.readdirSync(dir).filter((name) => name.endsWith('.tmp')), []);
   });
 
   it('does not write a log again that did not change', () => {
