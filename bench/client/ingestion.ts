@@ -27,6 +27,8 @@ import type { Logger } from '../../src/extension/log';
 import { KeyedSerialQueue } from '../../src/extension/core/serialQueue';
 import { checkSessionNotification } from '../../src/extension/core/updateShape';
 import { SessionState } from '../../src/extension/core/session';
+import { EarlyUpdates } from '../../src/extension/core/earlyUpdates';
+import { UpdateRouter } from '../../src/extension/core/updateRouting';
 import type { UpdateMix } from './updateMix';
 
 const CHUNK_BYTES = 64 * 1024;
@@ -117,14 +119,23 @@ export async function runRaw(bytes: Uint8Array, count: number, framing: 'sdk' | 
 
 /**
  * Ours: the extension's framing and the same dispatch into the session core, as `AgentProcess`,
- * `AgentConnection` and `AgentSessions.receiveUpdate` do it. `sdk framing`: the same over the SDK's
- * `ndJsonStream` instead (the extension's path before its own framing). `before`: that, and the SDK's
+ * `AgentConnection` and `AgentSessions.receiveUpdate` do it (its routing, core/updateRouting.ts,
+ * runs here as is; the action log's arrival hook is not part of it). `sdk framing`: the same over
+ * the SDK's `ndJsonStream` instead (the extension's path before its own framing). `before`: that, and the SDK's
  * router kept (its zod parse, then a light check).
  */
 export async function runCore(bytes: Uint8Array, count: number, sessionId: string, variant: 'now' | 'sdk framing' | 'before' = 'now'): Promise<StreamRun> {
   const state = new SessionState({ sessionId, cwd: '/home/user/project' });
-  const sessions = new Map([[sessionId, state]]);
   const queue = new KeyedSerialQueue();
+  // The extension's own routing (what `AgentSessions.receiveUpdate` calls), with its session map
+  // and the updates-before-their-session holder; one agent, so no id aliases.
+  const router = new UpdateRouter<'agent'>({
+    queue,
+    sessions: new Map([[sessionId, { state, connection: 'agent' }]]),
+    early: new EarlyUpdates({ maxHeld: 1000, log: (message) => console.error(message) }),
+    clientIdOf: (_connection, agentSessionId) => agentSessionId,
+    onError: (failed, id, error) => console.error(`${failed} for session ${id} failed: ${String(error)}`),
+  });
   let changeEvents = 0;
   let updatesCovered = 0;
   state.onDidChange((changes) => {
@@ -137,14 +148,7 @@ export async function runCore(bytes: Uint8Array, count: number, sessionId: strin
   const app = acp.client({ name: 'bench-core' }).onNotification(acp.methods.client.session.update, rawParams, ({ params }) => {
     const checked = variant === 'before' ? lightCheck(params) : checkSessionNotification(params);
     if (!checked.ok) throw new Error(checked.problem.message);
-    const { sessionId: id, update } = checked.notification;
-    queue.submit(
-      id,
-      () => {
-        sessions.get(id)?.apply(update);
-      },
-      (error) => console.error(`update failed: ${String(error)}`),
-    );
+    router.receive(checked.notification, 'agent');
     if (++received === count) done();
   });
   if (variant !== 'before' && !removeSdkSessionRouter(app)) throw new Error("the SDK's session router was not found");

@@ -5,7 +5,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encode, inProcess, runCore, runRaw, type StreamRun } from './ingestion';
+import { pathToFileURL } from 'node:url';
+import { buildSync } from 'esbuild';
+import type { StreamRun } from './ingestion';
 import { median, num, pct, ratio, share, spread, table } from './stats';
 import { updateMix } from './updateMix';
 
@@ -16,7 +18,38 @@ export interface IngestionOptions {
   repetitions: number;
 }
 
+/**
+ * The measured code (bench/client/ingestion.ts with the SDK, the extension's framing and its
+ * session core) bundled by esbuild as esbuild.mjs bundles dist/extension.js, so both sides run as
+ * they ship. Loaded straight from the TypeScript by tsx instead, each module is compiled apart and
+ * every call into another module goes through an export getter, with tsx's `__name` calls on top:
+ * that made `SessionState.apply` alone ~1.6× slower than in the bundle, a cost the extension never
+ * pays. `ACP_BENCH_INGESTION_TSX=1` measures it the old way.
+ */
+async function loadMeasuredCode(): Promise<typeof import('./ingestion') & { readonly how: string }> {
+  if (process.env.ACP_BENCH_INGESTION_TSX === '1') {
+    return { ...(await import('./ingestion')), how: 'loaded by tsx, module by module (ACP_BENCH_INGESTION_TSX=1)' };
+  }
+  const outfile = join(tmpdir(), `acp-bench-ingestion-${process.pid}.js`);
+  buildSync({
+    entryPoints: [join(__dirname, 'ingestion.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    logLevel: 'warning',
+    logOverride: { 'empty-import-meta': 'silent' },
+  });
+  try {
+    return { ...((await import(pathToFileURL(outfile).href)) as typeof import('./ingestion')), how: 'bundled by esbuild with the SDK, as dist/extension.js is' };
+  } finally {
+    rmSync(outfile, { force: true });
+  }
+}
+
 export async function ingestionBench({ updates, repetitions }: IngestionOptions): Promise<void> {
+  const { encode, inProcess, runCore, runRaw, how } = await loadMeasuredCode();
   const mix = updateMix(updates);
   const bytes = encode(mix);
   const n = mix.lines.length;
@@ -30,7 +63,8 @@ export async function ingestionBench({ updates, repetitions }: IngestionOptions)
     `1 warm-up, then ${repetitions} repetitions (the runs rotate order each time); medians.\n` +
       `Both raw and ours run the SDK client as AgentConnection does: its session router (a zod parse of every session/update, ` +
       `for SDK helpers ACP Native does not use) removed, params taken raw. Raw reads the bytes through the SDK's ndJsonStream, ` +
-      `ours through the extension's own framing (AgentProcess.stream(): JsonLineFilter → SlicedFeed → one JSON.parse per line).`,
+      `ours through the extension's own framing (AgentProcess.stream(): JsonLineFilter → SlicedFeed → one JSON.parse per line). ` +
+      `The measured code (both sides, the SDK included) is ${how}.`,
   );
 
   // Warm-up: JIT and the SDK's schemas, for all paths.

@@ -4,6 +4,7 @@ import { SessionState, type SessionChanges } from '../core/session';
 import { KeyedSerialQueue } from '../core/serialQueue';
 import { RestartThrottle } from '../core/restartThrottle';
 import { EarlyUpdates } from '../core/earlyUpdates';
+import { UpdateRouter } from '../core/updateRouting';
 import { retryAfterSignIn, type SignedIn } from '../core/signIn';
 import { Disposable } from '../util/lifecycle';
 import { errorMessage, type Logger } from '../log';
@@ -74,6 +75,8 @@ export class AgentSessions extends Disposable {
   private readonly restarts = new Map<string, RestartThrottle>();
   /** Updates for ids without a record: held while a session is being created, else dropped. */
   private readonly early: EarlyUpdates<acp.SessionUpdate>;
+  /** Puts each update in its session's turn of `updateQueue` (core/updateRouting.ts). */
+  private readonly router: UpdateRouter<AgentConnection>;
 
   private readonly sessionsEmitter = this._register(new vscode.EventEmitter<void>());
   /** A session was added, removed or became active. */
@@ -122,6 +125,15 @@ export class AgentSessions extends Disposable {
   ) {
     super();
     this.early = new EarlyUpdates({ maxHeld: MAX_EARLY_UPDATES, log: (m) => deps.log.warn(m) });
+    this.router = new UpdateRouter({
+      queue: this.updateQueue,
+      sessions: this.sessions,
+      early: this.early,
+      clientIdOf: (connection, agentSessionId) => this.clientIdOf(connection, agentSessionId),
+      onArrived: deps.onUpdateArrived,
+      onError: (failed, sessionId, error) =>
+        deps.log.error(`${failed === 'hook' ? 'Update hook' : 'Update'} for session ${sessionId} failed: ${errorMessage(error)}`),
+    });
     this.agents = new AgentPool({
       log: deps.log,
       resolveLaunch: deps.resolveLaunch,
@@ -547,26 +559,7 @@ export class AgentSessions extends Disposable {
    * editor's session id and counts as coming from the session's own agent.
    */
   receiveUpdate(received: acp.SessionNotification, from?: AgentConnection): void {
-    const agentSessionId = received.sessionId;
-    const sessionId = from ? this.clientIdOf(from, agentSessionId) : agentSessionId;
-    const notification = sessionId === agentSessionId ? received : { ...received, sessionId };
-    const { update } = notification;
-    try {
-      this.deps.onUpdateArrived?.(notification);
-    } catch (error) {
-      this.deps.log.error(`Update hook for session ${sessionId} failed: ${errorMessage(error)}`);
-    }
-    this.updateQueue.submit(
-      sessionId,
-      () => {
-        const record = this.sessions.get(sessionId);
-        // A record of a dead predecessor with the same id (or of another agent) is not this
-        // session: the update is held, under the agent's id, for `session/new` or `session/load`.
-        if (record && (from === undefined || record.connection === from)) record.state.apply(update);
-        else this.early.receive(agentSessionId, update);
-      },
-      (error) => this.deps.log.error(`Update for session ${sessionId} failed: ${errorMessage(error)}`),
-    );
+    this.router.receive(received, from);
   }
 
   /**

@@ -39,15 +39,34 @@ export type TranscriptEntry = MessageEntry | ToolCallEntry;
 /** A text run as offsets into the message's text, or a block as it came. */
 type Segment = { readonly type: 'text'; readonly start: number; end: number } | { readonly type: 'block'; readonly block: ContentBlock };
 
+/**
+ * Text up to this many UTF-16 units is kept as one plain string; past it, as chunks. Most messages
+ * of a turn are short (a line between two tool calls) and need no chunk bookkeeping (a
+ * `ChunkedText`, its array and chunk records: ~150 bytes each, kept for the whole session); a
+ * streamed answer passes it after a few chunks, and from then on a renderer reads only what is new.
+ * `ChunkedText` merges appends into one chunk below about the same size, so a short message was
+ * one string there too.
+ */
+const PLAIN_TEXT_MAX = 1024;
+
 class Message implements MessageEntry {
   readonly type = 'message';
-  /** Usually one text run: created as a one-item literal (a `push` onto `[]` reserves 17 slots). */
-  private segments: Segment[] | undefined;
   /**
-   * Every text run's text in order, as chunks: a streamed answer grows by thousands of small
-   * chunks, and a renderer reads only what is new (`textFrom`) instead of the whole text per flush.
+   * The runs and blocks in arrival order, built at the first non-text block: until then the
+   * message is at most one text run (`hasText`), covering all of its text, and needs no list.
+   * Created as a literal (a `push` onto `[]` reserves 17 slots).
    */
-  private readonly allText = new ChunkedText(utf16Units, Infinity);
+  private segments: Segment[] | undefined;
+  /** A text run arrived before any block (the implicit first segment while `segments` is unset). */
+  private hasText = false;
+  /** The text while short (see `PLAIN_TEXT_MAX`); '' once `chunkedText` holds it. */
+  private plainText = '';
+  /**
+   * Every text run's text in order, as chunks, once the text has grown past `PLAIN_TEXT_MAX`: a
+   * streamed answer grows by thousands of small chunks, and a renderer reads only what is new
+   * (`textFrom`) instead of the whole text per flush.
+   */
+  private chunkedText: ChunkedText | undefined;
   private blockTotal = 0;
 
   constructor(
@@ -55,9 +74,9 @@ class Message implements MessageEntry {
     public messageId: string | undefined,
   ) {}
 
-  /** Built when asked (rarely: the text is kept once, in `allText`). */
+  /** Built when asked (rarely: the text is kept once). */
   get parts(): readonly MessagePart[] {
-    return (this.segments ?? []).map((s) => (s.type === 'block' ? { type: 'block', block: s.block } : { type: 'text', text: this.textFrom(s.start).slice(0, s.end - s.start) }));
+    return this.allSegments().map((s) => (s.type === 'block' ? { type: 'block', block: s.block } : { type: 'text', text: this.textFrom(s.start).slice(0, s.end - s.start) }));
   }
 
   get blocks(): readonly ContentBlock[] {
@@ -65,11 +84,11 @@ class Message implements MessageEntry {
   }
 
   get text(): string {
-    return this.allText.text;
+    return this.chunkedText ? this.chunkedText.text : this.plainText;
   }
 
   get textLength(): number {
-    return this.allText.length;
+    return this.chunkedText ? this.chunkedText.length : this.plainText.length;
   }
 
   get blockCount(): number {
@@ -77,25 +96,46 @@ class Message implements MessageEntry {
   }
 
   textFrom(offset: number): string {
-    return this.allText.readFrom(offset).text;
+    if (this.chunkedText) return this.chunkedText.readFrom(offset).text;
+    // As `ChunkedText.readFrom`: a non-finite offset reads from the start, any other is clamped.
+    const start = Number.isFinite(offset) ? Math.floor(offset) : 0;
+    return start <= 0 ? this.plainText : this.plainText.slice(start);
   }
 
   add(block: ContentBlock): void {
     if (block.type !== 'text') {
-      this.addSegment({ type: 'block', block });
+      if (this.segments) this.segments.push({ type: 'block', block });
+      else this.segments = this.hasText ? [{ type: 'text', start: 0, end: this.textLength }, { type: 'block', block }] : [{ type: 'block', block }];
       this.blockTotal++;
       return;
     }
-    const start = this.allText.length;
-    this.allText.append(block.text);
-    const last = this.segments?.[this.segments.length - 1];
-    if (last?.type === 'text') last.end = this.allText.length;
-    else this.addSegment({ type: 'text', start, end: this.allText.length });
+    const start = this.textLength;
+    this.appendText(block.text);
+    if (!this.segments) {
+      this.hasText = true;
+      return;
+    }
+    const last = this.segments[this.segments.length - 1];
+    if (last.type === 'text') last.end = this.textLength;
+    else this.segments.push({ type: 'text', start, end: this.textLength });
   }
 
-  private addSegment(segment: Segment): void {
-    if (this.segments) this.segments.push(segment);
-    else this.segments = [segment];
+  private appendText(text: string): void {
+    if (this.chunkedText) {
+      this.chunkedText.append(text);
+    } else if (this.plainText.length + text.length <= PLAIN_TEXT_MAX) {
+      this.plainText += text;
+    } else {
+      this.chunkedText = new ChunkedText(utf16Units, Infinity);
+      this.chunkedText.append(this.plainText);
+      this.chunkedText.append(text);
+      this.plainText = '';
+    }
+  }
+
+  private allSegments(): readonly Segment[] {
+    if (this.segments) return this.segments;
+    return this.hasText ? [{ type: 'text', start: 0, end: this.textLength }] : [];
   }
 }
 

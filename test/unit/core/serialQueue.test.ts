@@ -148,6 +148,62 @@ describe('KeyedSerialQueue', () => {
     assert.deepEqual(order, ['sync done', 'inner of sync', 'async done', 'inner of async', 'submitted after']);
   });
 
+  describe('submitWith (submit with arguments, for the per-update path)', () => {
+    it('passes the key and arguments to the task, in order, at once or behind a running task', async () => {
+      const queue = new KeyedSerialQueue();
+      const applied: string[] = [];
+      const errors: string[] = [];
+      const apply = (key: string, what: string, n: number) => {
+        if (n < 0) throw new Error(`${what} refused`);
+        applied.push(`${key}:${what}:${n}`);
+      };
+      const onError = (key: string, error: unknown, what: string) => errors.push(`${key}/${what}: ${(error as Error).message}`);
+      queue.submitWith('s', apply, 'a', 1, onError);
+      assert.deepEqual(applied, ['s:a:1'], 'ran at once: nothing was queued under the key');
+      let release!: () => void;
+      const slow = queue.run('s', () => new Promise<void>((resolve) => (release = resolve)));
+      queue.submitWith('s', apply, 'b', 2, onError);
+      queue.submitWith('s', apply, 'bad', -1, onError);
+      queue.submitWith('t', apply, 'c', 3, onError);
+      queue.submitWith('s', apply, 'd', 4, onError);
+      assert.deepEqual(applied, ['s:a:1', 't:c:3'], 'another key runs at once; this one waits');
+      release();
+      await slow;
+      await queue.idle('s');
+      assert.deepEqual(applied, ['s:a:1', 't:c:3', 's:b:2', 's:d:4']);
+      assert.deepEqual(errors, ['s/bad: bad refused']);
+      assert.equal(queue.activeKeys, 0);
+    });
+
+    it('reports a synchronous throw and an async rejection with the key and arguments', async () => {
+      const queue = new KeyedSerialQueue();
+      const errors: string[] = [];
+      const onError = (key: string, error: unknown, what: string) => errors.push(`${key}/${what}: ${(error as Error).message}`);
+      queue.submitWith(
+        's',
+        (_key, what: string) => {
+          throw new Error(`${what} threw`);
+        },
+        'sync',
+        0,
+        onError,
+      );
+      queue.submitWith(
+        's',
+        async (_key, what: string) => {
+          await Promise.resolve();
+          throw new Error(`${what} rejected`);
+        },
+        'async',
+        0,
+        onError,
+      );
+      await queue.idle('s');
+      await Promise.resolve();
+      assert.deepEqual(errors, ['s/sync: sync threw', 's/async: async rejected']);
+    });
+  });
+
   describe('submit (fire and forget, errors to a callback)', () => {
     it('runs a synchronous task at once and reports its throw without stopping the next', async () => {
       const queue = new KeyedSerialQueue();
