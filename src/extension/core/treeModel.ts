@@ -3,6 +3,7 @@
  * descriptions. The VS Code adapter turns these into TreeItems; tests and the API read them as is.
  */
 import type * as acp from '@agentclientprotocol/sdk';
+import { toolStatusLabel } from '../../protocol/chat';
 import { cardIcon, type CardKind, type ToolCallState } from './toolCalls';
 
 export type TreeNode =
@@ -136,17 +137,9 @@ export function labelOf(text: string, max = MAX_LABEL_CHARS): string {
 /** A Markdown code fence line: three or more backticks or tildes, maybe an info string. */
 const FENCE = /^\s*(`{3,}|~{3,})[^`]*$/;
 
+/** The tree's word for a call's status: the chat's status chip (which the webview derives) says the same. */
 export function statusLabel(status: acp.ToolCallStatus): string {
-  switch (status) {
-    case 'pending':
-      return 'pending';
-    case 'in_progress':
-      return 'running';
-    case 'completed':
-      return 'done';
-    case 'failed':
-      return 'failed';
-  }
+  return toolStatusLabel(status);
 }
 
 /** The codicon for a tool kind. */
