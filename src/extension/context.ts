@@ -29,6 +29,7 @@ import { ActionLogActions } from './services/actionLogActions';
 import { ActionLogStore } from './services/actionLogStore';
 import { HunkLenses } from './render/review/hunkLenses';
 import { Disposable } from './util/lifecycle';
+import { watchTitleContext } from './titles';
 
 /**
  * The one object that owns the extension's parts: configuration, log, the agent and its
@@ -62,6 +63,8 @@ export class AcpNative extends Disposable {
     readonly log: Logger,
   ) {
     super();
+    // First: every title below is named through it, and it must forget the old folders first.
+    this._register(watchTitleContext());
     const permissions = (this.permissions = this._register(
       new PermissionService({
         config: this.config,

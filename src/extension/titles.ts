@@ -5,34 +5,31 @@ import { cardPaths, displayPath, displayTitle, type TitleContext } from './core/
 import type { ToolCallState } from './core/toolCalls';
 
 /**
- * The last context built, and the folders it was built from: while they stay the same, every
- * title shares one context object, whose parsed form `displayTitle` keeps (thousands of titles a
- * refresh or a loaded session).
+ * The context of the current workspace folders, built once and shared: titles are computed by the
+ * thousand (a tree refresh, a loaded session's chat rows, `api.toolCalls()`), and `displayTitle`
+ * keeps the parsed form of a context object, so every title of one workspace reuses it. Forgotten
+ * when the folders change (`watchTitleContext`).
  */
-let lastContext: { readonly ctx: TitleContext; readonly folders: readonly { readonly name: string; readonly uri: vscode.Uri }[] } | undefined;
+let current: TitleContext | undefined;
 
 /** The display-title context of the current workspace (multi-root aware). */
 export function titleContext(): TitleContext {
+  if (current) return current;
   const folders = vscode.workspace.workspaceFolders ?? [];
-  const home = os.homedir();
-  const last = lastContext;
-  if (
-    last &&
-    last.ctx.home === home &&
-    last.folders.length === folders.length &&
-    folders.every((f, i) => f.name === last.folders[i]?.name && f.uri.toString() === last.folders[i]?.uri.toString())
-  ) {
-    return last.ctx;
-  }
-  const ctx: TitleContext = {
+  current = {
     folders: folders.map((f) => ({ name: f.name, path: f.uri.fsPath })),
     // Sessions run in the first folder on disk (AcpNative.workspaceRoots).
     cwd: folders.find((f) => f.uri.scheme === 'file')?.uri.fsPath,
-    home,
+    home: os.homedir(),
     sep: path.sep === '\\' ? '\\' : '/',
   };
-  lastContext = { ctx, folders: folders.map((f) => ({ name: f.name, uri: f.uri })) };
-  return ctx;
+  return current;
+}
+
+/** Keeps `titleContext` in step with the workspace folders (registered once, by the extension's context). */
+export function watchTitleContext(): vscode.Disposable {
+  const forget = () => (current = undefined);
+  return vscode.Disposable.from(vscode.workspace.onDidChangeWorkspaceFolders(forget), { dispose: forget });
 }
 
 export function callDisplayTitle(call: ToolCallState, ctx = titleContext()): string {

@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
-import { closeAllEditors, diffTabs, getApi, startTestAgent, inWorkspace, lastCall, setSetting, waitFor, within } from './support/helpers';
+import { closeAllEditors, diffTabs, getApi, startTestAgent, inWorkspace, lastCall, setSetting, waitFor, within, workspaceRoot } from './support/helpers';
 
 // Runs only in the multi-root pass of the suite (test/fixtures/multiroot/multiroot.code-workspace).
 describe('multi-root workspace', function () {
@@ -32,6 +34,27 @@ describe('multi-root workspace', function () {
       call.tree.children.filter((c) => c.icon === 'location').map((c) => c.label),
       ['lib/src/util.js:3'],
     );
+  });
+
+  it('names a folder added to the workspace in later titles', async () => {
+    const extra = path.join(path.dirname(workspaceRoot(1)), 'extra');
+    fs.mkdirSync(path.join(extra, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(extra, 'src', 'more.js'), 'one\ntwo\n');
+    const added = new Promise<void>((resolve) => {
+      const listener = vscode.workspace.onDidChangeWorkspaceFolders(() => (listener.dispose(), resolve()));
+    });
+    assert.ok(vscode.workspace.updateWorkspaceFolders(2, 0, { uri: vscode.Uri.file(extra), name: 'extra' }));
+    try {
+      await within('the folder added', added);
+      await within('read in the added folder', api.prompt(`absolute-title ${path.join(extra, 'src', 'more.js')}`));
+      assert.equal(lastCall(api).title, 'Read extra/src/more.js');
+      assert.equal(lastCall(api).tree.label, 'Read extra/src/more.js');
+    } finally {
+      const removed = new Promise<void>((resolve) => {
+        const listener = vscode.workspace.onDidChangeWorkspaceFolders(() => (listener.dispose(), resolve()));
+      });
+      if (vscode.workspace.updateWorkspaceFolders(2, 1)) await within('the folder removed', removed);
+    }
   });
 
   it('titles diff editors with the folder-prefixed path', async () => {

@@ -8,7 +8,7 @@ import { PermissionService } from '../../services/permissions';
 import type { ElicitationService } from '../../services/elicitations';
 import { errorMessage, type Logger } from '../../log';
 import { Disposable } from '../../util/lifecycle';
-import { callDisplayTitle, titleContext } from '../../titles';
+import { callDisplayTitle } from '../../titles';
 import type { ChatActions } from './chatActions';
 import { chatHtml, chatResourceRoots } from './chatHtml';
 
@@ -68,8 +68,6 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
   private turnsTimer: NodeJS.Timeout | undefined;
   /** Messages posted, by type: tests and the benchmark read them. */
   readonly posted = { reset: 0, patch: 0, status: 0 };
-  /** How the tool rows name files; kept, not read per row (it asks the OS for the home folder). */
-  private titles = titleContext();
 
   constructor(
     private readonly deps: {
@@ -109,7 +107,6 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
       );
     }
     this._register(deps.elicitations.onDidChange(() => this.schedule({ status: true })));
-    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => (this.titles = titleContext())));
     deps.actions.reply = (message) => this.post(message);
     this._register({ dispose: () => (clearTimeout(this.timer), clearTimeout(this.turnsTimer)) });
   }
@@ -254,7 +251,7 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
     const turns = this.deps.turns;
     this.transcript = shown
       ? new ChatTranscript(shown.state, {
-          callTitle: (call) => callDisplayTitle(call, this.titles),
+          callTitle: (call) => callDisplayTitle(call),
           ...(turns ? { turnChanges: (turn: number) => (this.turnChanges ??= turns.changesOf(shown.state.sessionId))(turn) } : {}),
         })
       : undefined;

@@ -76,7 +76,6 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
    * title) stay the same: a refresh lists up to `CALLS_PER_GROUP` calls of which a few changed.
    */
   private readonly callItems = new WeakMap<ToolCallState, { revision: number; titles: TitleContext; item: vscode.TreeItem }>();
-  private titles = titleContext();
 
   constructor(
     private readonly sessions: AgentSessions,
@@ -91,7 +90,6 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
         this.scheduleRefresh();
       }),
     );
-    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => (this.titles = titleContext())));
     this.view = this._register(vscode.window.createTreeView(TOOL_CALLS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }));
     this._register(
       sessions.onDidChangeSessions(() => {
@@ -315,10 +313,11 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     const call = this.call(node);
     if (!call) return new vscode.TreeItem('(gone)');
     const cached = this.callItems.get(call);
-    if (cached && cached.revision === call.revision && cached.titles === this.titles) return cached.item;
-    const item = this.buildCallItem(node, call, this.titles);
+    const titles = titleContext();
+    if (cached && cached.revision === call.revision && cached.titles === titles) return cached.item;
+    const item = this.buildCallItem(node, call, titles);
     this.itemCounts.built++;
-    this.callItems.set(call, { revision: call.revision, titles: this.titles, item });
+    this.callItems.set(call, { revision: call.revision, titles, item });
     return item;
   }
 
