@@ -203,6 +203,9 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
   const collections = gc.stop();
   await profile.stop();
   const grown = memory.stop();
+  // ACP_BENCH_HEAP_SNAPSHOT=DIR: the host's heap after the run (what "heap kept" is made of).
+  const snapshots = process.env.ACP_BENCH_HEAP_SNAPSHOT;
+  if (snapshots) v8.writeHeapSnapshot(path.join(snapshots, `io-${rep}-${scenario.replace(/\W+/g, '-')}.heapsnapshot`));
   return {
     rep,
     scenario,
@@ -318,7 +321,9 @@ async function diffOpen(api: AcpNativeApi, file: string): Promise<Record<string,
   if (stop !== 'end_turn') throw new Error(`edit: stop reason ${stop}`);
   const input = await waitFor('the diff editor', () => diffTabOf(file));
   const [left, right] = await Promise.all([vscode.workspace.openTextDocument(input.original), vscode.workspace.openTextDocument(input.modified)]);
-  return { leftChars: charsOf(left), rightChars: charsOf(right), leftScheme: input.original.scheme, ...gc.stop() };
+  // What the extension keeps of the before side beside VS Code's document of it.
+  const keptBeforeChars = api.stats().kept.diffBeforeChars;
+  return { leftChars: charsOf(left), rightChars: charsOf(right), leftScheme: input.original.scheme, keptBeforeChars, ...gc.stop() };
 }
 
 /** VS Code's own diff editor on two files on disk, until both sides are loaded in the host. */
