@@ -17,6 +17,7 @@
 //   ACP_BENCH_IO_REPS       repetitions (default 2)
 //   ACP_BENCH_PROFILE       a folder: write a CPU profile of the extension host per run there
 //   ACP_BENCH_IO_ONLY       comma-separated scenario names to run (default: all), e.g. "pipe baseline,client terminal"
+//   ACP_BENCH_HEAP_SNAPSHOT a folder: write a heap snapshot of the extension host after each run there
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
