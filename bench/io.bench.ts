@@ -5,7 +5,7 @@
  *
  * Knobs (environment): ACP_BENCH_IO_MB (default 100), ACP_BENCH_IO_FILE_MB (10), ACP_BENCH_IO_REPS (2),
  * ACP_BENCH_IO_ONLY="pipe baseline,client terminal" runs only those scenarios, ACP_BENCH_SKIP_HOST=1 skips
- * it; ACP_BENCH_PROFILE=DIR writes CPU profiles of the host.
+ * it; ACP_BENCH_PROFILE=DIR writes CPU profiles of the host, ACP_BENCH_HEAP_SNAPSHOT=DIR heap snapshots after each run.
  */
 import { ioFloodsBench } from './client/ioFloodsBench';
 

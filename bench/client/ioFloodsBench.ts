@@ -62,12 +62,22 @@ function diffLibraryMs(fileMb: number): number {
   return performance.now() - start;
 }
 
+/** The diff open against VS Code's own diff of the same sizes, in the same run (host CPU, longest block). */
+function diffVersusBaseline(open: readonly IoRun[], base: readonly IoRun[]): string {
+  if (open.length === 0 || base.length === 0) return '';
+  const cpu = median(open.map((r) => r.cpuMs)) / median(base.map((r) => r.cpuMs));
+  const block = (runs: readonly IoRun[]) => runs.map((r) => num(r.maxBlockMs)).join(' / ');
+  const kept = (runs: readonly IoRun[]) => runs.map((r) => num(r.heapRetainedMB, 1)).join(' / ');
+  return `
+  diff open vs diff baseline: host CPU ${ratio(cpu)}; longest block ${block(open)} vs ${block(base)} ms; heap kept ${kept(open)} vs ${kept(base)} MB.`;
+}
+
 function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number): void {
   const of = (name: IoScenario) => runs.filter((r) => r.scenario === name);
   const med = (name: IoScenario, pick: (r: IoRun) => number) => median(of(name).map(pick));
   const maxOf = (name: IoScenario, pick: (r: IoRun) => number) => Math.max(...of(name).map(pick));
-  const rows = (['pipe baseline', 'client terminal', 'display terminal', 'read baseline', 'open baseline', 'diff open'] as IoScenario[]).map((name) => {
-    const base: IoScenario = name === 'read baseline' || name === 'open baseline' || name === 'diff open' ? 'read baseline' : 'pipe baseline';
+  const rows = (['pipe baseline', 'client terminal', 'display terminal', 'read baseline', 'open baseline', 'diff baseline', 'diff open'] as IoScenario[]).map((name) => {
+    const base: IoScenario = name === 'read baseline' || name === 'open baseline' || name === 'diff baseline' || name === 'diff open' ? 'read baseline' : 'pipe baseline';
     return [
       name,
       `${num(of(name)[0]?.mb ?? 0)} MB`,
@@ -106,7 +116,10 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
   reports the applied hunk; measured until the diff editor is open and both sides load:
     ${details('diff open')}
 - open baseline: VS Code opening a fresh copy of the file (never opened before) in a plain editor (the workbench sends its text to the extension host:
-  the floor of any editor showing a 10 MB file, the diff editor's two sides included).
+  the floor of any editor showing a ${num(options.fileMb)} MB file).
+- diff baseline: VS Code's own \`vscode.diff\` of two fresh files on disk (never opened before), the edited line apart, until both sides
+  load in the host: the floor of a diff editor of that file (both sides' texts sent to the extension host; no extension serves either):
+    ${details('diff baseline')}${diffVersusBaseline(of('diff open'), of('diff baseline'))}
 - The diff library (structuredPatch of the whole ${num(options.fileMb)} MB before/after, off the host, this process): ${num(diffMs)} ms.
 - "max block CPU ms": the same longest block counted in the host process's CPU time (what the host itself spent in it,
   without the time the loaded machine gave to other processes meanwhile).

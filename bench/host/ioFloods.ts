@@ -6,6 +6,7 @@
 //   - display terminal: an agent streaming the same bytes as `_meta.terminal_output`;
 //   - read baseline: a plain read + UTF-8 decode of a 10 MB file;
 //   - open baseline: VS Code opening a fresh copy of that file in an editor (its text sent to the extension host);
+//   - diff baseline: VS Code's own `vscode.diff` of two fresh copies on disk, the edited line apart (both sides sent to the host);
 //   - diff open: an agent's edit of that file through the client (`fs/*`), then its diff editor opening.
 // Built and launched by bench/client/ioFloodsBench.ts; prints one `BENCH {json}` line per run and
 // `BENCH-DONE` at the end.
@@ -16,6 +17,7 @@
 //   ACP_BENCH_IO_REPS       repetitions (default 2)
 //   ACP_BENCH_PROFILE       a folder: write a CPU profile of the extension host per run there
 //   ACP_BENCH_IO_ONLY       comma-separated scenario names to run (default: all), e.g. "pipe baseline,client terminal"
+//   ACP_BENCH_HEAP_SNAPSHOT a folder: write a heap snapshot of the extension host after each run there
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -31,7 +33,7 @@ import { floodWriterScript } from '../support/floodLines';
 
 const EXTENSION_ID = 'acp-native.acp-native';
 
-export type IoScenario = 'pipe baseline' | 'client terminal' | 'display terminal' | 'read baseline' | 'open baseline' | 'diff open';
+export type IoScenario = 'pipe baseline' | 'client terminal' | 'display terminal' | 'read baseline' | 'open baseline' | 'diff baseline' | 'diff open';
 
 export interface IoRun {
   readonly rep: number;
@@ -202,6 +204,9 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
   const collections = gc.stop();
   await profile.stop();
   const grown = memory.stop();
+  // ACP_BENCH_HEAP_SNAPSHOT=DIR: the host's heap after the run (what "heap kept" is made of).
+  const snapshots = process.env.ACP_BENCH_HEAP_SNAPSHOT;
+  if (snapshots) v8.writeHeapSnapshot(path.join(snapshots, `io-${rep}-${scenario.replace(/\W+/g, '-')}.heapsnapshot`));
   return {
     rep,
     scenario,
@@ -265,8 +270,8 @@ function diffTabOf(file: string): vscode.TabInputTextDiff | undefined {
   return undefined;
 }
 
-/** A 10 MB source file: lines of code-like text. */
-function writeBigFile(file: string, mb: number): void {
+/** A 10 MB source file: lines of code-like text (`edited`: its middle line changed as the flood agent's edit changes it). */
+function writeBigFile(file: string, mb: number, edited = false): void {
   const lines: string[] = [];
   let size = 0;
   for (let i = 0; size < mb * 2 ** 20; i++) {
@@ -274,7 +279,9 @@ function writeBigFile(file: string, mb: number): void {
     lines.push(line);
     size += line.length + 1;
   }
-  fs.writeFileSync(file, lines.join('\n') + '\n');
+  lines.push('');
+  if (edited) lines[Math.floor(lines.length / 2)] += ' // edited';
+  fs.writeFileSync(file, lines.join('\n'));
 }
 
 async function closeEditors(): Promise<void> {
@@ -314,6 +321,17 @@ async function diffOpen(api: AcpNativeApi, file: string): Promise<Record<string,
   const stop = await api.prompt(`edit ${file}`);
   if (stop !== 'end_turn') throw new Error(`edit: stop reason ${stop}`);
   const input = await waitFor('the diff editor', () => diffTabOf(file));
+  const [left, right] = await Promise.all([vscode.workspace.openTextDocument(input.original), vscode.workspace.openTextDocument(input.modified)]);
+  // What the extension keeps of the before side beside VS Code's document of it.
+  const keptBeforeChars = api.stats().kept.diffBeforeChars;
+  return { leftChars: charsOf(left), rightChars: charsOf(right), leftScheme: input.original.scheme, keptBeforeChars, ...gc.stop() };
+}
+
+/** VS Code's own diff editor on two files on disk, until both sides are loaded in the host. */
+async function plainDiff(before: string, after: string): Promise<Record<string, unknown>> {
+  const gc = gcPauses();
+  await vscode.commands.executeCommand('vscode.diff', vscode.Uri.file(before), vscode.Uri.file(after), 'plain diff', { preview: true, preserveFocus: true });
+  const input = await waitFor('the diff editor', () => diffTabOf(after));
   const [left, right] = await Promise.all([vscode.workspace.openTextDocument(input.original), vscode.workspace.openTextDocument(input.modified)]);
   return { leftChars: charsOf(left), rightChars: charsOf(right), leftScheme: input.original.scheme, ...gc.stop() };
 }
@@ -361,12 +379,15 @@ export async function run(): Promise<void> {
         await vscode.commands.executeCommand('workbench.action.terminal.killAll');
         emit(await measure(rep, scenario, mb, body));
       }
-      if (!wanted('read baseline') && !wanted('diff open') && !wanted('open baseline')) continue;
+      if (!wanted('read baseline') && !wanted('diff open') && !wanted('open baseline') && !wanted('diff baseline')) continue;
       const bigFile = bigFileOf(rep, 'edit');
       const openedFile = bigFileOf(rep, 'open');
-      bigFiles.push(bigFile, openedFile);
+      const diffFiles = [bigFileOf(rep, 'diff-before'), bigFileOf(rep, 'diff-after')] as const;
+      bigFiles.push(bigFile, openedFile, ...diffFiles);
       writeBigFile(bigFile, fileMb);
       writeBigFile(openedFile, fileMb);
+      writeBigFile(diffFiles[0], fileMb);
+      writeBigFile(diffFiles[1], fileMb, true);
       await closeEditors();
       emit(
         await measure(rep, 'read baseline', fileMb, async () => {
@@ -386,6 +407,13 @@ export async function run(): Promise<void> {
         }),
       );
       await closeEditors();
+      if (wanted('diff baseline')) {
+        await sleep(1000);
+        // The floor of any diff editor here: VS Code's own diff of two files it reads itself (no
+        // extension serves either side), measured as the diff open is, until both sides load.
+        emit(await measure(rep, 'diff baseline', fileMb, () => plainDiff(diffFiles[0], diffFiles[1])));
+        await closeEditors();
+      }
     }
   } finally {
     await api.stopAgent();

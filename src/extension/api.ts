@@ -131,8 +131,11 @@ export interface AcpNativeStats {
   changeEvents: number;
   /** Whether the Tool Calls view is on screen. */
   toolCallsViewVisible: boolean;
-  /** What renderers keep per card or session: clearing the sessions takes it all away. */
-  kept: { diffCards: number; terminalSessions: number; followAlongSessions: number };
+  /**
+   * What renderers keep per card or session: clearing the sessions takes it all away.
+   * `diffBeforeChars`: characters of diffs' "before" sides kept besides VS Code's documents of them.
+   */
+  kept: { diffCards: number; terminalSessions: number; followAlongSessions: number; diffBeforeChars: number };
   /** Every session the extension holds a record of (an update never creates one). */
   sessionIds: string[];
   /** The active session's slash commands (`available_commands_update`), by name. */

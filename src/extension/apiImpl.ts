@@ -119,6 +119,7 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
           diffCards: acp.diffEditors.trackedCards,
           terminalSessions: acp.displayTerminals.trackedSessions,
           followAlongSessions: acp.chat.followAlong.trackedSessions,
+          diffBeforeChars: acp.diffEditors.keptBeforeChars,
         },
         sessionIds: acp.sessions.all.map((s) => s.state.sessionId),
         availableCommands: (session?.state.availableCommands ?? []).map((c) => c.name),

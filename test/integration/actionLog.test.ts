@@ -200,6 +200,24 @@ describe('action log: review every agent edit', function () {
     assert.equal(fs.readFileSync(open, 'utf8'), 'alpha\nsecond\n');
   });
 
+  it('keeps no in-memory copy of an open document over 2 MB: a command\'s change of it is listed without undo, saying why', async () => {
+    const file = inWorkspace('src/log-sed-large-open.txt');
+    const original = Array.from({ length: 130_000 }, (_, i) => `alpha line ${String(i).padStart(6, '0')}\n`).join('');
+    assert.ok(original.length > 2 * 1024 * 1024);
+    fs.writeFileSync(file, original);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file));
+    await prompt(`shell sed -i '1s/alpha/beta/' src/log-sed-large-open.txt`);
+    // The write above may be seen by the previous turn's watcher too: the sed's change is the one saying why.
+    const change = await waitFor('the command\'s change in the log', () => {
+      const found = changeOf(file);
+      return found && /larger than/.test(found.reason ?? '') ? found : undefined;
+    }, 15_000, () => JSON.stringify(changeOf(file)));
+    assert.equal(change.source, 'watcher');
+    assert.equal(change.status, 'no-undo');
+    assert.match(change.reason ?? '', /^no undo: changed by a command( \(created\))?; larger than 2 MB, its earlier text was not kept$/);
+    assert.equal(fs.readFileSync(file, 'utf8'), original.replace('alpha', 'beta'), 'the command\'s change stays');
+  });
+
   it('undoes a command\'s change of an open file to the text it was last saved with, not an earlier turn\'s', async () => {
     const file = inWorkspace('src/log-sed-saved.txt');
     fs.writeFileSync(file, 'alpha\nsecond\n');

@@ -190,7 +190,7 @@ describe('bundled agent rendered natively', function () {
       });
       assert.ok(kept.diffCards >= 1);
       await vscode.commands.executeCommand('acpNative.clearToolCalls');
-      assert.deepEqual(api.stats().kept, { diffCards: 0, terminalSessions: 0, followAlongSessions: 0 });
+      assert.deepEqual(api.stats().kept, { diffCards: 0, terminalSessions: 0, followAlongSessions: 0, diffBeforeChars: 0 });
       assert.deepEqual(api.toolCalls(), []);
     } finally {
       await setSetting('acpNative.followAlong', false);

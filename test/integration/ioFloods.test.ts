@@ -94,6 +94,35 @@ describe('I/O floods and a big file: bounded, the tail intact, the diff right', 
       assert.equal(left.getText(), original.replace(/\r\n/g, '\n'), 'the left side is the whole file before the edit');
       assert.equal(right.getText(), expected, 'the right side is the real file, as it is now');
       assert.equal(right.eol, vscode.EndOfLine.CRLF);
+      // The left side's text is held by VS Code's document alone: no 10 MB copy of it kept beside.
+      await waitFor('the before side held by its document only', () => api.stats().kept.diffBeforeChars === 0);
+    } finally {
+      await closeAllEditors();
+      fs.rmSync(file, { force: true });
+    }
+  });
+
+  it('opens an edit\'s diff again after the file changed: the left side follows, and no copy of it is kept', async () => {
+    const file = inWorkspace('small-edited.txt');
+    const lines = Array.from({ length: 21 }, (_, i) => `line ${i}`);
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+    try {
+      assert.equal(await within('the edit turn', api.prompt(`edit ${file}`)), 'end_turn');
+      const call = lastCall(api);
+      const tab = await waitFor('the diff editor', () => diffTabs().find((t) => t.input.modified.fsPath === file));
+      const left = await vscode.workspace.openTextDocument(tab.input.original);
+      assert.equal(left.getText(), lines.join('\n') + '\n', 'the whole file before the edit');
+      await waitFor('the before side held by its document only', () => api.stats().kept.diffBeforeChars === 0);
+      // Opened again, nothing changed: the same text, still no copy kept.
+      await vscode.commands.executeCommand('acpNative.openToolCall', api.activeSessionId, call.id);
+      assert.equal(api.stats().kept.diffBeforeChars, 0);
+      assert.equal(left.getText(), lines.join('\n') + '\n');
+      // The user changes another line and saves: opened again, the left side is the file as it is now, the edit undone.
+      const now = fs.readFileSync(file, 'utf8').replace('line 0\n', 'line zero\n');
+      fs.writeFileSync(file, now);
+      await vscode.commands.executeCommand('acpNative.openToolCall', api.activeSessionId, call.id);
+      await waitFor('the left side to follow the file', () => left.getText() === ['line zero', ...lines.slice(1)].join('\n') + '\n', 15_000, () => JSON.stringify(left.getText()));
+      await waitFor('the before side held by its document only', () => api.stats().kept.diffBeforeChars === 0);
     } finally {
       await closeAllEditors();
       fs.rmSync(file, { force: true });

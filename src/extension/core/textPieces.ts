@@ -31,3 +31,35 @@ export function samePieces(a: TextPieces, b: TextPieces): boolean {
     atB += n;
   }
 }
+
+/**
+ * Whether a text in pieces is the lines given joined with LF (a document's lines, read one at a
+ * time: its whole text is never joined, nor any piece).
+ */
+export function samePiecesAsLines(pieces: TextPieces, lineCount: number, lineAt: (index: number) => string): boolean {
+  let i = 0;
+  let at = 0;
+  const matches = (text: string): boolean => {
+    for (let read = 0; read < text.length; ) {
+      while (i < pieces.length && at === pieces[i].length) {
+        i++;
+        at = 0;
+      }
+      if (i === pieces.length) return false;
+      const n = Math.min(pieces[i].length - at, text.length - read);
+      const same = n === text.length ? pieces[i].startsWith(text, at) : pieces[i].slice(at, at + n) === text.slice(read, read + n);
+      if (!same) return false;
+      at += n;
+      read += n;
+    }
+    return true;
+  };
+  for (let line = 0; line < lineCount; line++) {
+    if ((line > 0 && !matches('\n')) || !matches(lineAt(line))) return false;
+  }
+  while (i < pieces.length && at === pieces[i].length) {
+    i++;
+    at = 0;
+  }
+  return i === pieces.length;
+}

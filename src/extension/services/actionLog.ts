@@ -7,7 +7,7 @@ import { editTargets, mayChangeFiles, reportedBefore, withEol } from '../core/ed
 import type { AgentSessions } from '../connection/agentSessions';
 import { errorMessage, type Logger } from '../log';
 import { Disposable } from '../util/lifecycle';
-import { readSnapshotSync, realPath } from './actionLogFiles';
+import { MAX_SNAPSHOT_BYTES, readSnapshotSync, realPath } from './actionLogFiles';
 import { fingerprintFile, type ActionLogStore } from './actionLogStore';
 
 /** What the log knows of a tool call: the fields that say which files it edits. */
@@ -64,8 +64,11 @@ export const SAVE_DELAY_MS = 500;
 export class ActionLogCapture extends Disposable {
   readonly log = new ActionLog();
   private readonly calls = new Map<string, TurnCalls>();
-  /** Per running turn: texts of open, saved documents when a command-like call started (the watcher's "before"). */
-  private readonly docTexts = new Map<string, Map<string, string>>();
+  /**
+   * Per running turn: texts of open, saved documents when a command-like call started (the
+   * watcher's "before"); null for a document over the log's size bound, whose text is not kept.
+   */
+  private readonly docTexts = new Map<string, Map<string, string | null>>();
   /**
    * The text each open document had at its last capture, by version: a document unchanged since
    * (same version, still saved) is not copied again (`getText` joins its lines into a new string:
@@ -553,10 +556,18 @@ export class ActionLogCapture extends Disposable {
    */
   private rememberOpenDocuments(sessionId: string): void {
     if (this.docTexts.has(sessionId)) return;
-    const texts = new Map<string, string>();
+    const texts = new Map<string, string | null>();
     for (const doc of vscode.workspace.textDocuments) {
       if (doc.uri.scheme !== 'file' || doc.isDirty) continue;
       const path = doc.uri.fsPath;
+      // The log keeps no text over its size bound in memory (see MAX_SNAPSHOT_BYTES): joining the
+      // lines of a 10 MB document held the host 25–44 ms and kept 10 MB per open large document.
+      // Its length in characters (never more than its UTF-8 bytes) is counted without joining.
+      if (doc.offsetAt(doc.lineAt(doc.lineCount - 1).range.end) > MAX_SNAPSHOT_BYTES) {
+        this.capturedTexts.delete(doc);
+        texts.set(path, null);
+        continue;
+      }
       const captured = this.capturedTexts.get(doc);
       if (captured?.version === doc.version) {
         texts.set(path, captured.text);
@@ -605,9 +616,9 @@ export class ActionLogCapture extends Disposable {
    */
   private watcherBefore(sessionId: string, path: string, what: 'changed' | 'created' | 'deleted'): Snapshot {
     const text = this.docTexts.get(sessionId)?.get(path);
-    if (text === undefined) {
-      return { kind: 'unknown', reason: `changed by a command${what === 'changed' ? '' : ` (${what})`}; its earlier text was not captured` };
-    }
+    const by = `changed by a command${what === 'changed' ? '' : ` (${what})`}`;
+    if (text === undefined) return { kind: 'unknown', reason: `${by}; its earlier text was not captured` };
+    if (text === null) return { kind: 'unknown', reason: `${by}; larger than ${MAX_SNAPSHOT_BYTES / 1024 / 1024} MB, its earlier text was not kept` };
     const now = readSnapshotSync(path);
     const decoded = now.kind === 'bytes' ? decodeText(now.bytes) : undefined;
     return { kind: 'bytes', bytes: encodeText(text, decoded?.ok ? decoded.bom : false) };

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { canonicalSpelling } from '../core/paths';
-import { decodeFileBytes, normalizeEol, type UnreadableReason } from '../core/fileText';
+import { decodeFileBytes, normalizeEol, plainBytes, type UnreadableReason } from '../core/fileText';
 
 /**
  * The one place that reads a file's current text: the open document (found through real paths,
@@ -85,7 +85,7 @@ export async function readDisk(filePath: string): Promise<DiskText> {
     throw error;
   }
   if (stat.isDirectory()) return { kind: 'directory' };
-  const bytes = new Uint8Array(await fs.readFile(filePath));
+  const bytes = plainBytes(await fs.readFile(filePath));
   const decoded = decodeFileBytes(bytes);
   return decoded.ok ? { kind: 'text', text: decoded.text, bom: decoded.bom, bytes } : { kind: 'unreadable', reason: decoded.reason, bytes };
 }

@@ -6,6 +6,7 @@ import {
   decodeFileBytes,
   dominantEol,
   encodeFileText,
+  plainBytes,
   unreadableMessage,
 } from '../../../src/extension/core/fileText';
 
@@ -167,6 +168,25 @@ describe('file text: the changed range of a big file', () => {
       const { parts, bytes } = expectWrite(raw, content, true);
       assert.equal(parts[1].length, 1);
       assert.ok(parts[0].buffer === bytes.buffer && parts[2].buffer === bytes.buffer, 'the head and tail are the file\'s own bytes');
+    });
+  });
+
+  describe('plainBytes', () => {
+    it('gives a file read\'s own bytes as a plain Uint8Array, without copying them', () => {
+      const read = Buffer.allocUnsafeSlow(64 * 1024).fill(7);
+      const bytes = plainBytes(read);
+      assert.ok(!Buffer.isBuffer(bytes), 'a plain Uint8Array (Buffer differs in slice, toString, JSON)');
+      assert.equal(bytes.buffer, read.buffer, 'the same memory: a 10 MB read is not held twice');
+      assert.equal(bytes.length, read.length);
+      assert.deepEqual(bytes, new Uint8Array(read));
+    });
+
+    it('copies a small read carved from Node\'s shared pool: its bytes alone, not its neighbours', () => {
+      const pooled = Buffer.from('abc');
+      assert.ok(pooled.buffer.byteLength > pooled.length, 'a slice of the pool');
+      const bytes = plainBytes(pooled);
+      assert.equal(bytes.buffer.byteLength, 3);
+      assert.deepEqual(bytes, new Uint8Array([0x61, 0x62, 0x63]));
     });
   });
 });

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { encodeSliced } from '../../core/slicedEncode';
-import { samePieces, type TextPieces } from '../../core/textPieces';
+import { samePieces, samePiecesAsLines, type TextPieces } from '../../core/textPieces';
 import { DIFF_SCHEME, decodeDiffDocUri, encodeDiffDocUri, type DiffDocKey } from '../../core/virtualDocs';
 import { revertHunkPieces, type Hunk } from '../../core/hunkPlacement';
 import type { ToolCallState } from '../../core/toolCalls';
@@ -29,10 +29,20 @@ export class DiffDocumentProvider extends Disposable implements vscode.FileSyste
    * "Before" texts the diff editor computed when it opened them (it reads the file to know
    * whether the hunks still stand): served from here, so one open reads and reverts once. Kept
    * as pieces (slices of the file read and the hunks' old texts): never copied into one string.
+   * Kept until VS Code's document of the address holds the text served: then that document is
+   * the one copy (the pieces kept the whole 10 MB file read alive beside it, as long as it was open).
    */
   private readonly computedBefore = new Map<string, TextPieces>();
-  /** What `stat` encoded, kept for the `readFile` that follows it; bumped per change (the mtime). */
-  private readonly served = new Map<string, { version: number; bytes?: Uint8Array }>();
+  /**
+   * What `stat` encoded, kept for the `readFile` that follows it; bumped per change (the mtime).
+   * Once `readFile` gave the bytes away: their size (VS Code stats a large file again after
+   * reading it, which encoded its 10 MB anew and kept them) and, until VS Code's document holds
+   * it, their text (`handedOver`).
+   */
+  private readonly served = new Map<string, { version: number; bytes?: Uint8Array; text?: string | TextPieces; size?: number; handedOver?: string | TextPieces }>();
+
+  /** Encodings under way, by address: their version and result. */
+  private readonly encoding = new Map<string, { version: number; done: Promise<Encoded> }>();
 
   constructor(private readonly sessions: AgentSessions) {
     super();
@@ -50,6 +60,9 @@ export class DiffDocumentProvider extends Disposable implements vscode.FileSyste
         }
       }),
     );
+    // The document now shows the text last handed over (loaded, or reloaded after a change).
+    this._register(vscode.workspace.onDidOpenTextDocument((doc) => this.heldByDocument(doc)));
+    this._register(vscode.workspace.onDidChangeTextDocument(({ document }) => this.heldByDocument(document)));
     this._register(
       vscode.workspace.onDidCloseTextDocument((doc) => {
         this.computedBefore.delete(doc.uri.toString());
@@ -63,8 +76,33 @@ export class DiffDocumentProvider extends Disposable implements vscode.FileSyste
     const key = uri.toString();
     const previous = this.computedBefore.get(key);
     this.computedBefore.set(key, pieces);
-    // Already open with an older text (the file changed since): show the new one.
-    if (previous !== undefined && !samePieces(previous, pieces)) this.changed(uri);
+    if (previous !== undefined) {
+      // Already open with an older text (the file changed since): show the new one.
+      if (!samePieces(previous, pieces)) this.changed(uri);
+      return;
+    }
+    const shown = vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === key);
+    if (!shown) return;
+    // Open, its text held by the document alone: compared line by line, never joined.
+    if (samePiecesAsLines(pieces, shown.lineCount, (line) => shown.lineAt(line).text)) this.computedBefore.delete(key);
+    else this.changed(uri);
+  }
+
+  /** Characters of the "before" texts kept here (not yet held by a document of VS Code's). */
+  get keptBeforeChars(): number {
+    let chars = 0;
+    for (const pieces of this.computedBefore.values()) for (const piece of pieces) chars += piece.length;
+    return chars;
+  }
+
+  /** A document of ours loaded what was last handed over for it: the document holds that text now. */
+  private heldByDocument(doc: vscode.TextDocument): void {
+    if (doc.uri.scheme !== DIFF_SCHEME) return;
+    const key = doc.uri.toString();
+    const served = this.served.get(key);
+    if (served?.handedOver === undefined) return;
+    if (this.computedBefore.get(key) === served.handedOver) this.computedBefore.delete(key);
+    this.served.set(key, { version: served.version, size: served.size });
   }
 
   /** The text of a document (readable error text for an address that no longer leads anywhere). */
@@ -87,14 +125,17 @@ export class DiffDocumentProvider extends Disposable implements vscode.FileSyste
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const given = this.served.get(uri.toString());
+    if (given?.size !== undefined) return { type: vscode.FileType.File, ctime: 0, mtime: given.version, size: given.size };
     const entry = await this.encoded(uri);
     return { type: vscode.FileType.File, ctime: 0, mtime: entry.version, size: entry.bytes.length };
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const entry = await this.encoded(uri);
-    // Handed over once: the next stat (a reload) encodes the text as it is then.
-    this.served.set(uri.toString(), { version: entry.version });
+    // Handed over once: the next stat answers with its size; after a change (a reload), the
+    // version is bumped and the text is encoded as it is then.
+    this.served.set(uri.toString(), { version: entry.version, size: entry.bytes.length, handedOver: entry.text });
     return entry.bytes;
   }
 
@@ -123,16 +164,27 @@ export class DiffDocumentProvider extends Disposable implements vscode.FileSyste
     throw vscode.FileSystemError.NoPermissions('ACP Native diff documents are read-only.');
   }
 
-  private async encoded(uri: vscode.Uri): Promise<{ version: number; bytes: Uint8Array }> {
+  private encoded(uri: vscode.Uri): Promise<Encoded> {
     const key = uri.toString();
     const entry = this.served.get(key) ?? { version: 1 };
-    if (entry.bytes) return { version: entry.version, bytes: entry.bytes };
-    // A large file's side is encoded a slice per turn: in one go, 10 MB held the host for 15–30 ms.
-    const bytes = await encodeSliced(await this.contentOf(uri));
-    // A change meanwhile bumped the version: what it serves next is encoded anew.
-    if ((this.served.get(key)?.version ?? 1) !== entry.version) return { version: entry.version, bytes };
-    this.served.set(key, { version: entry.version, bytes });
-    return { version: entry.version, bytes };
+    if (entry.bytes) return Promise.resolve({ version: entry.version, bytes: entry.bytes, text: entry.text });
+    // VS Code asks `stat` and `readFile` at once for a large file: one encoding serves both (each
+    // encoded the 10 MB, and the later one's bytes stayed here after the other was handed over).
+    const pending = this.encoding.get(key);
+    if (pending?.version === entry.version) return pending.done;
+    const done = (async (): Promise<Encoded> => {
+      const text = await this.contentOf(uri);
+      // A large file's side is encoded a slice per turn: in one go, 10 MB held the host for 15–30 ms.
+      const bytes = await encodeSliced(text);
+      // A change meanwhile bumped the version: what it serves next is encoded anew.
+      if ((this.served.get(key)?.version ?? 1) !== entry.version) return { version: entry.version, bytes };
+      this.served.set(key, { version: entry.version, bytes, text });
+      return { version: entry.version, bytes, text };
+    })().finally(() => {
+      if (this.encoding.get(key)?.done === done) this.encoding.delete(key);
+    });
+    this.encoding.set(key, { version: entry.version, done });
+    return done;
   }
 
   private changed(uri: vscode.Uri): void {
@@ -140,6 +192,13 @@ export class DiffDocumentProvider extends Disposable implements vscode.FileSyste
     this.served.set(key, { version: (this.served.get(key)?.version ?? 1) + 1 });
     this.changeEmitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
+}
+
+/** A side's bytes as served, with the text they encode (absent when a change overtook them). */
+interface Encoded {
+  version: number;
+  bytes: Uint8Array;
+  text?: string | TextPieces;
 }
 
 /** The card's diffs of one file, in order. */

@@ -64,6 +64,11 @@ export class DiffEditors extends Disposable {
     this._register(deps.sessions.onDidRemoveSession((session) => this.forgetSession(session.state.sessionId)));
   }
 
+  /** Characters of diff "before" texts this renderer keeps beside VS Code's documents of them. */
+  get keptBeforeChars(): number {
+    return this.deps.documents.keptBeforeChars;
+  }
+
   /** How many cards this renderer keeps something for (what the session cleanup prunes). */
   get trackedCards(): number {
     return new Set([...this.openedUris.keys(), ...this.autoOpened]).size;
