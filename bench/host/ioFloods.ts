@@ -20,6 +20,8 @@
 //   ACP_BENCH_PROFILE       a folder: write a CPU profile of the extension host per run there
 //   ACP_BENCH_IO_ONLY       comma-separated scenario names to run (default: all), e.g. "pipe baseline,client terminal"
 //   ACP_BENCH_HEAP_SNAPSHOT a folder: write a heap snapshot of the extension host after each run there
+//   ACP_BENCH_TRACE_GC=1    V8's --trace-gc in the host: one line per collection (heap before → after, pause, why)
+//                           in code-server's log (.cache/logs/code-server-*.log), not in the bench's output
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -83,6 +85,7 @@ async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 
 
 
 v8.setFlagsFromString('--expose-gc');
+if (process.env.ACP_BENCH_TRACE_GC === '1') v8.setFlagsFromString('--trace-gc');
 /** A full garbage collection (this module is the benchmark, loaded in the host for it alone). */
 const collectGarbage = vm.runInNewContext('gc') as () => void;
 
