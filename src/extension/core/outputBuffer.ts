@@ -109,10 +109,10 @@ export class OutputBuffer {
 const isAsciiBytes = (bytes: Uint8Array): boolean => typeof isAscii === 'function' && isAscii(bytes);
 
 /**
- * ASCII bytes as text (the same text UTF-8 decoding gives), read as Latin-1: Node keeps a string
- * of about a megabyte or more (1,031,913 bytes) made so outside V8's heap (an external string), where a decoded one is a
- * large object in the old generation. A flood's `terminal/output` polls (the default 1 MiB each,
- * ten a second) otherwise brought full garbage collections of the whole extension host in a row.
+ * ASCII bytes as text (the same text UTF-8 decoding gives), read as Latin-1: Node keeps such a
+ * string of 1,031,913 bytes or more outside V8's heap (an external string), where a decoded one
+ * is a large object in the old generation, freed only by a full collection: a flood's
+ * `terminal/output` polls (the default 1 MiB each, ten a second) made one per poll.
  */
 const asciiText = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 
