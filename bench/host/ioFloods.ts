@@ -2,6 +2,8 @@
 // issue 15's I/O cases through the extension's real code paths, each beside a baseline measured in
 // the same host, in the same run:
 //   - pipe baseline: the host reads a Node writer's 100 MB stdout and drops it (a bare pipe);
+//   - parse baseline: the host reads the display flood's JSON-RPC lines from a pipe, decodes and parses
+//     each and drops it (what any client must do with those messages: the display terminal's floor);
 //   - client terminal: an agent's `terminal/create` of the same writer, polling `terminal/output`;
 //   - display terminal: an agent streaming the same bytes as `_meta.terminal_output`;
 //   - read baseline: a plain read + UTF-8 decode of a 10 MB file;
@@ -18,6 +20,8 @@
 //   ACP_BENCH_PROFILE       a folder: write a CPU profile of the extension host per run there
 //   ACP_BENCH_IO_ONLY       comma-separated scenario names to run (default: all), e.g. "pipe baseline,client terminal"
 //   ACP_BENCH_HEAP_SNAPSHOT a folder: write a heap snapshot of the extension host after each run there
+//   ACP_BENCH_TRACE_GC=1    V8's --trace-gc in the host: one line per collection (heap before → after, pause, why)
+//                           in code-server's log (.cache/logs/code-server-*.log), not in the bench's output
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -29,11 +33,11 @@ import * as vscode from 'vscode';
 import type { AcpNativeApi, RenderedToolCall } from '../../src/extension/api';
 import { startLoopBlocks } from '../support/loopBlocks';
 import { profiler, setSetting, sleep } from '../support/inHost';
-import { floodWriterScript } from '../support/floodLines';
+import { floodMessagesWriterScript, floodWriterScript } from '../support/floodLines';
 
 const EXTENSION_ID = 'acp-native.acp-native';
 
-export type IoScenario = 'pipe baseline' | 'client terminal' | 'display terminal' | 'read baseline' | 'open baseline' | 'diff baseline' | 'diff open';
+export type IoScenario = 'pipe baseline' | 'parse baseline' | 'client terminal' | 'display terminal' | 'read baseline' | 'open baseline' | 'diff baseline' | 'diff open';
 
 export interface IoRun {
   readonly rep: number;
@@ -81,6 +85,7 @@ async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 
 
 
 v8.setFlagsFromString('--expose-gc');
+if (process.env.ACP_BENCH_TRACE_GC === '1') v8.setFlagsFromString('--trace-gc');
 /** A full garbage collection (this module is the benchmark, loaded in the host for it alone). */
 const collectGarbage = vm.runInNewContext('gc') as () => void;
 
@@ -234,6 +239,41 @@ function barePipe(mb: number): Promise<Record<string, unknown>> {
   });
 }
 
+/**
+ * The display terminal's floor: the same messages the flood agent sends, read through a pipe,
+ * split into lines, each decoded and parsed (as the extension does: one string and one
+ * `JSON.parse` per line), then dropped.
+ */
+function parsedPipe(mb: number): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', floodMessagesWriterScript(mb)], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    let messages = 0;
+    let dataChars = 0;
+    let carried: Buffer[] = [];
+    const parse = (line: string) => {
+      const message = JSON.parse(line) as { params: { update: { _meta: { terminal_output: { data: string } } } } };
+      dataChars += message.params.update._meta.terminal_output.data.length;
+      messages++;
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      let start = 0;
+      for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+        if (carried.length > 0) {
+          carried.push(chunk.subarray(start, newline));
+          parse(Buffer.concat(carried).toString('utf8'));
+          carried = [];
+        } else {
+          parse(chunk.toString('utf8', start, newline));
+        }
+        start = newline + 1;
+      }
+      if (start < chunk.length) carried.push(chunk.subarray(start));
+    });
+    child.on('error', reject);
+    child.on('close', () => resolve({ messages, dataChars }));
+  });
+}
+
 function lastCall(api: AcpNativeApi): RenderedToolCall | undefined {
   return api.toolCalls().at(-1);
 }
@@ -362,6 +402,7 @@ export async function run(): Promise<void> {
     await api.newSession();
     // Warm-up: agent start, JIT of the paths measured.
     await barePipe(4);
+    await parsedPipe(4);
     await terminalTurn(api, 'client 4');
     await terminalTurn(api, 'display 4');
     const emit = (record: IoRun) => console.log(`BENCH ${JSON.stringify(record)}`);
@@ -370,6 +411,7 @@ export async function run(): Promise<void> {
     for (let rep = 0; rep < reps; rep++) {
       const terminals: [IoScenario, () => Promise<Record<string, unknown>>][] = [
         ['pipe baseline', () => barePipe(mb)],
+        ['parse baseline', () => parsedPipe(mb)],
         ['client terminal', () => terminalTurn(api, `client ${mb}`)],
         ['display terminal', () => terminalTurn(api, `display ${mb}`)],
       ];

@@ -61,3 +61,29 @@ export function isFloodTail(kept: string, total: number, lineEnd = '\n'): boolea
   }
   return true;
 }
+
+/**
+ * A Node program (for `node -e`) writing the display-terminal flood as the flood agent sends it:
+ * one JSON-RPC `session/update` line per `chunkKb` KiB of flood lines, in `_meta.terminal_output`
+ * (`floodChunk`, inlined), honouring backpressure. What any client reading that agent must at
+ * least do with it (split the lines, decode and parse each) is the display terminal's floor.
+ */
+export function floodMessagesWriterScript(mb: number, chunkKb = 32): string {
+  return `const total = ${mb * 2 ** 20};
+const piece = ${chunkKb * 1024};
+const lineBytes = ${FLOOD_LINE_BYTES};
+const last = ${JSON.stringify(FLOOD_LAST_LINE)};
+const filler = 'y'.repeat(lineBytes - 12);
+let offset = 0;
+function next() {
+  const end = Math.min(total, offset + piece);
+  let data = '';
+  for (let n = offset / lineBytes; n < end / lineBytes; n++) data += n === total / lineBytes - 1 ? last : String(n).padStart(10, '0') + ' ' + filler + '\\n';
+  offset = end;
+  const update = { sessionUpdate: 'tool_call_update', toolCallId: 'display_1', _meta: { terminal_output: { terminal_id: 'display_1', data } } };
+  return JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'flood_session_1', update } }) + '\\n';
+}
+(function write() {
+  while (offset < total) if (!process.stdout.write(next())) return process.stdout.once('drain', write);
+})();`;
+}

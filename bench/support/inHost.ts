@@ -19,7 +19,10 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /**
  * With ACP_BENCH_PROFILE set to a folder: a CPU profile of the extension host around one run,
  * written there as `<prefix>-<name>.cpuprofile`, with the event-loop blocks over 20 ms in
- * `<prefix>-<name>.blocks.json` (to find them in the profile). Without it, nothing.
+ * `<prefix>-<name>.blocks.json` (to find them in the profile). Without it, nothing. With
+ * ACP_BENCH_HEAP_PROFILE=1 as well, a sampling heap profile of the same span, garbage included
+ * (every sample, even of objects already collected: what a run allocates, not what it keeps), in
+ * `<prefix>-<name>.heapprofile` (each sample carries its object's size: bench/support/heapprof.py reads it).
  */
 export async function profiler(prefix: string, name: string): Promise<{ stop(): Promise<void> }> {
   const dir = process.env.ACP_BENCH_PROFILE;
@@ -28,13 +31,20 @@ export async function profiler(prefix: string, name: string): Promise<{ stop(): 
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.start');
-  // The event-loop blocks over 20 ms, in the profile's clock (monotonic µs), for blockprof.py.
+  const heap = process.env.ACP_BENCH_HEAP_PROFILE === '1';
+  if (heap) {
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', { samplingInterval: 16 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  }
+  // The event-loop blocks over 20 ms (ACP_BENCH_BLOCK_MS to change it: the blocks a p99 is made
+  // of are shorter), in the profile's clock (monotonic µs), for blockprof.py.
+  const blockUs = (Number(process.env.ACP_BENCH_BLOCK_MS) || 20) * 1000;
   const blocks: { startUs: number; endUs: number }[] = [];
   const nowUs = () => Number(process.hrtime.bigint() / 1000n);
   let last = nowUs();
   const timer = setInterval(() => {
     const now = nowUs();
-    if (now - last > 20_000) blocks.push({ startUs: last, endUs: now });
+    if (now - last > blockUs) blocks.push({ startUs: last, endUs: now });
     last = now;
   }, 5);
   return {
@@ -43,6 +53,10 @@ export async function profiler(prefix: string, name: string): Promise<{ stop(): 
       const { profile } = await session.post('Profiler.stop');
       fs.mkdirSync(dir, { recursive: true });
       const file = path.join(dir, `${prefix}-${name.replace(/\W+/g, '-')}`);
+      if (heap) {
+        const { profile: heapProfile } = await session.post('HeapProfiler.stopSampling');
+        fs.writeFileSync(`${file}.heapprofile`, JSON.stringify(heapProfile));
+      }
       fs.writeFileSync(`${file}.cpuprofile`, JSON.stringify(profile));
       fs.writeFileSync(`${file}.blocks.json`, JSON.stringify(blocks));
       session.disconnect();

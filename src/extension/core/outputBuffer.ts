@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { ByteTail } from './byteTail';
 import { ChunkedText, utf8Bytes, type TextSlice } from './textChunks';
 
@@ -81,6 +82,10 @@ export class OutputBuffer {
     const length = this.tail.length;
     if (this.decoded?.length === length) return this.decoded;
     const slice = this.tail.readFrom(0);
+    if (isAsciiBytes(slice.bytes)) {
+      this.decoded = { length, text: asciiText(slice.bytes), bytes: slice.bytes.length, cut: false };
+      return this.decoded;
+    }
     let text = decoder.decode(slice.bytes);
     let bytes = slice.bytes.length;
     let cut = false;
@@ -99,6 +104,17 @@ export class OutputBuffer {
     return this.decoded;
   }
 }
+
+/** Whether every byte is ASCII (one native scan; `isAscii` is Node ≥ 18.15/19.6). */
+const isAsciiBytes = (bytes: Uint8Array): boolean => typeof isAscii === 'function' && isAscii(bytes);
+
+/**
+ * ASCII bytes as text (the same text UTF-8 decoding gives), read as Latin-1: Node keeps such a
+ * string of 1,031,913 bytes or more outside V8's heap (an external string), where a decoded one
+ * is a large object in the old generation, freed only by a full collection: a flood's
+ * `terminal/output` polls (the default 1 MiB each, ten a second) made one per poll.
+ */
+const asciiText = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 
 const encoder = new TextEncoder();
 /** Not fatal: invalid bytes become U+FFFD, as the terminal shows them. */

@@ -103,18 +103,27 @@ export class PendingOutput {
 
   /** Everything pending, after a dim note when part of it was skipped; empties the buffer. */
   take(): string {
+    return this.takePieces().join('');
+  }
+
+  /**
+   * What `take` returns, in the parts it is kept in (the note first): none over `PIECE_CHARS`
+   * unless it was pushed so, so a panel given a flood's newest 128 Ki never makes one string of
+   * it (a large object, over 128 KB, which V8 frees only in a full collection).
+   */
+  takePieces(): string[] {
     this.decodeBytes();
     const skipped = this.text.dropped - this.reportedDropped + this.skippedByWriter;
     const skippedBytes = this.skippedBytes;
     this.skippedByWriter = 0;
     this.skippedBytes = 0;
-    const slice = this.text.readFrom(0);
+    const { pieces } = this.text.piecesFrom(0);
     this.text.dropFront();
     this.reportedDropped = this.text.dropped;
     this.lastTakeOverflowed = skipped > 0 || skippedBytes > 0;
     const what = [skippedBytes > 0 ? `${skippedBytes} bytes` : '', skipped > 0 ? `${skipped} characters` : ''].filter(Boolean).join(' and ');
-    const note = what ? `\x1b[0m\r\n\x1b[2m[… ${what} of output not shown …]\x1b[0m\r\n` : '';
-    return note + slice.text;
+    if (!what) return [...pieces];
+    return [`\x1b[0m\r\n\x1b[2m[… ${what} of output not shown …]\x1b[0m\r\n`, ...pieces];
   }
 
   /** Moves the pending bytes into `text`, decoded: at most `maxChars` of them, the newest. */
@@ -130,10 +139,20 @@ export class PendingOutput {
       this.text.dropFront();
     }
     this.bytesDecoded = slice.end;
-    const decoded = this.decoder.decode(slice.bytes, { stream: true });
-    if (decoded) this.text.append(decoded);
+    // A piece at a time (the streaming decoder completes a character cut between two): each
+    // string stays a small one that dies young.
+    for (let at = 0; at < slice.bytes.length; at += PIECE_CHARS) {
+      const decoded = this.decoder.decode(slice.bytes.subarray(at, at + PIECE_CHARS), { stream: true });
+      if (decoded) this.text.append(decoded);
+    }
   }
 }
+
+/**
+ * Pending raw bytes are decoded this many at a time (giving at most this many characters): well
+ * under V8's 128 KB large-object threshold even as two-byte text.
+ */
+export const PIECE_CHARS = 32 * 1024;
 
 export interface CommandEnd {
   exitCode: number | null;

@@ -83,6 +83,13 @@ export interface TextSlice {
   readonly end: number;
 }
 
+/** What `piecesFrom` returns: `pieces` joined cover offsets [start, end) (see `TextSlice`). */
+export interface TextPieces {
+  readonly pieces: readonly string[];
+  readonly start: number;
+  readonly end: number;
+}
+
 interface Chunk {
   text: string;
   size: number;
@@ -166,9 +173,19 @@ export class ChunkedText {
 
   /** The kept text from `offset` on (see `TextSlice` for an offset that was dropped). */
   readFrom(offset: number): TextSlice {
+    const { pieces, start, end } = this.piecesFrom(offset);
+    return { text: pieces.length === 1 ? pieces[0] : pieces.join(''), start, end };
+  }
+
+  /**
+   * The same text as `readFrom`, as the chunks it is kept in (the first one cut where `offset`
+   * falls), not joined: a reader that passes text on in parts (a terminal panel) never builds one
+   * string of it all, which over 128 KB is a large object V8 frees only in a full collection.
+   */
+  piecesFrom(offset: number): TextPieces {
     const end = this.length;
     const start = Math.min(end, Math.max(Number.isFinite(offset) ? Math.floor(offset) : 0, this.droppedLength));
-    if (start === end) return { text: '', start, end };
+    if (start === end) return { pieces: [], start, end };
     // Readers usually want the recent tail: walk back from the end.
     const pieces: string[] = [];
     let chunkStart = end;
@@ -177,7 +194,7 @@ export class ChunkedText {
       chunkStart -= chunk.length;
       pieces.push(chunkStart >= start ? chunk : chunk.slice(start - chunkStart));
     }
-    return { text: pieces.reverse().join(''), start, end };
+    return { pieces: pieces.reverse(), start, end };
   }
 
   /** Drops everything kept (offsets go on from `length`). */

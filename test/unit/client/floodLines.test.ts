@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { FLOOD_LAST_LINE, floodChunk, isFloodTail } from '../../../bench/support/floodLines';
+import { execFileSync } from 'node:child_process';
+import { FLOOD_LAST_LINE, floodChunk, floodMessagesWriterScript, isFloodTail } from '../../../bench/support/floodLines';
 
 // The check the flood benchmarks and tests rely on to say "the tail is intact" must itself fail
 // when the tail is not.
@@ -26,5 +27,17 @@ describe('flood lines (benchmark support)', () => {
     assert.equal(isFloodTail(flood.slice(0, -FLOOD_LAST_LINE.length), total), false, 'no marker');
     assert.equal(isFloodTail(flood.slice(-1000).replace('y', ''), total), true, 'a shorter first line is still a cut one');
     assert.equal(isFloodTail(flood.slice(-1000, -200) + flood.slice(-128), total), false, 'lines dropped in the middle');
+  });
+
+  it('writes the display flood as the agent sends it: one JSON-RPC line per 32 KiB piece, the same bytes in order', () => {
+    const mb = 0.25;
+    const out = execFileSync(process.execPath, ['-e', floodMessagesWriterScript(mb)], { encoding: 'utf8', maxBuffer: 2 ** 24 });
+    const lines = out.split('\n');
+    assert.equal(lines.pop(), '', 'every message ends its line');
+    const pieces = lines.map((line) => (JSON.parse(line) as { method: string; params: { update: { _meta: { terminal_output: { data: string } } } } }));
+    assert.equal(pieces.length, 8);
+    assert.ok(pieces.every((message) => message.method === 'session/update'));
+    const total = mb * 2 ** 20;
+    assert.equal(pieces.map((message) => message.params.update._meta.terminal_output.data).join(''), floodChunk(0, total, total));
   });
 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { CrlfConverter, PendingOutput, describeCommandEnd } from '../../../src/extension/core/terminalText';
+import { CrlfConverter, PendingOutput, PIECE_CHARS, describeCommandEnd } from '../../../src/extension/core/terminalText';
 
 describe('terminal text', () => {
   it('turns bare newlines into CRLF and keeps existing CRLF', () => {
@@ -93,6 +93,31 @@ describe('terminal text', () => {
     pending.pushBytes(utf8('漢字漢x'));
     pending.pushBytes(utf8('y')); // the limit cuts the first 漢: its other two bytes are skipped too
     assert.equal(pending.take(), '\x1b[0m\r\n\x1b[2m[… 3 bytes of output not shown …]\x1b[0m\r\n字漢xy');
+  });
+
+  it('gives a flood\'s newest output in parts of at most 32 Ki characters, the same text take() gives, characters whole across parts', () => {
+    const maxChars = 128 * 1024;
+    const utf8 = (text: string) => new TextEncoder().encode(text);
+    // Raw bytes (a client terminal): 3-byte characters, so every 32 KiB part cuts one in two.
+    const han = new PendingOutput(maxChars);
+    const hanText = '漢'.repeat(100_000);
+    han.pushBytes(utf8(hanText));
+    const hanTwin = new PendingOutput(maxChars);
+    hanTwin.pushBytes(utf8(hanText));
+    const [hanNote, ...hanParts] = han.takePieces();
+    assert.match(hanNote, /\[… \d+ bytes of output not shown …\]/);
+    assert.equal(hanParts.join(''), '漢'.repeat(Math.floor(maxChars / 3)), 'the newest whole characters, none broken where a part ends');
+    assert.equal(hanNote + hanParts.join(''), hanTwin.take());
+    // Text (a display terminal's 32 KB messages) and ASCII bytes: no part over the limit either.
+    const flood = new PendingOutput(maxChars);
+    for (let i = 0; i < 5; i++) flood.push(String(i).repeat(32 * 1024));
+    flood.pushBytes(utf8('x'.repeat(200_000)));
+    const floodParts = flood.takePieces();
+    assert.equal(floodParts.slice(1).join(''), 'x'.repeat(maxChars));
+    for (const parts of [hanParts, floodParts.slice(1)]) {
+      assert.ok(parts.length > 1, 'more than one part');
+      for (const part of parts) assert.ok(part.length <= PIECE_CHARS, `a part of ${part.length} characters`);
+    }
   });
 
   it('describes how a command ended', () => {

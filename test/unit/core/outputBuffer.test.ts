@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import * as v8 from 'node:v8';
 import { OutputBuffer } from '../../../src/extension/core/outputBuffer';
 import { utf8Length } from '../../../src/extension/core/textChunks';
 
@@ -82,6 +83,29 @@ describe('OutputBuffer (client terminal output, outputByteLimit)', () => {
     assert.ok(buffer.byteLength <= 64 * 1024);
     assert.ok(buffer.text.endsWith('ab漢\n'));
     assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+  });
+
+  it('answers a flood\'s ASCII tail with the same text, kept outside V8\'s heap (no large object per terminal/output)', () => {
+    const limit = 1024 * 1024;
+    const buffer = new OutputBuffer(limit);
+    const line = (n: number) => `${String(n).padStart(10, '0')} ${'y'.repeat(116)}\n`;
+    const lines: string[] = [];
+    for (let n = 0; n < 3 * 8192; n++) lines.push(line(n));
+    const encoder = new TextEncoder();
+    for (let i = 0; i < lines.length; i += 512) buffer.appendBytes(encoder.encode(lines.slice(i, i + 512).join('')));
+    const expected = lines.slice(-8192).join('');
+    const largeObjects = () => v8.getHeapSpaceStatistics().reduce((sum, space) => (space.space_name.includes('large_object') ? sum + space.space_used_size : sum), 0);
+    const before = largeObjects();
+    const text = buffer.text;
+    const grown = largeObjects() - before;
+    assert.equal(text, expected);
+    assert.equal(buffer.truncated, true);
+    assert.equal(buffer.byteLength, limit);
+    assert.ok(grown < limit / 2, `the heap's large objects grew ${grown} bytes reading a 1 MiB tail`);
+    // Not ASCII: decoded as UTF-8 as before.
+    buffer.appendBytes(encoder.encode('é漢😀\n'));
+    assert.ok(buffer.text.endsWith(`${line(3 * 8192 - 1)}é漢😀\n`));
+    assert.equal(Buffer.byteLength(buffer.text), limit);
   });
 
   it('reads what is new since an offset, even after the front was dropped', () => {

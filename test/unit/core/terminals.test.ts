@@ -100,6 +100,26 @@ describe('DisplayTerminalStore (_meta terminal convention)', () => {
     assert.deepEqual(terminal.readFrom(2), { text: '6789abcdef', start: 6, end: 16 });
   });
 
+  it('gives a renderer what is new in the parts the output came in, unjoined, the same text and offsets as readFrom', () => {
+    const store = new DisplayTerminalStore({ outputLimit: 5000 });
+    const pieces = ['a'.repeat(1500), 'b'.repeat(1500), 'c'.repeat(1500), 'd'.repeat(1500)];
+    for (const data of pieces) changedBy(store, { terminal_output: { terminal_id: 'T', data } }, 'c');
+    const output = store.get('T')!.output;
+    // From a dropped offset (the first 1,000 went), inside a part, and at the end.
+    for (const offset of [0, 2000, 3100, 6000]) {
+      const parts = output.piecesFrom(offset);
+      const joined = output.readFrom(offset);
+      assert.deepEqual({ text: parts.pieces.join(''), start: parts.start, end: parts.end }, joined, `from ${offset}`);
+    }
+    const newest = output.piecesFrom(3100);
+    assert.deepEqual(
+      newest.pieces.map((piece) => piece.length),
+      [1400, 1500],
+      'each part as it was appended (the first cut where the reader starts): nothing joined into one string',
+    );
+    assert.equal(newest.pieces[1], pieces[3]);
+  });
+
   it('never keeps half of an emoji when dropping', () => {
     const store = new DisplayTerminalStore({ outputLimit: 3 });
     changedBy(store, { terminal_output: { terminal_id: 'T', data: 'a😀b' } }, 'c');

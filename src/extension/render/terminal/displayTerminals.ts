@@ -48,15 +48,17 @@ export class DisplayTerminals extends Disposable {
     } else if (!written.has(terminalId)) {
       // A panel kept from a session record since replaced (a restarted agent reloading it): it
       // already shows this output, and the replay must not write it twice.
-      written.set(terminalId, terminal.readFrom(0).end);
+      written.set(terminalId, terminal.output.length);
     }
     const offset = written.get(terminalId) ?? 0;
     // A flood brings more between two syncs than the panel keeps of a burst: read (and convert)
-    // only the newest part it will show, and let it say how much was left out.
-    const chunk = terminal.readFrom(Math.max(offset, terminal.output.length - view.pty.backlogChars));
-    view.pty.skip(chunk.start - offset);
-    if (chunk.text) view.pty.write(chunk.text);
-    written.set(terminalId, chunk.end);
+    // only the newest part it will show, and let it say how much was left out. The parts as the
+    // output keeps them, not joined: the panel holds and gives them on as they are (a joined
+    // 128 Ki per sync was a large object, garbage the next moment, that only a full collection frees).
+    const { pieces, start, end } = terminal.output.piecesFrom(Math.max(offset, terminal.output.length - view.pty.backlogChars));
+    view.pty.skip(start - offset);
+    view.pty.writePieces(pieces);
+    written.set(terminalId, end);
     if (terminal.exit && !view.pty.ended) view.pty.end({ exitCode: terminal.exit.exitCode, signal: terminal.exit.signal });
   }
 }

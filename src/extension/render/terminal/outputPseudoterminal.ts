@@ -102,6 +102,22 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
   }
 
   /**
+   * Appends text given in parts, as one write (delivered together, as `write` of them joined
+   * would be): a writer that keeps its text in parts passes them on without joining them.
+   */
+  writePieces(pieces: readonly string[]): void {
+    let last = '';
+    for (const piece of pieces) {
+      if (!piece) continue;
+      this.pending.push(piece);
+      last = piece;
+    }
+    if (!last) return;
+    this.atLineStart = last.endsWith('\n');
+    this.deliverSoon();
+  }
+
+  /**
    * How much output a burst may bring and still be shown whole: a writer that has more at once
    * gives only the newest `backlogChars` and `skip`s the rest.
    */
@@ -162,9 +178,16 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
 
   private deliverPending(): void {
     if (this.pending.isEmpty) return;
-    // Converting text that already has CRLF (the header, notes, status lines) leaves it as it is.
-    const data = this.crlf.convert(this.pending.take());
-    this.delivered.append(data);
-    this.writeEmitter.fire(data);
+    // In the parts it is pending in, each converted and given on its own: VS Code joins the
+    // writes of one turn into one message to the window, and no string here is over 128 KB (a
+    // large object: joining, converting and encoding a flood's 128 Ki at once made four of them per
+    // delivery, garbage that only a full collection frees). Converting text that already has CRLF
+    // (the header, notes, status lines) leaves it as it is.
+    for (const piece of this.pending.takePieces()) {
+      const data = this.crlf.convert(piece);
+      if (!data) continue;
+      this.delivered.append(data);
+      this.writeEmitter.fire(data);
+    }
   }
 }
