@@ -137,11 +137,13 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
 - Storm/baseline time in VS Code ${ratio(med('storm, view visible', (r) => r.promptMs) / med('baseline', (r) => r.promptMs))} vs ${ratio(floorRatio)} ` +
       `for a bare SDK client on the same messages (protocol floor, below): when the VS Code ratio is not above the floor's, ` +
       `the storm's extra cost is the SDK's validation of tool-call messages, not the extension's store and tree.
-- "sent KB": what the extension host sent the window meanwhile (code-server compresses it in the extension host; a
-  visible view's refreshes are most of it); "sent msgs": its writes into that compression (about one per message).
+- "sent KB": what the extension host sent the window meanwhile (code-server compresses it in the extension host); with
+  the views visible, the chat's posts are most of it (the Tool Calls tree's items are a few tens of KB per storm: the
+  window fetches them at its own pace). "sent msgs": writes into that compression (each message sent is a write and a
+  flush).
 - "its CPU ms" / "its wait ms": the worst run's longest block as the extension host's main thread lived it (Linux
   schedstat): its own CPU time, and its time runnable but waiting for a CPU (the loaded machine). The rest of the block
-  it slept inside a system call (seen: code-server's zlib write, VS Code's own port-scan spawn). "most CPU in a block":
+  it slept inside a system call (seen: code-server's zlib write of a message, VS Code's own port scan for port forwarding spawning a shell). "most CPU in a block":
   the most CPU time the main thread spent in one block, in any run (what the host's own work blocked, load aside).
 - "host CPU": the extension host process, start → tree settled; ELU: its event-loop utilization; "longest block" and "p99":
   its event loop (bench/support/loopBlocks.ts) — the UI of every extension waits that long; "GC": its garbage-collection
