@@ -61,6 +61,7 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
     'read + parse of the log',
     'session/load, view visible',
   ];
+  const worstRun = (name: Scenario['name']) => of(name).reduce((w, r) => (r.maxBlockMs > w.maxBlockMs ? r : w));
   const baseOf = (name: Scenario['name']): Scenario['name'] =>
     name.startsWith('paced') ? 'paced baseline' : name.startsWith('session/load') || name.startsWith('read') ? 'read + parse of the log' : 'baseline';
   const rows = names
@@ -79,6 +80,9 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
         num(med(name, (r) => r.elu) * 100),
         num(worst(name, (r) => r.maxBlockMs)),
         num(worst(name, (r) => r.p99Ms), 1),
+        num(worstRun(name).maxBlockCpuMs, 1),
+        num(worstRun(name).maxBlockWaitMs, 1),
+        num(worst(name, (r) => r.maxCpuInBlockMs), 1),
         num(worst(name, (r) => r.gcMaxMs)),
         num(med(name, (r) => r.gcTotalMs)),
         num(med(name, (r) => r.heapGrowthMb), 1),
@@ -87,6 +91,7 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
         num(med(name, (r) => r.treeItemsServed)),
         num(med(name, (r) => r.treeItemsBuilt)),
         num(med(name, (r) => r.sentKb)),
+        num(med(name, (r) => r.sentWrites)),
         num(med(name, (r) => r.changeEvents)),
         num(med(name, (r) => r.load), 1),
       ];
@@ -94,7 +99,7 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
   console.log(
     '\n' +
       table([
-        ['scenario (medians; block and p99: worst run)', 'calls', 'ms', 'vs base', 'host CPU ms', 'vs base', 'ELU %', 'longest block ms', 'p99 ms', 'longest GC ms', 'GC ms', 'heap +MB', 'RSS +MB', 'refreshes', 'tree items', 'built', 'sent KB', 'change events', 'load avg'],
+        ['scenario (medians; block and p99: worst run)', 'calls', 'ms', 'vs base', 'host CPU ms', 'vs base', 'ELU %', 'longest block ms', 'p99 ms', 'its CPU ms', 'its wait ms', 'most CPU in a block', 'longest GC ms', 'GC ms', 'heap +MB', 'RSS +MB', 'refreshes', 'tree items', 'built', 'sent KB', 'sent msgs', 'change events', 'load avg'],
         ...rows,
       ]),
   );
@@ -132,8 +137,14 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
 - Storm/baseline time in VS Code ${ratio(med('storm, view visible', (r) => r.promptMs) / med('baseline', (r) => r.promptMs))} vs ${ratio(floorRatio)} ` +
       `for a bare SDK client on the same messages (protocol floor, below): when the VS Code ratio is not above the floor's, ` +
       `the storm's extra cost is the SDK's validation of tool-call messages, not the extension's store and tree.
-- "sent KB": what the extension host sent the window meanwhile (code-server compresses it in the extension host; a
-  visible view's refreshes are most of it).
+- "sent KB": what the extension host sent the window meanwhile (code-server compresses it in the extension host); with
+  the views visible, the chat's posts are most of it (the Tool Calls tree's items are a few tens of KB per storm: the
+  window fetches them at its own pace). "sent msgs": writes into that compression (each message sent is a write and a
+  flush).
+- "its CPU ms" / "its wait ms": the worst run's longest block as the extension host's main thread lived it (Linux
+  schedstat): its own CPU time, and its time runnable but waiting for a CPU (the loaded machine). The rest of the block
+  it slept inside a system call (seen: code-server's zlib write of a message, VS Code's own port scan for port forwarding spawning a shell). "most CPU in a block":
+  the most CPU time the main thread spent in one block, in any run (what the host's own work blocked, load aside).
 - "host CPU": the extension host process, start → tree settled; ELU: its event-loop utilization; "longest block" and "p99":
   its event loop (bench/support/loopBlocks.ts) — the UI of every extension waits that long; "GC": its garbage-collection
   pauses meanwhile (a PerformanceObserver), the longest and the total. On a loaded machine a block also holds the time the

@@ -21,7 +21,7 @@ import { performance, PerformanceObserver } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
 import { replaySessionId, replayUpdates } from '../../test/agents/stormMessages';
-import { activateWithStormAgent, deflatedBytes, profiler, setSetting, sleep } from '../support/inHost';
+import { activateWithStormAgent, deflatedBytes, deflateWrites, profiler, setSetting, sleep } from '../support/inHost';
 import { startLoopBlocks } from '../support/loopBlocks';
 
 
@@ -53,6 +53,15 @@ export interface HostRun {
   readonly maxBlockMs: number;
   /** 99th percentile of its event-loop delay. */
   readonly p99Ms: number;
+  /**
+   * The extension host's main thread during its longest block: its CPU time and its time waiting for
+   * a CPU (ms; Linux, else the process's CPU and 0). Near the block's wall time, the host worked all
+   * along; far below it, the loaded machine ran other processes, or the thread slept in a system call.
+   */
+  readonly maxBlockCpuMs: number;
+  readonly maxBlockWaitMs: number;
+  /** The most CPU time the main thread spent in one block (ms): the longest the host itself worked without a turn. */
+  readonly maxCpuInBlockMs: number;
   /** Growth of the extension host's JS heap / resident set over the run, each after a full GC (MB). */
   readonly heapGrowthMb: number;
   readonly rssGrowthMb: number;
@@ -67,6 +76,8 @@ export interface HostRun {
   readonly treeItemsBuilt: number;
   /** What the extension host sent the window meanwhile, before compression (KB; support/inHost.ts `deflatedBytes`). */
   readonly sentKb: number;
+  /** Writes into the host's deflate streams meanwhile (about one per message sent to the window). */
+  readonly sentWrites: number;
   readonly updatesApplied: number;
   readonly changeEvents: number;
   /** Tool calls in the store afterwards, from the API snapshot (checked against `calls`). */
@@ -155,6 +166,59 @@ function gcPauses(): { stop(): { maxMs: number; totalMs: number } } {
   };
 }
 
+/**
+ * The extension host's main thread in its event-loop blocks (5 ms ticks): in the longest block, its
+ * own CPU time and its time waiting for a CPU (Linux schedstat: runnable, not run); and the most CPU
+ * it spent in any one block. On a loaded 2-core machine a block's wall time is mostly other
+ * processes' turns: its CPU is what the extension host itself did. Elsewhere (no /proc), the whole
+ * process's CPU time and no wait.
+ */
+function mainThreadBlocks(): { stop(): { longestCpuMs: number; longestWaitMs: number; maxCpuMs: number } } {
+  let schedFd: number | undefined;
+  try {
+    schedFd = fs.openSync('/proc/thread-self/schedstat', 'r');
+  } catch {
+    schedFd = undefined;
+  }
+  const buffer = Buffer.alloc(128);
+  // [on a CPU, waiting for one] in ms since some start.
+  const read = (): [number, number] => {
+    if (schedFd === undefined) {
+      const cpu = process.cpuUsage();
+      return [(cpu.user + cpu.system) / 1000, 0];
+    }
+    const length = fs.readSync(schedFd, buffer, 0, buffer.length, 0);
+    const [run, wait] = buffer.toString('latin1', 0, length).split(' ').map(Number);
+    return [run / 1e6, wait / 1e6];
+  };
+  let last = performance.now();
+  let [lastRun, lastWait] = read();
+  let longest = 0;
+  const result = { longestCpuMs: 0, longestWaitMs: 0, maxCpuMs: 0 };
+  const tick = () => {
+    const now = performance.now();
+    const [run, wait] = read();
+    if (now - last > longest) {
+      longest = now - last;
+      result.longestCpuMs = run - lastRun;
+      result.longestWaitMs = wait - lastWait;
+    }
+    result.maxCpuMs = Math.max(result.maxCpuMs, run - lastRun);
+    last = now;
+    lastRun = run;
+    lastWait = wait;
+  };
+  const timer = setInterval(tick, 5);
+  return {
+    stop: () => {
+      tick();
+      clearInterval(timer);
+      if (schedFd !== undefined) fs.closeSync(schedFd);
+      return result;
+    },
+  };
+}
+
 /** Memory of the extension host after a full garbage collection. */
 async function memoryAfterGc(): Promise<NodeJS.MemoryUsage> {
   const session = new inspector.Session();
@@ -199,7 +263,9 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
   const memoryBefore = await memoryAfterGc();
   const profile = await profiler('storm', `${rep}-${scenario.name}-${path.basename(prompt)}`);
   const sentBefore = deflatedBytes();
+  const writesBefore = deflateWrites();
   const blocks = startLoopBlocks();
+  const mainThread = mainThreadBlocks();
   const gc = gcPauses();
   const cpu = process.cpuUsage();
   const elu = performance.eventLoopUtilization();
@@ -209,8 +275,10 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
   const settledAt = scenario.kind === 'parse' ? performance.now() : await settled(api);
   const used = process.cpuUsage(cpu);
   const sent = deflatedBytes() - sentBefore;
+  const sentWrites = deflateWrites() - writesBefore;
   const loop = performance.eventLoopUtilization(elu);
   const loopBlocks = blocks.stop();
+  const mainBlocks = mainThread.stop();
   const gcSeen = gc.stop();
   await profile.stop();
   const memoryAfter = await memoryAfterGc();
@@ -235,6 +303,9 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
     elu: loop.utilization,
     maxBlockMs: loopBlocks.maxMs,
     p99Ms: loopBlocks.p99Ms,
+    maxBlockCpuMs: mainBlocks.longestCpuMs,
+    maxBlockWaitMs: mainBlocks.longestWaitMs,
+    maxCpuInBlockMs: mainBlocks.maxCpuMs,
     heapGrowthMb: (memoryAfter.heapUsed - memoryBefore.heapUsed) / 2 ** 20,
     rssGrowthMb: (memoryAfter.rss - memoryBefore.rss) / 2 ** 20,
     gcMaxMs: gcSeen.maxMs,
@@ -244,6 +315,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
     treeItemsServed: stats.treeItems.served - itemsBefore.served,
     treeItemsBuilt: stats.treeItems.built - itemsBefore.built,
     sentKb: sent / 1024,
+    sentWrites,
     updatesApplied: stats.updatesApplied,
     changeEvents: stats.changeEvents,
     storedCalls: snapshot.length,

@@ -37,15 +37,33 @@ export async function profiler(prefix: string, name: string): Promise<{ stop(): 
     await session.post('HeapProfiler.startSampling', { samplingInterval: 16 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
   }
   // The event-loop blocks over 20 ms (ACP_BENCH_BLOCK_MS to change it: the blocks a p99 is made
-  // of are shorter), in the profile's clock (monotonic µs), for blockprof.py.
+  // of are shorter), in the profile's clock (monotonic µs), for blockprof.py; with the host
+  // process's CPU time meanwhile (all its threads), what it sent the window in that turn (bytes,
+  // deflate writes) and, where Linux tells it, the main thread's own time on a CPU and waiting for
+  // one (runqueue): a block of little main-thread CPU is a host the machine did not run, or asleep.
   const blockUs = (Number(process.env.ACP_BENCH_BLOCK_MS) || 20) * 1000;
-  const blocks: { startUs: number; endUs: number }[] = [];
+  const blocks: { startUs: number; endUs: number; cpuMs: number; mainRunMs?: number; mainWaitMs?: number; sentBytes: number; sentWrites: number }[] = [];
+  let lastSched = mainThreadSchedule();
   const nowUs = () => Number(process.hrtime.bigint() / 1000n);
   let last = nowUs();
+  let lastCpu = process.cpuUsage();
+  let lastSent = deflatedBytes();
+  let lastWrites = deflateWrites();
   const timer = setInterval(() => {
     const now = nowUs();
-    if (now - last > blockUs) blocks.push({ startUs: last, endUs: now });
+    const cpu = process.cpuUsage(lastCpu);
+    const sent = deflatedBytes();
+    const writes = deflateWrites();
+    const sched = mainThreadSchedule();
+    if (now - last > blockUs) {
+      const main = sched && lastSched ? { mainRunMs: (sched.runNs - lastSched.runNs) / 1e6, mainWaitMs: (sched.waitNs - lastSched.waitNs) / 1e6 } : {};
+      blocks.push({ startUs: last, endUs: now, cpuMs: (cpu.user + cpu.system) / 1000, ...main, sentBytes: sent - lastSent, sentWrites: writes - lastWrites });
+    }
+    lastSched = sched;
     last = now;
+    lastCpu = process.cpuUsage();
+    lastSent = sent;
+    lastWrites = writes;
   }, 5);
   return {
     stop: async () => {
@@ -82,7 +100,17 @@ export async function activateWithStormAgent(): Promise<AcpNativeApi> {
   return api;
 }
 
-let deflated: { bytes: number } | undefined;
+/** The calling thread's time on a CPU and waiting in the runqueue (ns), from Linux's schedstat; undefined elsewhere. */
+function mainThreadSchedule(): { runNs: number; waitNs: number } | undefined {
+  try {
+    const [run, wait] = fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').map(Number);
+    return { runNs: run, waitNs: wait };
+  } catch {
+    return undefined;
+  }
+}
+
+let deflated: { bytes: number; writes: number } | undefined;
 
 /**
  * Bytes the extension host has compressed so far (raw deflate, before compression): in code-server,
@@ -92,14 +120,21 @@ let deflated: { bytes: number } | undefined;
  */
 export function deflatedBytes(): number {
   if (!deflated) {
-    const counter = { bytes: 0 };
+    const counter = { bytes: 0, writes: 0 };
     deflated = counter;
     const proto = zlib.DeflateRaw.prototype as unknown as { _transform(chunk: Buffer, encoding: BufferEncoding, done: () => void): void };
     const transform = proto._transform;
     proto._transform = function (this: unknown, chunk, encoding, done) {
       counter.bytes += chunk.length;
+      counter.writes++;
       transform.call(this, chunk, encoding, done);
     };
   }
   return deflated.bytes;
+}
+
+/** Writes into the host's deflate streams so far (each a message, or part of one, the host sent the window). */
+export function deflateWrites(): number {
+  deflatedBytes();
+  return deflated?.writes ?? 0;
 }

@@ -125,6 +125,11 @@ export interface AcpNativeStats {
   treeRefreshes: number;
   /** Tool Calls tree items handed to VS Code since activation, and how many had to be built (not cached). */
   treeItems: { served: number; built: number };
+  /**
+   * The hunk lenses since activation: coalesced action-log changes looked at, and how many told the
+   * window to ask an editor's lenses again (only when an editor on screen can show different ones).
+   */
+  hunkLenses: { checks: number; refreshes: number };
   /** How many `session/update`s the active session has applied. */
   updatesApplied: number;
   /** How many coalesced change events the active session has emitted. */

@@ -112,6 +112,7 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       return {
         treeRefreshes: acp.tree.refreshCount,
         treeItems: { ...acp.tree.itemCounts },
+        hunkLenses: { ...acp.hunkLenses.counts },
         updatesApplied: session?.counters.updatesApplied ?? 0,
         changeEvents: session?.counters.changeEvents ?? 0,
         toolCallsViewVisible: acp.tree.view.visible,

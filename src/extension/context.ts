@@ -50,6 +50,7 @@ export class AcpNative extends Disposable {
   readonly review: ReviewService;
   readonly actionLog: ActionLogCapture;
   readonly actionLogActions: ActionLogActions;
+  readonly hunkLenses: HunkLenses;
   readonly chat: Chat;
   readonly mcpServers: McpServerService;
   /** The ACP Registry: the agent catalogue and the agents added from it. */
@@ -165,7 +166,7 @@ export class AcpNative extends Disposable {
       new ActionLogCapture({ sessions: this.sessions, store: new ActionLogStore(path.join(storage.fsPath, 'action-log')), log }),
     );
     this.actionLogActions = new ActionLogActions({ capture: this.actionLog, scratch, log });
-    this._register(new HunkLenses(this.actionLog, () => this.sessions.active?.state.sessionId));
+    this.hunkLenses = this._register(new HunkLenses(this.actionLog, () => this.sessions.active?.state.sessionId));
     this._register(this.sessions.onDidRemoveSession((session) => elicitations.forgetSession(session.state.sessionId)));
     const diffDocuments = this._register(new DiffDocumentProvider(this.sessions));
     this.registry = this._register(new AgentRegistry({ extensionContext, config: this.config, sessions: this.sessions, log }));

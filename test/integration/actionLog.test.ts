@@ -70,6 +70,34 @@ describe('action log: review every agent edit', function () {
     assert.equal(changeOf(file)?.status, 'partial');
   });
 
+  it('tells the window to ask the hunk lenses again only while an editor on screen can show different ones', async () => {
+    // No editor on screen (afterEach closed them): the agent's edit is looked at, and no message goes
+    // to the window (in a storm of edits that was one every 50 ms).
+    const file = inWorkspace('src/log-lens-quiet.txt');
+    fs.writeFileSync(file, numbered(20));
+    const before = api.stats().hunkLenses;
+    await prompt(`edit-lines ${file} 3`);
+    const quiet = await waitFor('the lenses to look at the edit', () => {
+      const now = api.stats().hunkLenses;
+      return now.checks > before.checks && now;
+    });
+    assert.equal(quiet.refreshes, before.refreshes, 'no editor on screen shows the file: nothing to ask again');
+
+    // The file on screen: the agent's next edit makes the window ask again, and the lenses show both hunks.
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    await prompt(`edit-lines ${file} 15`);
+    await waitFor('the window told to ask the lenses again', () => api.stats().hunkLenses.refreshes > quiet.refreshes);
+    // The editor's text follows the file on disk a moment later; until then the hunk reads as edited since.
+    let undoLines: number[] = [];
+    for (let tries = 0; tries < 100 && undoLines.length !== 1; tries++) {
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+      undoLines = lenses.filter((l) => l.command?.title === 'Undo').map((l) => l.range.start.line);
+      if (undoLines.length !== 1) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.deepEqual(undoLines, [14]);
+  });
+
   it('rebuilds the text before from the applied hunks when the agent reports only after writing', async () => {
     const file = inWorkspace('src/log-late.txt');
     const original = numbered(30);

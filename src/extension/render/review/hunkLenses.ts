@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { placeHunks } from '../../core/actionHunks';
 import { snapshotText, type FileChange } from '../../core/actionLog';
+import { lensesMayChange } from '../../core/lensRefresh';
 import type { ActionLogCapture } from '../../services/actionLog';
 import { Disposable } from '../../util/lifecycle';
 
@@ -16,28 +17,44 @@ const LENS_REFRESH_MS = 50;
 export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.changeEmitter.event;
+  /** Files whose editor was last given lenses (not none). */
+  private readonly shownLenses = new Set<string>();
+  /** Coalesced log changes looked at, and how many of them told the window to ask again (the API's stats). */
+  readonly counts = { checks: 0, refreshes: 0 };
 
   constructor(
     private readonly capture: ActionLogCapture,
     private readonly activeSessionId: () => string | undefined,
   ) {
     super();
-    // Coalesced: the log changes with every file of every tool call, and each fire is a message to
-    // the window, which asks every visible editor's lenses again.
+    // Coalesced, and only for editors on screen: the log changes with every file of every tool call,
+    // and each fire is a message to the window, which asks every visible editor's lenses again.
     let timer: NodeJS.Timeout | undefined;
     this._register(
       capture.onDidChange(() => {
         timer ??= setTimeout(() => {
           timer = undefined;
+          this.counts.checks++;
+          const visible = vscode.window.visibleTextEditors.filter((e) => e.document.uri.scheme === 'file').map((e) => e.document.uri.fsPath);
+          if (!lensesMayChange(visible, this.shownLenses, (path) => this.changeOf(path) !== undefined)) return;
+          this.counts.refreshes++;
           this.changeEmitter.fire();
         }, LENS_REFRESH_MS);
       }),
     );
     this._register({ dispose: () => clearTimeout(timer) });
+    this._register(vscode.workspace.onDidCloseTextDocument((doc) => this.shownLenses.delete(doc.uri.fsPath)));
     this._register(vscode.languages.registerCodeLensProvider({ scheme: 'file' }, this));
   }
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    const lenses = this.lensesOf(doc);
+    if (lenses.length > 0) this.shownLenses.add(doc.uri.fsPath);
+    else this.shownLenses.delete(doc.uri.fsPath);
+    return lenses;
+  }
+
+  private lensesOf(doc: vscode.TextDocument): vscode.CodeLens[] {
     const found = this.changeOf(doc.uri.fsPath);
     if (!found) return [];
     const { sessionId, change } = found;
