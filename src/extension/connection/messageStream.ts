@@ -1,5 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { isAtLeast, OFF_THREAD_BYTES, WorkerParseError, type JsonWorker } from '../core/jsonWorker';
+import { MessageQueue } from '../core/messageQueue';
 import { JsonLineFilter, LineTooLongError, type JsonLine } from '../core/ndjsonFilter';
 import { SlicedFeed } from '../core/slicedFeed';
 import type { Logger } from '../log';
@@ -108,7 +109,8 @@ export function messageStream(options: MessageStreamOptions): acp.Stream {
 
   // False once the readable is closed, errored or cancelled: nothing more is delivered.
   let open = true;
-  const readable = new ReadableStream<acp.AnyMessage>({
+  // Not a web ReadableStream: its per-message bookkeeping cost as much as the SDK's dispatch (see MessageQueue).
+  const readable = new MessageQueue<acp.AnyMessage>({
     start(controller) {
       /** Set when stdout ended or failed: the readable closes (or errors) once the lines before are delivered. */
       let ending: { error?: unknown } | undefined;
@@ -213,7 +215,7 @@ export function messageStream(options: MessageStreamOptions): acp.Stream {
     write: (message) => send(message),
     close: () => output.end(),
   });
-  return { readable, writable };
+  return { readable: readable.asReadableStream(), writable };
 }
 
 function truncate(text: string, max = 200): string {
