@@ -55,7 +55,9 @@ const LOGGED_PREFIX_CHARS = 200;
  * The SDK's own `ndJsonStream` would split the lines again, decode them through a stream decoder
  * and parse each behind a promise or two; here the lines come from {@link JsonLineFilter}
  * (banners and debug prints skipped and logged) and go out a slice per event-loop turn through
- * {@link SlicedFeed}, parsed as they are delivered. What it keeps of the SDK's behaviour:
+ * {@link SlicedFeed}, parsed as they are delivered, and reach the SDK through a
+ * {@link MessageQueue} (a web ReadableStream's per-message bookkeeping cost as much again).
+ * What it keeps of the SDK's behaviour:
  * - a line that fails JSON.parse is logged, answered with JSON-RPC's parse error (`id: null`,
  *   as the SDK does) and skipped; the connection goes on;
  * - a line over `maxMessageBytes` fails the stream with {@link LineTooLongError} (the SDK then
@@ -109,7 +111,6 @@ export function messageStream(options: MessageStreamOptions): acp.Stream {
 
   // False once the readable is closed, errored or cancelled: nothing more is delivered.
   let open = true;
-  // Not a web ReadableStream: its per-message bookkeeping cost as much as the SDK's dispatch (see MessageQueue).
   const readable = new MessageQueue<acp.AnyMessage>({
     start(controller) {
       /** Set when stdout ended or failed: the readable closes (or errors) once the lines before are delivered. */
