@@ -83,7 +83,7 @@ const silent: Logger = { trace: () => undefined, debug: () => undefined, info: (
 
 /**
  * The extension's own framing (connection/messageStream.ts: JsonLineFilter → SlicedFeed → one
- * JSON.parse per line), as `AgentProcess.stream()` builds it, over the same reads.
+ * JSON.parse per line → MessageQueue, read by the SDK), as `AgentProcess.stream()` builds it, over the same reads.
  */
 function extensionFraming(bytes: Uint8Array): acp.Stream {
   return messageStream({ name: 'bench', log: silent, input: agentStdoutNode(bytes), output: { write: () => undefined, end: () => undefined } });

@@ -63,7 +63,7 @@ export async function ingestionBench({ updates, repetitions }: IngestionOptions)
     `1 warm-up, then ${repetitions} repetitions (the runs rotate order each time); medians.\n` +
       `Both raw and ours run the SDK client as AgentConnection does: its session router (a zod parse of every session/update, ` +
       `for SDK helpers ACP Native does not use) removed, params taken raw. Raw reads the bytes through the SDK's ndJsonStream, ` +
-      `ours through the extension's own framing (AgentProcess.stream(): JsonLineFilter → SlicedFeed → one JSON.parse per line). ` +
+      `ours through the extension's own framing (AgentProcess.stream(): JsonLineFilter → SlicedFeed → one JSON.parse per line → MessageQueue). ` +
       `The measured code (both sides, the SDK included) is ${how}.`,
   );
 

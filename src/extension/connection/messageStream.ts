@@ -1,5 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { isAtLeast, OFF_THREAD_BYTES, WorkerParseError, type JsonWorker } from '../core/jsonWorker';
+import { MessageQueue } from '../core/messageQueue';
 import { JsonLineFilter, LineTooLongError, type JsonLine } from '../core/ndjsonFilter';
 import { SlicedFeed } from '../core/slicedFeed';
 import type { Logger } from '../log';
@@ -54,7 +55,9 @@ const LOGGED_PREFIX_CHARS = 200;
  * The SDK's own `ndJsonStream` would split the lines again, decode them through a stream decoder
  * and parse each behind a promise or two; here the lines come from {@link JsonLineFilter}
  * (banners and debug prints skipped and logged) and go out a slice per event-loop turn through
- * {@link SlicedFeed}, parsed as they are delivered. What it keeps of the SDK's behaviour:
+ * {@link SlicedFeed}, parsed as they are delivered, and reach the SDK through a
+ * {@link MessageQueue} (a web ReadableStream's per-message bookkeeping cost as much again).
+ * What it keeps of the SDK's behaviour:
  * - a line that fails JSON.parse is logged, answered with JSON-RPC's parse error (`id: null`,
  *   as the SDK does) and skipped; the connection goes on;
  * - a line over `maxMessageBytes` fails the stream with {@link LineTooLongError} (the SDK then
@@ -108,7 +111,7 @@ export function messageStream(options: MessageStreamOptions): acp.Stream {
 
   // False once the readable is closed, errored or cancelled: nothing more is delivered.
   let open = true;
-  const readable = new ReadableStream<acp.AnyMessage>({
+  const readable = new MessageQueue<acp.AnyMessage>({
     start(controller) {
       /** Set when stdout ended or failed: the readable closes (or errors) once the lines before are delivered. */
       let ending: { error?: unknown } | undefined;
@@ -213,7 +216,7 @@ export function messageStream(options: MessageStreamOptions): acp.Stream {
     write: (message) => send(message),
     close: () => output.end(),
   });
-  return { readable, writable };
+  return { readable: readable.asReadableStream(), writable };
 }
 
 function truncate(text: string, max = 200): string {
