@@ -7,7 +7,7 @@
  *
  * Knobs (environment): ACP_BENCH_TEXT_MESSAGES (default 10000), ACP_BENCH_TEXT_PACE (2000 messages/s),
  * ACP_BENCH_TEXT_BYTES (1 MiB), ACP_BENCH_TEXT_REPS (2), ACP_BENCH_TEXT_ONLY (comma-separated parts of
- * scenario names: run only those), ACP_BENCH_PROFILE=<dir> (a CPU profile and `.blocks.json` of the
+ * scenario names: run only those; "|"-separated when it holds a "|"), ACP_BENCH_PROFILE=<dir> (a CPU profile and `.blocks.json` of the
  * extension host per run), ACP_BENCH_SKIP_HOST=1 (skip).
  */
 import { textStreamBench } from './client/textStreamBench';

@@ -43,13 +43,17 @@ function runBench(options: TextStreamOptions): Promise<TextRun[]> {
       ACP_BENCH_TEXT_BYTES: String(options.bytes),
       ACP_BENCH_TEXT_REPS: String(options.repetitions),
     },
-    onRecord: (record) => process.stdout.write(`  measured ${record.scenario}: ${num(record.settledMs)} ms, longest block ${num(record.maxBlockMs)} ms\n`),
+    onRecord: (record) =>
+      process.stdout.write(
+        `  measured ${record.scenario}: ${num(record.settledMs)} ms, host CPU ${num(record.cpuMs)} ms, longest block ${num(record.maxBlockMs)} ms, p99 ${num(record.p99Ms, 1)} ms, ${num(record.patches)} patches, ${num(record.sentKb)} KB sent, load ${num(record.load, 2)}\n`,
+      ),
   });
 }
 
 /** Each scenario's baseline: tool calls of the same message count, at the same pace. */
 const BASELINE: Record<TextScenarioName, TextScenarioName> = {
   'tool calls, flat out': 'tool calls, flat out',
+  'tool calls, flat out, chat hidden': 'tool calls, flat out',
   'text, flat out, chat visible': 'tool calls, flat out',
   'text, flat out, chat hidden': 'tool calls, flat out',
   'tool calls, paced': 'tool calls, paced',
@@ -79,13 +83,14 @@ function report(runs: readonly TextRun[], options: TextStreamOptions): void {
       num(max(name, (r) => r.p99Ms), 1),
       num(med(name, (r) => r.patches)),
       num(med(name, (r) => r.statuses)),
+      num(med(name, (r) => r.sentKb)),
       num(max(name, (r) => r.load), 2),
     ];
   });
   console.log(
     '\n' +
       table([
-        ['scenario (medians; blocks: worst run)', 'messages', 'to settled ms', 'vs tool calls', 'host CPU ms', 'vs tool calls', 'longest block ms', 'p99 ms', 'chat patches', 'statuses', 'load'],
+        ['scenario (medians; blocks: worst run)', 'messages', 'to settled ms', 'vs tool calls', 'host CPU ms', 'vs tool calls', 'longest block ms', 'p99 ms', 'chat patches', 'statuses', 'sent KB', 'load'],
         ...rows,
       ]),
   );
@@ -94,9 +99,11 @@ function report(runs: readonly TextRun[], options: TextStreamOptions): void {
   the Tool Calls tree and the chat's rows) against the same number of agent_message_chunks of the same sizes (one ever-growing
   message); "paced": ${num(options.pace)} messages/s. The 1 MB answer: ${num(options.bytes)} characters of markdown (headings,
   paragraphs, lists, code, tables) in ${num(options.messages)} chunks, flat out. Its ratio is to the tool calls flat out.
+  "tool calls, flat out, chat hidden": the same storm with the ACP container hidden (no chat, no tree): the views' own share.
 - "to settled": prompt → end_turn and the chat's and tree's last update; "host CPU": the extension host process over that span;
   "longest block" / "p99": event-loop delay of the extension host (bench/support/loopBlocks.ts), the worst of ${options.repetitions} runs;
-  "chat patches" / "statuses": messages the Chat view posted to its webview (none while hidden); "load": 1-minute load average
+  "chat patches" / "statuses": messages the Chat view posted to its webview (none while hidden); "sent KB": what the extension
+  host sent the window meanwhile, before code-server compresses it there; "load": 1-minute load average
   at the end of the run (this machine: ${os.cpus().length} cores).
 - Issue 15's bars: longest block ≤ 50 ms and p99 ≤ 10 ms for each text scenario; text ≤ 1.0× tool calls of the same count.`);
 }

@@ -10,13 +10,14 @@
 //   ACP_BENCH_TEXT_BYTES     size of the streamed answer (default 1 MiB), in ACP_BENCH_TEXT_MESSAGES chunks
 //   ACP_BENCH_TEXT_REPS      repetitions of each scenario (default 2)
 //   ACP_BENCH_TEXT_ONLY      run only the scenarios whose name contains one of these comma-separated texts
+//                            ('|'-separated when it holds a '|': scenario names hold commas)
 //   ACP_BENCH_PROFILE        a folder: write a CPU profile of the extension host per run there
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
 import { startLoopBlocks } from '../support/loopBlocks';
-import { activateWithStormAgent, profiler, setSetting, sleep } from '../support/inHost';
+import { activateWithStormAgent, deflatedBytes, profiler, setSetting, sleep } from '../support/inHost';
 
 
 /** How long the chat's posts and the tree's refreshes must stay still to call the run settled. */
@@ -24,6 +25,7 @@ const QUIET_MS = 400;
 
 export type TextScenarioName =
   | 'tool calls, flat out'
+  | 'tool calls, flat out, chat hidden'
   | 'text, flat out, chat visible'
   | 'text, flat out, chat hidden'
   | 'tool calls, paced'
@@ -57,6 +59,8 @@ export interface TextRun {
   /** Messages the Chat view posted to its webview meanwhile. */
   readonly patches: number;
   readonly statuses: number;
+  /** What the extension host sent the window meanwhile, before compression (KB; support/inHost.ts `deflatedBytes`). */
+  readonly sentKb: number;
   /** 1-minute load average of the machine at the end of the run. */
   readonly load: number;
 }
@@ -107,6 +111,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: TextScenario): 
   await prepare(api, scenario.chatVisible);
   const postedBefore = api.chatMessagesPosted();
   const profile = await profiler('text', `${rep}-${scenario.name}`);
+  const sentBefore = deflatedBytes();
   const blocks = startLoopBlocks();
   const cpu = process.cpuUsage();
   const start = performance.now();
@@ -115,6 +120,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: TextScenario): 
   if (stop !== 'end_turn') throw new Error(`${scenario.prompt}: stop reason ${stop}`);
   const settledAt = await settled(api);
   const used = process.cpuUsage(cpu);
+  const sent = deflatedBytes() - sentBefore;
   const loop = blocks.stop();
   await profile.stop();
   const posted = api.chatMessagesPosted();
@@ -135,6 +141,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: TextScenario): 
     p99Ms: loop.p99Ms,
     patches,
     statuses: posted.status - postedBefore.status,
+    sentKb: sent / 1024,
     load: os.loadavg()[0] ?? 0,
   };
 }
@@ -145,6 +152,8 @@ export function textScenarios(messages: number, pace: number, bytes: number): Te
   const callPace = Math.round(pace / 2.5);
   return [
     { name: 'tool calls, flat out', prompt: `storm ${calls}`, chatVisible: true },
+    // The chat's (and the Tool Calls tree's, in the same container) own share of the row above.
+    { name: 'tool calls, flat out, chat hidden', prompt: `storm ${calls}`, chatVisible: false },
     { name: 'text, flat out, chat visible', prompt: `baseline ${calls}`, chatVisible: true },
     { name: 'text, flat out, chat hidden', prompt: `baseline ${calls}`, chatVisible: false },
     { name: 'tool calls, paced', prompt: `storm ${calls} ${callPace}`, chatVisible: true },
@@ -169,7 +178,8 @@ export async function run(): Promise<void> {
     await measure(api, -1, { name: 'tool calls, flat out', prompt: 'storm 1000', chatVisible: true });
     await measure(api, -1, { name: '1 MB answer, chat visible', prompt: `answer 1000 ${Math.round(bytes / 10)}`, chatVisible: true });
     for (let rep = 0; rep < reps; rep++) {
-      const only = process.env.ACP_BENCH_TEXT_ONLY?.split(',').filter(Boolean);
+      const onlyText = process.env.ACP_BENCH_TEXT_ONLY;
+      const only = onlyText?.split(onlyText.includes('|') ? '|' : ',').filter(Boolean);
       const runs = textScenarios(messages, pace, bytes).filter((s) => !only || only.some((text) => s.name.includes(text)));
       // Reversed every other repetition, so drift of the machine does not favour one side.
       if (rep % 2 === 1) runs.reverse();

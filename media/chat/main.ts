@@ -1,5 +1,5 @@
 /** The Chat webview's entry: builds the page, talks to the host through the chat protocol. */
-import { CHAT_PROTOCOL_VERSION, MAX_IMAGE_BYTES, applyChatPatch, parseHostMessage, type ChatItem, type ChatSessionEntry, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../src/protocol/chat';
+import { CHAT_PROTOCOL_VERSION, MAX_IMAGE_BYTES, applyChatPatch, parseHostMessage, unpackChanges, unpackItem, type ChatItem, type ChatSessionEntry, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../src/protocol/chat';
 import { ChatList } from './list';
 import { PromptBox } from './prompt';
 import { el, growItem, renderElicitations, renderFooter, renderItem, renderPermissions, renderPlan, syncSelect } from './render';
@@ -282,26 +282,29 @@ function resetList(items: readonly ChatItem[], next: ChatStatus): void {
 function receive(message: HostToWebview): void {
   switch (message.type) {
     case 'reset': {
+      const items = message.items.map(unpackItem);
       if (message.more) {
         // The rest follows in patches: the list keeps what it shows until the whole session is here.
-        incoming = { items: [...message.items], status: message.status };
+        incoming = { items, status: message.status };
         return;
       }
       incoming = undefined;
-      resetList(message.items, message.status);
+      resetList(items, message.status);
       break;
     }
-    case 'patch':
+    case 'patch': {
+      const changed = unpackChanges(message.changed);
       if (incoming) {
-        applyChatPatch(incoming.items, message.length, message.changed);
+        applyChatPatch(incoming.items, message.length, changed);
         if (message.more) return;
         const { items, status: last } = incoming;
         incoming = undefined;
         resetList(items, last);
         break;
       }
-      list.patch(message.length, message.changed);
+      list.patch(message.length, changed);
       break;
+    }
     case 'status':
       if (incoming) {
         incoming.status = message.status;

@@ -12,9 +12,14 @@
  * stable address. A message whose text only grew is sent as the characters it grew by (`append`),
  * so streaming a long answer costs each flush what arrived since the last one, not the whole text. The small, whole-replaced rest of the session (mode, plan, questions…) travels
  * as `status`.
+ *
+ * Items travel packed (`packChanges`, `packItem`; the webview unpacks them): consecutive changed
+ * items go as one run from their first index, and a tool row as a tuple without field names. A
+ * storm of tool calls is thousands of rows: packed, they are about half the bytes, so half the
+ * messages the extension host serialises and code-server compresses, and half the replies.
  */
 
-export const CHAT_PROTOCOL_VERSION = 3;
+export const CHAT_PROTOCOL_VERSION = 4;
 
 export type ChatRole = 'user' | 'agent' | 'thought';
 export type ChatToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
@@ -73,6 +78,57 @@ export function toolStatusLabel(status: ChatToolStatus): string {
 
 /** One change of a patch: a whole item (new or changed), or the text a message's `text` grew by. */
 export type ChatChange = { readonly index: number; readonly item: ChatItem } | { readonly index: number; readonly append: string };
+
+/**
+ * A tool row as it travels: `[toolCallId, title, icon, status]`, then what its open button shows
+ * when not the tree. A row with images travels as a whole `ChatToolItem`.
+ */
+export type ChatToolRow = readonly [toolCallId: string, title: string, icon: string, status: ChatToolStatus, opens?: Exclude<ChatToolTarget, 'tree'>];
+
+/** An item as it travels: a tool row packed (see `ChatToolRow`), anything else as it is. */
+export type ChatWireItem = ChatItem | ChatToolRow;
+
+/** A change as it travels: the items from `index` on (consecutive changed items in one run), or the text a message grew by. */
+export type ChatWireChange = { readonly index: number; readonly items: readonly ChatWireItem[] } | { readonly index: number; readonly append: string };
+
+export function packItem(item: ChatItem): ChatWireItem {
+  if (item.kind !== 'toolCall' || item.images) return item;
+  return item.opens ? [item.toolCallId, item.title, item.icon, item.status, item.opens] : [item.toolCallId, item.title, item.icon, item.status];
+}
+
+export function unpackItem(wire: ChatWireItem): ChatItem {
+  if (!Array.isArray(wire)) return wire as ChatItem;
+  const [toolCallId, title, icon, status, opens] = wire as ChatToolRow;
+  return opens ? { kind: 'toolCall', toolCallId, title, icon, status, opens } : { kind: 'toolCall', toolCallId, title, icon, status };
+}
+
+/** Changes sorted by index as they travel: each run of consecutive whole items as one change, tool rows packed. */
+export function packChanges(changes: readonly ChatChange[]): ChatWireChange[] {
+  const wire: ChatWireChange[] = [];
+  let run: ChatWireItem[] | undefined;
+  let next = -1;
+  for (const change of changes) {
+    if ('append' in change) {
+      run = undefined;
+      wire.push(change);
+      continue;
+    }
+    const item = packItem(change.item);
+    if (run && change.index === next) run.push(item);
+    else wire.push({ index: change.index, items: (run = [item]) });
+    next = change.index + 1;
+  }
+  return wire;
+}
+
+export function unpackChanges(wire: readonly ChatWireChange[]): ChatChange[] {
+  const changes: ChatChange[] = [];
+  for (const change of wire) {
+    if ('append' in change) changes.push(change);
+    else change.items.forEach((item, k) => changes.push({ index: change.index + k, item: unpackItem(item) }));
+  }
+  return changes;
+}
 
 export interface ChatPermission {
   readonly questionId: number;
@@ -180,7 +236,7 @@ export type HostToWebview =
       readonly v: number;
       readonly type: 'reset';
       readonly status: ChatStatus;
-      readonly items: readonly ChatItem[];
+      readonly items: readonly ChatWireItem[];
       /**
        * Only the first items: the rest follow in patches, the last of them without `more`. The
        * webview keeps showing what it had until then (a long session is sent over several
@@ -193,7 +249,7 @@ export type HostToWebview =
       readonly type: 'patch';
       /** The list's length after the patch. */
       readonly length: number;
-      readonly changed: readonly ChatChange[];
+      readonly changed: readonly ChatWireChange[];
       /** Cut short: more changes follow at once (it completes a reset with `more`). */
       readonly more?: true;
     }
@@ -348,15 +404,16 @@ export function parseHostMessage(value: unknown): ParseResult<HostToWebview> {
   const isObject = (x: unknown) => typeof x === 'object' && x !== null;
   switch (type) {
     case 'reset':
-      if (!isObject(f.status) || !Array.isArray(f.items) || !f.items.every(isChatItem)) return fail('reset: bad status or items');
+      if (!isObject(f.status) || !Array.isArray(f.items) || !f.items.every(isWireItem)) return fail('reset: bad status or items');
       return { ok: true, message: value as HostToWebview };
     case 'patch':
       if (!Number.isSafeInteger(f.length) || (f.length as number) < 0 || !Array.isArray(f.changed)) return fail('patch: bad length or changes');
       for (const change of f.changed as unknown[]) {
-        const c = change as { index?: unknown; item?: unknown; append?: unknown } | null;
-        if (!c || !Number.isSafeInteger(c.index) || (c.index as number) < 0 || (c.index as number) >= (f.length as number) || !(typeof c.append === 'string' || isChatItem(c.item))) {
-          return fail('patch: bad change');
-        }
+        const c = change as { index?: unknown; items?: unknown; append?: unknown } | null;
+        if (!c || !Number.isSafeInteger(c.index) || (c.index as number) < 0) return fail('patch: bad change');
+        // The last index the change writes: a run of items ends where it has items.
+        const items = typeof c.append === 'string' ? 1 : Array.isArray(c.items) && c.items.length > 0 && c.items.every(isWireItem) ? c.items.length : 0;
+        if (items === 0 || (c.index as number) + items > (f.length as number)) return fail('patch: bad change');
       }
       return { ok: true, message: value as HostToWebview };
     case 'status':
@@ -384,6 +441,15 @@ export function applyChatPatch(items: ChatItem[], length: number, changed: reado
     }
     items[change.index] = change.item;
   }
+}
+
+const TOOL_STATUSES: readonly unknown[] = Object.keys(TOOL_STATUS_LABELS);
+const TOOL_TARGETS: readonly unknown[] = [undefined, 'diff', 'terminal'];
+
+function isWireItem(value: unknown): value is ChatWireItem {
+  if (!Array.isArray(value)) return isChatItem(value);
+  const [toolCallId, title, icon, status, opens] = value as unknown[];
+  return (value.length === 4 || value.length === 5) && typeof toolCallId === 'string' && typeof title === 'string' && typeof icon === 'string' && TOOL_STATUSES.includes(status) && TOOL_TARGETS.includes(opens);
 }
 
 function isChatItem(value: unknown): value is ChatItem {

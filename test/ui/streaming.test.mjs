@@ -293,17 +293,17 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
       const raf = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
       // As the extension sends a long session: a reset with the oldest items, then patches, each but
       // the last with `more`. The list keeps what it showed until the last part is in.
-      const post = (data) => window.dispatchEvent(new MessageEvent('message', { data: { v: 3, ...data } }));
+      const post = (data) => window.dispatchEvent(new MessageEvent('message', { data: { v: 4, ...data } }));
       const rowsBefore = document.querySelectorAll('.row').length;
       const PART = 2500;
       post({ type: 'reset', status, items: items.slice(0, PART), more: true });
       for (let from = PART; from < items.length - PART; from += PART) {
-        post({ type: 'patch', length: from + PART, changed: items.slice(from, from + PART).map((item, i) => ({ index: from + i, item })), more: true });
+        post({ type: 'patch', length: from + PART, changed: [{ index: from, items: items.slice(from, from + PART) }], more: true });
       }
       const partialShown = document.querySelectorAll('.row').length !== rowsBefore;
       const last = items.length - PART;
       const t0 = performance.now();
-      post({ type: 'patch', length: items.length, changed: items.slice(last).map((item, i) => ({ index: last + i, item })) });
+      post({ type: 'patch', length: items.length, changed: [{ index: last, items: items.slice(last) }] });
       const resetMs = performance.now() - t0;
       await raf();
       const firstFrameRows = document.querySelectorAll('.row').length;

@@ -121,13 +121,18 @@ export interface ChatReset {
   readonly more?: true;
 }
 
-/** About how many bytes a change adds to a posted message (its JSON, give or take the escapes). */
+/**
+ * About how many bytes a change adds to a posted message, packed as it travels (`packChanges`: its
+ * JSON, give or take the escapes and the index of a run's first item).
+ */
 export function changeBytes(change: ChatChange | undefined): number {
   if (!change) return 0;
   if ('append' in change) return change.append.length + 24;
   const item = change.item;
   if (item.kind === 'message') return item.text.length + 64 + item.attachments.reduce((n, a) => n + a.length + 3, 0) + (item.images?.reduce((n, i) => n + i.data.length, 0) ?? 0);
-  return item.title.length + item.toolCallId.length + 96 + (item.images?.reduce((n, i) => n + i.data.length, 0) ?? 0);
+  if (item.images) return item.title.length + item.toolCallId.length + 96 + item.images.reduce((n, i) => n + i.data.length, 0);
+  // A packed row: `["id","title","icon","status"],` (and `,"opens"`).
+  return item.toolCallId.length + item.title.length + item.icon.length + item.status.length + (item.opens ? item.opens.length + 3 : 0) + 12;
 }
 
 /**

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { CHAT_PROTOCOL_VERSION as v, MAX_PROMPT_CHARS, parseHostMessage, parseWebviewMessage } from '../../../src/protocol/chat';
+import { CHAT_PROTOCOL_VERSION as v, MAX_PROMPT_CHARS, packChanges, packItem, parseHostMessage, parseWebviewMessage, unpackChanges, unpackItem, type ChatChange, type ChatItem } from '../../../src/protocol/chat';
 
 describe('chat protocol', () => {
   describe('messages from the webview', () => {
@@ -65,20 +65,67 @@ describe('chat protocol', () => {
 
     it('accepts reset, patch, status and focusPrompt', () => {
       assert.ok(parseHostMessage({ v, type: 'reset', status, items: [message, tool] }).ok);
-      assert.ok(parseHostMessage({ v, type: 'patch', length: 2, changed: [{ index: 1, item: tool }] }).ok);
+      assert.ok(parseHostMessage({ v, type: 'reset', status, items: [message, ['c1', 'Read x', 'book', 'completed'], ['c2', 'Edit y', 'edit', 'pending', 'diff']] }).ok, 'packed tool rows');
+      assert.ok(parseHostMessage({ v, type: 'patch', length: 2, changed: [{ index: 1, items: [tool] }] }).ok);
+      assert.ok(parseHostMessage({ v, type: 'patch', length: 3, changed: [{ index: 0, items: [message, ['c1', 'Read x', 'book', 'completed'], tool] }] }).ok, 'a run of items');
       assert.ok(parseHostMessage({ v, type: 'patch', length: 2, changed: [{ index: 0, append: ' more text' }] }).ok, 'text a message grew by');
       assert.ok(parseHostMessage({ v, type: 'status', status }).ok);
       assert.ok(parseHostMessage({ v, type: 'focusPrompt' }).ok);
     });
 
     it('refuses patches that address outside the list and unknown item kinds', () => {
-      assert.equal(parseHostMessage({ v, type: 'patch', length: 1, changed: [{ index: 1, item: tool }] }).ok, false);
-      assert.equal(parseHostMessage({ v, type: 'patch', length: 1, changed: [{ index: -1, item: tool }] }).ok, false);
+      assert.equal(parseHostMessage({ v, type: 'patch', length: 1, changed: [{ index: 1, items: [tool] }] }).ok, false);
+      assert.equal(parseHostMessage({ v, type: 'patch', length: 1, changed: [{ index: -1, items: [tool] }] }).ok, false);
+      assert.equal(parseHostMessage({ v, type: 'patch', length: 2, changed: [{ index: 1, items: [tool, tool] }] }).ok, false, 'a run past the length');
+      assert.equal(parseHostMessage({ v, type: 'patch', length: 2, changed: [{ index: 1, items: [] }] }).ok, false, 'an empty run');
+      assert.equal(parseHostMessage({ v, type: 'patch', length: 2, changed: [{ index: 1, item: tool }] }).ok, false, 'the unpacked form of protocol 3');
+      assert.equal(parseHostMessage({ v, type: 'patch', length: 2, changed: [{ index: 1, items: [['c1', 'Read x', 'book', 'done']] }] }).ok, false, 'an unknown status');
+      assert.equal(parseHostMessage({ v, type: 'patch', length: 2, changed: [{ index: 1, items: [['c1', 'Read x', 'book']] }] }).ok, false, 'a short row');
+      assert.equal(parseHostMessage({ v, type: 'patch', length: 2, changed: [{ index: 1, items: [['c1', 'Read x', 'book', 'completed', 'browser']] }] }).ok, false, 'an unknown target');
       assert.equal(parseHostMessage({ v, type: 'patch', length: 1, changed: [{ index: 1, append: 'x' }] }).ok, false);
       assert.equal(parseHostMessage({ v, type: 'patch', length: 1, changed: [{ index: 0, append: 42 }] }).ok, false);
-      assert.equal(parseHostMessage({ v, type: 'patch', length: 1, changed: [{ index: 0, item: { kind: 'html', html: '<b>' } }] }).ok, false);
+      assert.equal(parseHostMessage({ v, type: 'patch', length: 1, changed: [{ index: 0, items: [{ kind: 'html', html: '<b>' }] }] }).ok, false);
       assert.equal(parseHostMessage({ v, type: 'reset', status, items: [{ kind: 'message', role: 'system', text: '', attachments: [] }] }).ok, false);
       assert.equal(parseHostMessage({ v: 0, type: 'status', status }).ok, false);
+    });
+  });
+
+  describe('packed items', () => {
+    const rows: ChatItem[] = [
+      { kind: 'toolCall', toolCallId: 'c1', title: 'Read src/a.ts', icon: 'book', status: 'completed' },
+      { kind: 'toolCall', toolCallId: 'c2', title: 'Edit src/b.ts', icon: 'edit', status: 'in_progress', opens: 'diff' },
+      { kind: 'toolCall', toolCallId: 'c3', title: 'Screenshot', icon: 'device-camera', status: 'completed', images: [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }] },
+      { kind: 'message', role: 'agent', text: 'done', attachments: [] },
+    ];
+
+    it('packs tool rows as tuples and gives back the very items', () => {
+      assert.deepEqual(packItem(rows[0]!), ['c1', 'Read src/a.ts', 'book', 'completed']);
+      assert.deepEqual(packItem(rows[1]!), ['c2', 'Edit src/b.ts', 'edit', 'in_progress', 'diff']);
+      assert.equal(packItem(rows[2]!), rows[2], 'a row with images travels whole');
+      assert.equal(packItem(rows[3]!), rows[3]);
+      assert.deepEqual(rows.map(packItem).map(unpackItem), rows);
+    });
+
+    it('sends consecutive items as one run, keeps appends apart, and unpacks to the same changes', () => {
+      const changes: ChatChange[] = [
+        { index: 0, append: ' more' },
+        { index: 2, item: rows[0]! },
+        { index: 3, item: rows[1]! },
+        { index: 4, item: rows[2]! },
+        { index: 7, item: rows[3]! },
+        { index: 8, append: 'x' },
+      ];
+      const wire = packChanges(changes);
+      assert.deepEqual(wire.map((c) => ('items' in c ? [c.index, c.items.length] : [c.index, 'append'])), [[0, 'append'], [2, 3], [7, 1], [8, 'append']]);
+      assert.deepEqual(unpackChanges(wire), changes);
+      assert.ok(parseHostMessage({ v, type: 'patch', length: 9, changed: wire }).ok);
+    });
+
+    it('halves the bytes of a storm of tool rows', () => {
+      const changes: ChatChange[] = Array.from({ length: 1000 }, (_, i) => ({ index: i, item: { kind: 'toolCall', toolCallId: `storm_${i}`, title: `Read src/pkg${i % 13}/module${i % 97}.ts`, icon: 'book', status: 'completed' } }));
+      const packed = JSON.stringify(packChanges(changes)).length;
+      const whole = JSON.stringify(changes).length;
+      assert.ok(packed < whole * 0.55, `packed ${packed} bytes, unpacked ${whole}`);
     });
   });
 

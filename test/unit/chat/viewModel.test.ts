@@ -3,7 +3,7 @@ import { SessionState } from '../../../src/extension/core/session';
 import { ChatTranscript, activityOf, blockLabel, chatStatus, usageLabel } from '../../../src/extension/core/chatViewModel';
 import type { PermissionQuestion } from '../../../src/extension/core/permissionRequests';
 import type { ChatPatch } from '../../../src/extension/core/chatViewModel';
-import { applyChatPatch, type ChatItem } from '../../../src/protocol/chat';
+import { applyChatPatch, packItem, type ChatItem } from '../../../src/protocol/chat';
 import { TURNS_INTERVAL_MS, changeBytes, turnsRefreshWait } from '../../../src/extension/core/chatViewModel';
 
 const text = (t: string) => ({ type: 'text' as const, text: t });
@@ -208,7 +208,8 @@ describe('chat view model', () => {
     let bytes = 0;
     const reset = chat.reset({ stop: (built) => (bytes += changeBytes(built)) >= 24 * 1024 });
     assert.equal(reset.more, true);
-    const json = JSON.stringify(reset.items).length;
+    // What travels: the items packed.
+    const json = JSON.stringify(reset.items.map(packItem)).length;
     assert.ok(json < 32 * 1024 && json > 12 * 1024, `the first part is about 24 KB of JSON (${json})`);
     assert.ok(reset.items.length < 2000);
   });
