@@ -246,6 +246,29 @@ describe('action log: review every agent edit', function () {
     assert.equal(fs.readFileSync(file, 'utf8'), original.replace('alpha', 'beta'), 'the command\'s change stays');
   });
 
+  it('does not take a document the user saves just after an agent\'s command for the command\'s change', async () => {
+    const saved = inWorkspace('src/log-user-save.txt');
+    const written = inWorkspace('src/log-written-after-save.txt');
+    fs.writeFileSync(saved, 'mine\n');
+    fs.rmSync(written, { force: true });
+    const doc = await vscode.workspace.openTextDocument(saved);
+    await vscode.window.showTextDocument(doc);
+    await prompt('shell true');
+    // Within the command's grace (file events arrive late), the user edits and saves.
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(1, 0), 'more of mine\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await doc.save());
+    // A file written outside VS Code right after is still taken for the command's: once it is
+    // listed, the watcher has also seen the save, which came first.
+    fs.writeFileSync(written, 'by whom?\n');
+    const { turn } = await waitFor('the write outside VS Code in the log', () => changeOf(written));
+    // (This test's own first write of the file may be seen by a turn's grace too: it is listed without undo.)
+    const listed = api.changes().filter((c) => c.path === saved && c.turn === turn);
+    assert.ok(listed.every((c) => c.status !== 'pending'), `the user's own save is not the agent's change (its Undo would drop the user's edit): ${JSON.stringify(listed)}`);
+    assert.equal(fs.readFileSync(saved, 'utf8'), 'mine\nmore of mine\n');
+  });
+
   it('undoes a command\'s change of an open file to the text it was last saved with, not an earlier turn\'s', async () => {
     const file = inWorkspace('src/log-sed-saved.txt');
     fs.writeFileSync(file, 'alpha\nsecond\n');

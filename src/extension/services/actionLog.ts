@@ -76,6 +76,11 @@ export class ActionLogCapture extends Disposable {
    */
   private readonly capturedTexts = new WeakMap<vscode.TextDocument, { version: number; text: string }>();
   private readonly ownWrites = new Map<string, number>();
+  /**
+   * Documents the user saved lately, with their version then. Not a time window like `ownWrites`:
+   * a command may change the same file a moment later, and that change is the agent's.
+   */
+  private readonly userSaves = new Map<string, { document: vscode.TextDocument; version: number; until: number }>();
   private readonly busy = new Set<string>();
   private readonly viewCache = new WeakMap<FileChange, { before: Snapshot; after: Snapshot; view: FileChangeView }>();
   /**
@@ -144,6 +149,15 @@ export class ActionLogCapture extends Disposable {
         }
       },
     });
+    // A document saved in VS Code is the user's writing (or ours), never a command's: a save just
+    // after an agent's command (within its grace) was listed as that command's change, and its
+    // Undo put back the text from before the user's own edit. Both events: the file event may come
+    // before the host hears the save is done.
+    const noteSave = (document: vscode.TextDocument): void => {
+      if (document.uri.scheme === 'file') this.userSaves.set(realPath(document.uri.fsPath), { document, version: document.version, until: Date.now() + OWN_WRITE_MS });
+    };
+    this._register(vscode.workspace.onWillSaveTextDocument(({ document }) => noteSave(document)));
+    this._register(vscode.workspace.onDidSaveTextDocument(noteSave));
     const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/*'));
     this._register(watcher.onDidChange((uri) => this.onDiskChange(uri, 'changed')));
     this._register(watcher.onDidCreate((uri) => this.onDiskChange(uri, 'created')));
@@ -591,6 +605,7 @@ export class ActionLogCapture extends Disposable {
     for (const [p, until] of this.ownWrites) if (until < now) this.ownWrites.delete(p);
     const path = realPath(uri.fsPath);
     if (this.ownWrites.has(path)) return;
+    if (this.isUserSave(path, now)) return;
     for (const [sessionId, calls] of listening) {
       if (calls.named.has(path)) return;
       const existing = this.log.inTurn(sessionId, path);
@@ -607,6 +622,21 @@ export class ActionLogCapture extends Disposable {
       this.changedSoon(sessionId);
       return;
     }
+  }
+
+  /**
+   * Whether the file holds just what the user saved: the document is unchanged since the save (VS
+   * Code reloading it after a command's change is a new version) and its text is the file's. Not
+   * whether it is dirty: the host may hear that the save made it clean after the file event.
+   */
+  private isUserSave(path: string, now: number): boolean {
+    for (const [p, save] of this.userSaves) if (save.until < now || save.document.isClosed) this.userSaves.delete(p);
+    const save = this.userSaves.get(path);
+    if (!save || save.document.version !== save.version) return false;
+    const onDisk = readSnapshotSync(path);
+    if (onDisk.kind !== 'bytes') return false;
+    const decoded = decodeText(onDisk.bytes);
+    return decoded.ok && decoded.text === save.document.getText();
   }
 
   /**
