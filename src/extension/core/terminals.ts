@@ -1,5 +1,5 @@
 import type { TerminalMeta } from '../../protocol/terminalMeta';
-import { ChunkedText, utf16Units, type TextPieces, type TextSlice } from './textChunks';
+import { ChunkedText, utf16Units, type TextSlice, type TextSliceInPieces } from './textChunks';
 
 /**
  * Display terminals: the `_meta` convention (Claude's and Codex's adapters, Zed) where the agent
@@ -31,7 +31,7 @@ export interface TerminalOutput {
   /** What is new since `offset`, for a renderer that remembers how far it got. */
   readFrom(offset: number): TextSlice;
   /** The same, in the parts it is kept in (not joined: see `ChunkedText.piecesFrom`). */
-  piecesFrom(offset: number): TextPieces;
+  piecesFrom(offset: number): TextSliceInPieces;
 }
 
 export interface DisplayTerminalState {

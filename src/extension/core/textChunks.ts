@@ -1,3 +1,5 @@
+import type { TextPieces } from './textPieces';
+
 /**
  * Growing text kept as a list of chunks under a size limit, dropping from the BEGINNING at a
  * character boundary when over it. Shared by client-terminal buffers (limit in UTF-8 bytes, as
@@ -84,8 +86,8 @@ export interface TextSlice {
 }
 
 /** What `piecesFrom` returns: `pieces` joined cover offsets [start, end) (see `TextSlice`). */
-export interface TextPieces {
-  readonly pieces: readonly string[];
+export interface TextSliceInPieces {
+  readonly pieces: TextPieces;
   readonly start: number;
   readonly end: number;
 }
@@ -182,7 +184,7 @@ export class ChunkedText {
    * falls), not joined: a reader that passes text on in parts (a terminal panel) never builds one
    * string of it all, which over 128 KB is a large object V8 frees only in a full collection.
    */
-  piecesFrom(offset: number): TextPieces {
+  piecesFrom(offset: number): TextSliceInPieces {
     const end = this.length;
     const start = Math.min(end, Math.max(Number.isFinite(offset) ? Math.floor(offset) : 0, this.droppedLength));
     if (start === end) return { pieces: [], start, end };
