@@ -12,6 +12,7 @@
 //   ACP_BENCH_REPLAY_EVENTS updates of the replayed session (default 10000)
 //   ACP_BENCH_PROFILE       a folder: write a CPU profile of the extension host per run there
 //   ACP_BENCH_STORM_ONLY    run only the scenarios whose name contains one of these comma-separated texts
+//                           (`;`-separated when the list holds a `;`: names hold commas)
 //   ACP_BENCH_TREE_ALONE=1  close the Chat view (it shares the container), so "view visible" is the tree alone
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector/promises';
@@ -375,10 +376,13 @@ export async function run(): Promise<void> {
     for (const name of ['storm, view visible', 'baseline', 'session/load, view visible'] as const) {
       await measure(api, -1, warmUp.find((s) => s.name === name) as Scenario);
     }
-    fs.rmSync(warmUpReplay.log, { force: true });
+    // With ACP_BENCH_REPLAY_EVENTS=1000 the warm-up's log is the measured runs' own file.
+    if (warmUpReplay.log !== replay.log) fs.rmSync(warmUpReplay.log, { force: true });
     for (let rep = 0; rep < reps; rep++) {
       const only = process.env.ACP_BENCH_STORM_ONLY;
-      const runs = scenarios(calls, pace, replay).filter((s) => !only || only.split(',').some((part) => s.name.includes(part)));
+      // Scenario names hold commas: a list with a `;` is split on `;` ("storm, view visible;session/load").
+      const parts = only?.split(only.includes(';') ? ';' : ',');
+      const runs = scenarios(calls, pace, replay).filter((s) => !parts || parts.some((part) => s.name.includes(part)));
       // Reversed every other repetition, so drift of the machine does not favour one side.
       if (rep % 2 === 1) runs.reverse();
       for (const scenario of runs) console.log(`BENCH ${JSON.stringify(await measure(api, rep, scenario))}`);

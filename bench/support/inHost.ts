@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as inspector from 'node:inspector/promises';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
 
@@ -42,7 +43,31 @@ export async function profiler(prefix: string, name: string): Promise<{ stop(): 
   // deflate writes) and, where Linux tells it, the main thread's own time on a CPU and waiting for
   // one (runqueue): a block of little main-thread CPU is a host the machine did not run, or asleep.
   const blockUs = (Number(process.env.ACP_BENCH_BLOCK_MS) || 20) * 1000;
-  const blocks: { startUs: number; endUs: number; cpuMs: number; mainRunMs?: number; mainWaitMs?: number; sentBytes: number; sentWrites: number }[] = [];
+  const blocks: {
+    startUs: number;
+    endUs: number;
+    cpuMs: number;
+    mainRunMs?: number;
+    mainWaitMs?: number;
+    sentBytes: number;
+    sentWrites: number;
+    /** The garbage collections that ended in the block: their kind (major, minor, …) and pause (ms). */
+    gc: { kind: string; ms: number }[];
+  }[] = [];
+  let gcSince: { kind: string; ms: number }[] = [];
+  const gcKinds: Record<number, string> = {
+    [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+    [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+    [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+    [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
+  };
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind;
+      gcSince.push({ kind: (kind !== undefined && gcKinds[kind]) || String(kind), ms: Math.round(entry.duration * 10) / 10 });
+    }
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   let lastSched = mainThreadSchedule();
   const nowUs = () => Number(process.hrtime.bigint() / 1000n);
   let last = nowUs();
@@ -57,8 +82,9 @@ export async function profiler(prefix: string, name: string): Promise<{ stop(): 
     const sched = mainThreadSchedule();
     if (now - last > blockUs) {
       const main = sched && lastSched ? { mainRunMs: (sched.runNs - lastSched.runNs) / 1e6, mainWaitMs: (sched.waitNs - lastSched.waitNs) / 1e6 } : {};
-      blocks.push({ startUs: last, endUs: now, cpuMs: (cpu.user + cpu.system) / 1000, ...main, sentBytes: sent - lastSent, sentWrites: writes - lastWrites });
+      blocks.push({ startUs: last, endUs: now, cpuMs: (cpu.user + cpu.system) / 1000, ...main, sentBytes: sent - lastSent, sentWrites: writes - lastWrites, gc: gcSince });
     }
+    gcSince = [];
     lastSched = sched;
     last = now;
     lastCpu = process.cpuUsage();
@@ -68,6 +94,7 @@ export async function profiler(prefix: string, name: string): Promise<{ stop(): 
   return {
     stop: async () => {
       clearInterval(timer);
+      gcObserver.disconnect();
       const { profile } = await session.post('Profiler.stop');
       fs.mkdirSync(dir, { recursive: true });
       const file = path.join(dir, `${prefix}-${name.replace(/\W+/g, '-')}`);

@@ -61,6 +61,8 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
    * and VS Code converting and sending the items, up to the end of the event-loop turn.
    */
   private refreshCost = { current: 0, last: 0, measuring: false };
+  /** When the tree last told VS Code of a change (`performance.now()`): refreshes keep VS Code's debounce apart. */
+  private lastFiredAt = Number.NEGATIVE_INFINITY;
   /**
    * One node object per session and per call. VS Code's tree view finds an element's node by object
    * identity: a fresh object for a known node (from `getParent`, or the revealed call) misses, and
@@ -389,7 +391,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
 
   private scheduleRefresh(): void {
     if (this.refreshTimer) return;
-    this.refreshTimer = setTimeout(() => this.refresh(), refreshDelay(this.refreshCost.last));
+    this.refreshTimer = setTimeout(() => this.refresh(), refreshDelay(this.refreshCost.last, performance.now() - this.lastFiredAt));
   }
 
   private refresh(): void {
@@ -405,6 +407,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     this.logChanged.clear();
     const targets = this.pending.take();
     if (targets.root) {
+      this.lastFiredAt = performance.now();
       this.changeEmitter.fire(undefined);
     } else {
       const known = (sessionId: string) => this.nodes.has(sessionId) && this.sessions.session(sessionId);
@@ -413,7 +416,10 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
         ...targets.calls.filter((c) => known(c.sessionId)).map((c) => this.callNodeOf(c.sessionId, c.toolCallId)),
         ...targets.reviews.filter(known).flatMap((id) => [...this.sessionNodes(id).reviews.values()]),
       ];
-      if (changed.length > 0) this.changeEmitter.fire(changed);
+      if (changed.length > 0) {
+        this.lastFiredAt = performance.now();
+        this.changeEmitter.fire(changed);
+      }
     }
     const follow = this.follow;
     this.follow = undefined;
