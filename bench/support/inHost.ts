@@ -1,6 +1,7 @@
 /**
  * Small helpers the in-host benches (bench/host/*, run inside the VS Code extension host) share.
  */
+import { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector/promises';
 import * as path from 'node:path';
@@ -53,7 +54,23 @@ export async function profiler(prefix: string, name: string): Promise<{ stop(): 
     sentWrites: number;
     /** The garbage collections that ended in the block: their kind (major, minor, …) and pause (ms). */
     gc: { kind: string; ms: number }[];
+    /**
+     * Processes the extension host started in the block (anyone's: VS Code's port finder runs a
+     * shell), with the time `spawn` held the event loop (ms): libuv forks and waits for the exec.
+     */
+    spawns: { file: string; ms: number }[];
   }[] = [];
+  let spawnsSince: { file: string; ms: number }[] = [];
+  const childProto = ChildProcess.prototype as unknown as { spawn(options: { file?: string }): unknown };
+  const spawn = childProto.spawn;
+  childProto.spawn = function (this: unknown, options: { file?: string }) {
+    const start = performance.now();
+    try {
+      return spawn.call(this, options);
+    } finally {
+      spawnsSince.push({ file: String(options?.file ?? '?'), ms: Math.round((performance.now() - start) * 10) / 10 });
+    }
+  };
   let gcSince: { kind: string; ms: number }[] = [];
   const gcKinds: Record<number, string> = {
     [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
@@ -82,9 +99,10 @@ export async function profiler(prefix: string, name: string): Promise<{ stop(): 
     const sched = mainThreadSchedule();
     if (now - last > blockUs) {
       const main = sched && lastSched ? { mainRunMs: (sched.runNs - lastSched.runNs) / 1e6, mainWaitMs: (sched.waitNs - lastSched.waitNs) / 1e6 } : {};
-      blocks.push({ startUs: last, endUs: now, cpuMs: (cpu.user + cpu.system) / 1000, ...main, sentBytes: sent - lastSent, sentWrites: writes - lastWrites, gc: gcSince });
+      blocks.push({ startUs: last, endUs: now, cpuMs: (cpu.user + cpu.system) / 1000, ...main, sentBytes: sent - lastSent, sentWrites: writes - lastWrites, gc: gcSince, spawns: spawnsSince });
     }
     gcSince = [];
+    spawnsSince = [];
     lastSched = sched;
     last = now;
     lastCpu = process.cpuUsage();
@@ -95,6 +113,7 @@ export async function profiler(prefix: string, name: string): Promise<{ stop(): 
     stop: async () => {
       clearInterval(timer);
       gcObserver.disconnect();
+      childProto.spawn = spawn;
       const { profile } = await session.post('Profiler.stop');
       fs.mkdirSync(dir, { recursive: true });
       const file = path.join(dir, `${prefix}-${name.replace(/\W+/g, '-')}`);
