@@ -5,8 +5,8 @@ import {
   callChildren,
   callGroupLabel,
   callGroupNode,
-  callGroupOf,
   callLayout,
+  callParent,
   callNode,
   hasCallChildren,
   kindIcon,
@@ -169,22 +169,20 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
       case 'call': {
         const state = this.sessions.session(node.sessionId)?.state;
         const order = state?.toolCall(node.toolCallId)?.order;
-        const group = state && order !== undefined ? callGroupOf(order, state.toolCalls().length) : undefined;
-        // The call being followed folded into a group since: its old parent makes VS Code give up
-        // that reveal, where the group would be opened (and then re-fetched on every refresh).
-        if (group !== undefined && node === this.following) return this.sessionNodeOf(node.sessionId);
-        return group === undefined ? this.sessionNodeOf(node.sessionId) : this.callGroupNodeOf(node.sessionId, group);
+        const parent = callParent(state && order !== undefined ? { order, count: state.toolCalls().length } : undefined, node === this.following);
+        if (!parent) return undefined;
+        return parent.type === 'session' ? this.sessionNodeOf(node.sessionId) : this.callGroupNodeOf(node.sessionId, parent.group);
       }
       case 'callGroup':
-        return this.sessionNodeOf(node.sessionId);
+      case 'review':
+        // A closed session's nodes have no parent: VS Code must not be sent looking for it (core/treeModel.ts `callParent`).
+        return this.sessions.session(node.sessionId) ? this.sessionNodeOf(node.sessionId) : undefined;
       case 'text':
       case 'location':
       case 'rawInput':
-        return this.callNodeOf(node.sessionId, node.toolCallId);
-      case 'review':
-        return this.sessionNodeOf(node.sessionId);
+        return this.sessions.session(node.sessionId) ? this.callNodeOf(node.sessionId, node.toolCallId) : undefined;
       case 'reviewFile':
-        return this.reviewNodeOf(node.sessionId, node.turn);
+        return this.sessions.session(node.sessionId) ? this.reviewNodeOf(node.sessionId, node.turn) : undefined;
     }
   }
 
@@ -287,6 +285,12 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   /** Shows a call's node in the view, selected and focused. */
   async revealCall(sessionId: string, toolCallId: string): Promise<void> {
     if (!this.call({ sessionId, toolCallId })) return;
+    // A refresh still waiting may be the one that lists this call: VS Code must have it first, or it
+    // looks for the call among the children it fetched before and fails ("Cannot resolve tree item").
+    if (this.refreshTimer) {
+      clearTimeout(this.refreshTimer);
+      this.refresh();
+    }
     // The view finds nodes by identity: reveal this tree's own node object.
     await this.view.reveal(this.callNodeOf(sessionId, toolCallId), { select: true, focus: true, expand: true });
   }
