@@ -22,7 +22,7 @@ import { performance, PerformanceObserver } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
 import { replaySessionId, replayUpdates } from '../../test/agents/stormMessages';
-import { activateWithStormAgent, deflatedBytes, deflateWrites, profiler, setSetting, sleep } from '../support/inHost';
+import { activateWithStormAgent, deflatedBytes, deflateWrites, profiler, setSetting, sleep, watchSpawns } from '../support/inHost';
 import { startLoopBlocks } from '../support/loopBlocks';
 
 
@@ -66,6 +66,12 @@ export interface HostRun {
   /** Growth of the extension host's JS heap / resident set over the run, each after a full GC (MB). */
   readonly heapGrowthMb: number;
   readonly rssGrowthMb: number;
+  /**
+   * Processes the extension host started meanwhile (VS Code's port finder: a shell every 2–11 s in
+   * code-server) and the longest time one `spawn` held its event loop (ms).
+   */
+  readonly spawns: number;
+  readonly longestSpawnMs: number;
   /** Garbage collection meanwhile: the longest pause and the total (ms); a long pause is a block of its own. */
   readonly gcMaxMs: number;
   readonly gcTotalMs: number;
@@ -268,6 +274,11 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
   const blocks = startLoopBlocks();
   const mainThread = mainThreadBlocks();
   const gc = gcPauses();
+  const spawned = { count: 0, longestMs: 0 };
+  const spawnWatch = watchSpawns((_file, ms) => {
+    spawned.count++;
+    spawned.longestMs = Math.max(spawned.longestMs, ms);
+  });
   const cpu = process.cpuUsage();
   const elu = performance.eventLoopUtilization();
   const start = performance.now();
@@ -281,6 +292,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
   const loopBlocks = blocks.stop();
   const mainBlocks = mainThread.stop();
   const gcSeen = gc.stop();
+  spawnWatch.stop();
   await profile.stop();
   const memoryAfter = await memoryAfterGc();
   const stats = api.stats();
@@ -309,6 +321,8 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
     maxCpuInBlockMs: mainBlocks.maxCpuMs,
     heapGrowthMb: (memoryAfter.heapUsed - memoryBefore.heapUsed) / 2 ** 20,
     rssGrowthMb: (memoryAfter.rss - memoryBefore.rss) / 2 ** 20,
+    spawns: spawned.count,
+    longestSpawnMs: spawned.longestMs,
     gcMaxMs: gcSeen.maxMs,
     gcTotalMs: gcSeen.totalMs,
     load: os.loadavg()[0],

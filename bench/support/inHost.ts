@@ -61,16 +61,7 @@ export async function profiler(prefix: string, name: string): Promise<{ stop(): 
     spawns: { file: string; ms: number }[];
   }[] = [];
   let spawnsSince: { file: string; ms: number }[] = [];
-  const childProto = ChildProcess.prototype as unknown as { spawn(options: { file?: string }): unknown };
-  const spawn = childProto.spawn;
-  childProto.spawn = function (this: unknown, options: { file?: string }) {
-    const start = performance.now();
-    try {
-      return spawn.call(this, options);
-    } finally {
-      spawnsSince.push({ file: String(options?.file ?? '?'), ms: Math.round((performance.now() - start) * 10) / 10 });
-    }
-  };
+  const spawns = watchSpawns((file, ms) => spawnsSince.push({ file, ms: Math.round(ms * 10) / 10 }));
   let gcSince: { kind: string; ms: number }[] = [];
   const gcKinds: Record<number, string> = {
     [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
@@ -113,7 +104,7 @@ export async function profiler(prefix: string, name: string): Promise<{ stop(): 
     stop: async () => {
       clearInterval(timer);
       gcObserver.disconnect();
-      childProto.spawn = spawn;
+      spawns.stop();
       const { profile } = await session.post('Profiler.stop');
       fs.mkdirSync(dir, { recursive: true });
       const file = path.join(dir, `${prefix}-${name.replace(/\W+/g, '-')}`);
@@ -144,6 +135,30 @@ export async function activateWithStormAgent(): Promise<AcpNativeApi> {
   await setSetting('acpNative.diff.autoOpen', 'onClick');
   await api.stopAgent();
   return api;
+}
+
+/**
+ * Calls `seen` with each process the extension host starts meanwhile (anyone's: VS Code's own port
+ * finder runs a shell every few seconds in a remote extension host) and how long its `spawn` held
+ * the event loop (ms): libuv forks the whole host and waits until the child has exec'd, asleep when
+ * the loaded machine does not run the child.
+ */
+export function watchSpawns(seen: (file: string, ms: number) => void): { stop(): void } {
+  const proto = ChildProcess.prototype as unknown as { spawn(options: { file?: string }): unknown };
+  const spawn = proto.spawn;
+  proto.spawn = function (this: unknown, options: { file?: string }) {
+    const start = performance.now();
+    try {
+      return spawn.call(this, options);
+    } finally {
+      seen(String(options?.file ?? '?'), performance.now() - start);
+    }
+  };
+  return {
+    stop: () => {
+      proto.spawn = spawn;
+    },
+  };
 }
 
 /** The calling thread's time on a CPU and waiting in the runqueue (ns), from Linux's schedstat; undefined elsewhere. */
