@@ -83,6 +83,7 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
         num(worstRun(name).maxBlockCpuMs, 1),
         num(worstRun(name).maxBlockWaitMs, 1),
         num(worst(name, (r) => r.maxCpuInBlockMs), 1),
+        `${num(med(name, (r) => r.spawns))} / ${num(worst(name, (r) => r.longestSpawnMs))}`,
         num(worst(name, (r) => r.gcMaxMs)),
         num(med(name, (r) => r.gcTotalMs)),
         num(med(name, (r) => r.heapGrowthMb), 1),
@@ -99,7 +100,7 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
   console.log(
     '\n' +
       table([
-        ['scenario (medians; block and p99: worst run)', 'calls', 'ms', 'vs base', 'host CPU ms', 'vs base', 'ELU %', 'longest block ms', 'p99 ms', 'its CPU ms', 'its wait ms', 'most CPU in a block', 'longest GC ms', 'GC ms', 'heap +MB', 'RSS +MB', 'refreshes', 'tree items', 'built', 'sent KB', 'sent msgs', 'change events', 'load avg'],
+        ['scenario (medians; block and p99: worst run)', 'calls', 'ms', 'vs base', 'host CPU ms', 'vs base', 'ELU %', 'longest block ms', 'p99 ms', 'its CPU ms', 'its wait ms', 'most CPU in a block', 'spawns / longest ms', 'longest GC ms', 'GC ms', 'heap +MB', 'RSS +MB', 'refreshes', 'tree items', 'built', 'sent KB', 'sent msgs', 'change events', 'load avg'],
         ...rows,
       ]),
   );
@@ -145,6 +146,9 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
   schedstat): its own CPU time, and its time runnable but waiting for a CPU (the loaded machine). The rest of the block
   it slept inside a system call (seen: code-server's zlib write of a message, VS Code's own port scan for port forwarding spawning a shell). "most CPU in a block":
   the most CPU time the main thread spent in one block, in any run (what the host's own work blocked, load aside).
+- "spawns / longest ms": processes the extension host started meanwhile (median) and the longest one \`spawn\` held its
+  event loop (worst run): VS Code's port finder runs a shell every 2–11 s in code-server (remote.autoForwardPorts: false
+  does not stop it there; remote.autoForwardPortsSource: "output" does); libuv forks the host and waits for the exec.
 - "host CPU": the extension host process, start → tree settled; ELU: its event-loop utilization; "longest block" and "p99":
   its event loop (bench/support/loopBlocks.ts) — the UI of every extension waits that long; "GC": its garbage-collection
   pauses meanwhile (a PerformanceObserver), the longest and the total. On a loaded machine a block also holds the time the

@@ -12,6 +12,7 @@
 //   ACP_BENCH_REPLAY_EVENTS updates of the replayed session (default 10000)
 //   ACP_BENCH_PROFILE       a folder: write a CPU profile of the extension host per run there
 //   ACP_BENCH_STORM_ONLY    run only the scenarios whose name contains one of these comma-separated texts
+//                           (`;`-separated when the list holds a `;`: names hold commas)
 //   ACP_BENCH_TREE_ALONE=1  close the Chat view (it shares the container), so "view visible" is the tree alone
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector/promises';
@@ -21,7 +22,7 @@ import { performance, PerformanceObserver } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
 import { replaySessionId, replayUpdates } from '../../test/agents/stormMessages';
-import { activateWithStormAgent, deflatedBytes, deflateWrites, profiler, setSetting, sleep } from '../support/inHost';
+import { activateWithStormAgent, deflatedBytes, deflateWrites, profiler, setSetting, sleep, watchSpawns } from '../support/inHost';
 import { startLoopBlocks } from '../support/loopBlocks';
 
 
@@ -65,6 +66,12 @@ export interface HostRun {
   /** Growth of the extension host's JS heap / resident set over the run, each after a full GC (MB). */
   readonly heapGrowthMb: number;
   readonly rssGrowthMb: number;
+  /**
+   * Processes the extension host started meanwhile (VS Code's port finder: a shell every 2–11 s in
+   * code-server) and the longest time one `spawn` held its event loop (ms).
+   */
+  readonly spawns: number;
+  readonly longestSpawnMs: number;
   /** Garbage collection meanwhile: the longest pause and the total (ms); a long pause is a block of its own. */
   readonly gcMaxMs: number;
   readonly gcTotalMs: number;
@@ -267,6 +274,11 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
   const blocks = startLoopBlocks();
   const mainThread = mainThreadBlocks();
   const gc = gcPauses();
+  const spawned = { count: 0, longestMs: 0 };
+  const spawnWatch = watchSpawns((_file, ms) => {
+    spawned.count++;
+    spawned.longestMs = Math.max(spawned.longestMs, ms);
+  });
   const cpu = process.cpuUsage();
   const elu = performance.eventLoopUtilization();
   const start = performance.now();
@@ -280,6 +292,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
   const loopBlocks = blocks.stop();
   const mainBlocks = mainThread.stop();
   const gcSeen = gc.stop();
+  spawnWatch.stop();
   await profile.stop();
   const memoryAfter = await memoryAfterGc();
   const stats = api.stats();
@@ -308,6 +321,8 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
     maxCpuInBlockMs: mainBlocks.maxCpuMs,
     heapGrowthMb: (memoryAfter.heapUsed - memoryBefore.heapUsed) / 2 ** 20,
     rssGrowthMb: (memoryAfter.rss - memoryBefore.rss) / 2 ** 20,
+    spawns: spawned.count,
+    longestSpawnMs: spawned.longestMs,
     gcMaxMs: gcSeen.maxMs,
     gcTotalMs: gcSeen.totalMs,
     load: os.loadavg()[0],
@@ -375,10 +390,13 @@ export async function run(): Promise<void> {
     for (const name of ['storm, view visible', 'baseline', 'session/load, view visible'] as const) {
       await measure(api, -1, warmUp.find((s) => s.name === name) as Scenario);
     }
-    fs.rmSync(warmUpReplay.log, { force: true });
+    // With ACP_BENCH_REPLAY_EVENTS=1000 the warm-up's log is the measured runs' own file.
+    if (warmUpReplay.log !== replay.log) fs.rmSync(warmUpReplay.log, { force: true });
     for (let rep = 0; rep < reps; rep++) {
       const only = process.env.ACP_BENCH_STORM_ONLY;
-      const runs = scenarios(calls, pace, replay).filter((s) => !only || only.split(',').some((part) => s.name.includes(part)));
+      // Scenario names hold commas: a list with a `;` is split on `;` ("storm, view visible;session/load").
+      const parts = only?.split(only.includes(';') ? ';' : ',');
+      const runs = scenarios(calls, pace, replay).filter((s) => !parts || parts.some((part) => s.name.includes(part)));
       // Reversed every other repetition, so drift of the machine does not favour one side.
       if (rep % 2 === 1) runs.reverse();
       for (const scenario of runs) console.log(`BENCH ${JSON.stringify(await measure(api, rep, scenario))}`);

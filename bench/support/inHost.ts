@@ -1,10 +1,12 @@
 /**
  * Small helpers the in-host benches (bench/host/*, run inside the VS Code extension host) share.
  */
+import { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector/promises';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
 
@@ -42,7 +44,38 @@ export async function profiler(prefix: string, name: string): Promise<{ stop(): 
   // deflate writes) and, where Linux tells it, the main thread's own time on a CPU and waiting for
   // one (runqueue): a block of little main-thread CPU is a host the machine did not run, or asleep.
   const blockUs = (Number(process.env.ACP_BENCH_BLOCK_MS) || 20) * 1000;
-  const blocks: { startUs: number; endUs: number; cpuMs: number; mainRunMs?: number; mainWaitMs?: number; sentBytes: number; sentWrites: number }[] = [];
+  const blocks: {
+    startUs: number;
+    endUs: number;
+    cpuMs: number;
+    mainRunMs?: number;
+    mainWaitMs?: number;
+    sentBytes: number;
+    sentWrites: number;
+    /** The garbage collections that ended in the block: their kind (major, minor, …) and pause (ms). */
+    gc: { kind: string; ms: number }[];
+    /**
+     * Processes the extension host started in the block (anyone's: VS Code's port finder runs a
+     * shell), with the time `spawn` held the event loop (ms): libuv forks and waits for the exec.
+     */
+    spawns: { file: string; ms: number }[];
+  }[] = [];
+  let spawnsSince: { file: string; ms: number }[] = [];
+  const spawns = watchSpawns((file, ms) => spawnsSince.push({ file, ms: Math.round(ms * 10) / 10 }));
+  let gcSince: { kind: string; ms: number }[] = [];
+  const gcKinds: Record<number, string> = {
+    [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+    [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+    [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+    [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
+  };
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind;
+      gcSince.push({ kind: (kind !== undefined && gcKinds[kind]) || String(kind), ms: Math.round(entry.duration * 10) / 10 });
+    }
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   let lastSched = mainThreadSchedule();
   const nowUs = () => Number(process.hrtime.bigint() / 1000n);
   let last = nowUs();
@@ -57,8 +90,10 @@ export async function profiler(prefix: string, name: string): Promise<{ stop(): 
     const sched = mainThreadSchedule();
     if (now - last > blockUs) {
       const main = sched && lastSched ? { mainRunMs: (sched.runNs - lastSched.runNs) / 1e6, mainWaitMs: (sched.waitNs - lastSched.waitNs) / 1e6 } : {};
-      blocks.push({ startUs: last, endUs: now, cpuMs: (cpu.user + cpu.system) / 1000, ...main, sentBytes: sent - lastSent, sentWrites: writes - lastWrites });
+      blocks.push({ startUs: last, endUs: now, cpuMs: (cpu.user + cpu.system) / 1000, ...main, sentBytes: sent - lastSent, sentWrites: writes - lastWrites, gc: gcSince, spawns: spawnsSince });
     }
+    gcSince = [];
+    spawnsSince = [];
     lastSched = sched;
     last = now;
     lastCpu = process.cpuUsage();
@@ -68,6 +103,8 @@ export async function profiler(prefix: string, name: string): Promise<{ stop(): 
   return {
     stop: async () => {
       clearInterval(timer);
+      gcObserver.disconnect();
+      spawns.stop();
       const { profile } = await session.post('Profiler.stop');
       fs.mkdirSync(dir, { recursive: true });
       const file = path.join(dir, `${prefix}-${name.replace(/\W+/g, '-')}`);
@@ -98,6 +135,30 @@ export async function activateWithStormAgent(): Promise<AcpNativeApi> {
   await setSetting('acpNative.diff.autoOpen', 'onClick');
   await api.stopAgent();
   return api;
+}
+
+/**
+ * Calls `seen` with each process the extension host starts meanwhile (anyone's: VS Code's own port
+ * finder runs a shell every few seconds in a remote extension host) and how long its `spawn` held
+ * the event loop (ms): libuv forks the whole host and waits until the child has exec'd, asleep when
+ * the loaded machine does not run the child.
+ */
+export function watchSpawns(seen: (file: string, ms: number) => void): { stop(): void } {
+  const proto = ChildProcess.prototype as unknown as { spawn(options: { file?: string }): unknown };
+  const spawn = proto.spawn;
+  proto.spawn = function (this: unknown, options: { file?: string }) {
+    const start = performance.now();
+    try {
+      return spawn.call(this, options);
+    } finally {
+      seen(String(options?.file ?? '?'), performance.now() - start);
+    }
+  };
+  return {
+    stop: () => {
+      proto.spawn = spawn;
+    },
+  };
 }
 
 /** The calling thread's time on a CPU and waiting in the runqueue (ns), from Linux's schedstat; undefined elsewhere. */

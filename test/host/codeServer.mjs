@@ -308,7 +308,10 @@ export const QUIET_SETTINGS = {
   'files.autoSave': 'off',
   // The remote extension host otherwise scans /proc for ports to forward every few seconds,
   // spawning `ls`/`ps` (a fork of the whole host process): 50–200 ms event-loop blocks under load
-  // that are VS Code's own and blur what the benchmarks measure of the extension.
+  // that are VS Code's own and blur what the benchmarks measure of the extension. In code-server
+  // this alone does not stop the scan: its workbench registers a tunnel factory, and VS Code keeps
+  // scanning while one exists (seen: a shell `ls -l /proc/[0-9]*/fd/[0-9]*` every 2–11 s during the
+  // benches). `remote.autoForwardPortsSource: "output"` stops it (ACP_TEST_SETTINGS to try it).
   'remote.autoForwardPorts': false,
 };
 

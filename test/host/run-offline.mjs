@@ -19,6 +19,7 @@
 //   --verbose     ACP_TEST_VERBOSE=1   browser console on stdout (default: only to a log file)
 //   --keep        ACP_TEST_KEEP=1      keep the temp workspace copy (its path is printed)
 //   --untrusted                        Workspace Trust on and the folder untrusted (restricted mode)
+//                 ACP_TEST_SETTINGS    extra user settings as JSON (a measurement's own; merged over the quiet ones)
 //
 // Exit code: the suite's (0 passed, 1 failed), 1 on timeout or a host error, 130/143 on a signal.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -141,6 +142,8 @@ async function main() {
       // Reaches the extension host (and so the suite): it inherits code-server's environment.
       env: opts.grep ? { ACP_TEST_GREP: opts.grep } : {},
       untrusted: flags.untrusted === true,
+      // Extra user settings for a measurement (JSON), e.g. '{"remote.autoForwardPortsSource":"output"}'.
+      settings: env.ACP_TEST_SETTINGS ? JSON.parse(env.ACP_TEST_SETTINGS) : {},
     }),
   );
   cleanups.push({ what: 'stop code-server', fn: () => server.stop(), hard: () => process.kill(-server.pid, 'SIGKILL') });

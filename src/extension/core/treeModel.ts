@@ -68,6 +68,24 @@ export function callGroupOf(order: number, count: number): number | undefined {
   return order < callLayout(count).firstListed ? Math.floor(order / CALLS_PER_GROUP) : undefined;
 }
 
+/**
+ * The parent VS Code is told for a call node when it resolves a `reveal`: the session, the group
+ * the call folded into, or nothing when the call or its session is gone. VS Code resolves a reveal
+ * later than it was asked (after the refreshes before it), and resolves each unknown ancestor
+ * against the children it last fetched: a closed session's node is not among them, and VS Code
+ * logs "Cannot resolve tree item" for it; with no parent the reveal only fails, quietly, to the
+ * caller. A call being followed that folded since is given the session, not its group: VS Code then
+ * gives that reveal up instead of opening the group (and re-fetching it on every refresh).
+ */
+export function callParent(
+  call: { readonly order: number; readonly count: number } | undefined,
+  followed: boolean,
+): { type: 'session' } | { type: 'callGroup'; group: number } | undefined {
+  if (!call) return undefined;
+  const group = callGroupOf(call.order, call.count);
+  return group === undefined || followed ? { type: 'session' } : { type: 'callGroup', group };
+}
+
 /** "Tool calls 1–100": the label of a group (1-based, as the user counts). */
 export function callGroupLabel(group: number): string {
   const first = group * CALLS_PER_GROUP + 1;

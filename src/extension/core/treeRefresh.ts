@@ -91,14 +91,30 @@ export const MIN_REFRESH_DELAY_MS = 50;
 export const MAX_REFRESH_DELAY_MS = 500;
 /** The share of the extension host a busy tree may take: a refresh costing c ms waits c × this. */
 export const REFRESH_COST_FACTOR = 10;
+/**
+ * VS Code's tree view (the extension host's side of it) debounces a provider's change events by
+ * 200 ms, trailing: an event within 200 ms of the previous one postpones the redraw again, and only
+ * an event with no redraw pending goes through at once. Refreshes closer than that never reached
+ * the view while a storm lasted: it drew the storm's first refresh and then nothing until 200 ms
+ * after the last one (1–2 s late), and every `reveal` waited for that.
+ */
+export const VSCODE_TREE_DEBOUNCE_MS = 200;
+/** The least time between two refreshes: past VS Code's debounce, so each one is drawn at once. */
+export const MIN_REFRESH_INTERVAL_MS = VSCODE_TREE_DEBOUNCE_MS + 50;
 
 /**
  * The wait before the next refresh, from what the last one cost the extension host (ms: building
- * the items, VS Code converting and sending them). A refresh of 5 ms waits the minimum 50 ms; one of
- * 40 ms (a loaded machine, a session of thousands of calls) waits 400 ms, so the tree takes about a
- * tenth of the host whatever the load, and every other extension keeps the rest.
+ * the items, VS Code converting and sending them) and how long ago it was. A refresh of 5 ms waits
+ * the minimum 50 ms; one of 40 ms (a loaded machine, a session of thousands of calls) waits 400 ms,
+ * so the tree takes about a tenth of the host whatever the load, and every other extension keeps
+ * the rest. Two refreshes are at least `MIN_REFRESH_INTERVAL_MS` apart: a lone change shows after
+ * 50 ms, a storm every quarter of a second.
  */
-export function refreshDelay(lastCostMs: number): number {
-  if (!Number.isFinite(lastCostMs) || lastCostMs <= 0) return MIN_REFRESH_DELAY_MS;
-  return Math.min(MAX_REFRESH_DELAY_MS, Math.max(MIN_REFRESH_DELAY_MS, Math.round(lastCostMs * REFRESH_COST_FACTOR)));
+export function refreshDelay(lastCostMs: number, sinceLastRefreshMs = Number.POSITIVE_INFINITY): number {
+  const byCost =
+    !Number.isFinite(lastCostMs) || lastCostMs <= 0
+      ? MIN_REFRESH_DELAY_MS
+      : Math.min(MAX_REFRESH_DELAY_MS, Math.max(MIN_REFRESH_DELAY_MS, Math.round(lastCostMs * REFRESH_COST_FACTOR)));
+  const spacing = Number.isNaN(sinceLastRefreshMs) ? 0 : Math.ceil(MIN_REFRESH_INTERVAL_MS - sinceLastRefreshMs);
+  return Math.max(byCost, spacing);
 }

@@ -6,6 +6,7 @@ import {
   callGroupLabel,
   callGroupNode,
   callGroupOf,
+  callParent,
   callLayout,
   callNode,
   kindIcon,
@@ -104,6 +105,14 @@ describe('Tool Calls tree model', () => {
     assert.equal(callGroupOf(99, 101), 0);
     assert.equal(callGroupOf(100, 101), undefined, 'the newest calls stay under the session');
     assert.equal(callGroupOf(9_899, 10_000), 98);
+  });
+
+  it('gives VS Code a call\'s parent: its session, its group, none once the call or its session is gone', () => {
+    assert.deepEqual(callParent({ order: 150, count: 200 }, false), { type: 'session' });
+    assert.deepEqual(callParent({ order: 5, count: 200 }, false), { type: 'callGroup', group: 0 });
+    assert.deepEqual(callParent({ order: 5, count: 200 }, true), { type: 'session' }, 'a followed call that folded: the reveal is given up, the group stays closed');
+    assert.equal(callParent(undefined, false), undefined, 'a closed session: VS Code is not sent looking for its node');
+    assert.equal(callParent(undefined, true), undefined);
     assert.equal(callGroupOf(9_900, 10_000), undefined);
   });
 

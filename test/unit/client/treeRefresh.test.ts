@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import {
   MAX_REFRESH_DELAY_MS,
   MIN_REFRESH_DELAY_MS,
+  MIN_REFRESH_INTERVAL_MS,
+  VSCODE_TREE_DEBOUNCE_MS,
   PendingRefresh,
   refreshDelay,
   sessionListChange,
@@ -61,5 +63,59 @@ describe('Tool Calls tree refresh targets', () => {
     assert.equal(refreshDelay(2), MIN_REFRESH_DELAY_MS, 'a cheap refresh keeps the quickest pace');
     assert.equal(refreshDelay(20), 200, 'the tree keeps to about a tenth of the host');
     assert.equal(refreshDelay(400), MAX_REFRESH_DELAY_MS, 'the view still follows the agent');
+  });
+
+  it('keeps two refreshes further apart than VS Code debounces them', () => {
+    assert.equal(refreshDelay(0, Number.POSITIVE_INFINITY), MIN_REFRESH_DELAY_MS, 'a lone change shows quickly');
+    assert.equal(refreshDelay(0, 10), MIN_REFRESH_INTERVAL_MS - 10);
+    assert.equal(refreshDelay(40, 10), 400, 'a costly refresh waits longer still');
+    assert.ok(MIN_REFRESH_INTERVAL_MS > VSCODE_TREE_DEBOUNCE_MS);
+  });
+
+  it('is redrawn all through a storm, not only at its start and end', () => {
+    // A 2 s storm of changes every 5 ms through the tree's timer (refreshDelay) and VS Code's own
+    // debounce of change events (200 ms, trailing, the first at once when none is pending).
+    const events: { at: number; run: () => void }[] = [];
+    let now = 0;
+    const at = (time: number, run: () => void) => events.push({ at: time, run });
+    const redraws: number[] = [];
+    let debounceUntil: number | undefined;
+    let debounced = 0;
+    let debounceTimer = 0;
+    const vscodeChangeEvent = () => {
+      debounced++;
+      if (debounceUntil === undefined) {
+        redraws.push(now);
+        debounced = 0;
+      }
+      const timer = ++debounceTimer;
+      debounceUntil = now + VSCODE_TREE_DEBOUNCE_MS;
+      at(debounceUntil, () => {
+        if (timer !== debounceTimer) return;
+        if (debounced > 0) redraws.push(now);
+        debounceUntil = undefined;
+        debounced = 0;
+      });
+    };
+    let timerSet = false;
+    let lastFired = Number.NEGATIVE_INFINITY;
+    const change = () => {
+      if (timerSet) return;
+      timerSet = true;
+      at(now + refreshDelay(1, now - lastFired), () => {
+        timerSet = false;
+        lastFired = now;
+        vscodeChangeEvent();
+      });
+    };
+    for (let t = 0; t < 2000; t += 5) at(t, change);
+    while (events.length > 0) {
+      events.sort((a, b) => a.at - b.at);
+      const next = events.shift() as (typeof events)[number];
+      now = next.at;
+      next.run();
+    }
+    const during = redraws.filter((t) => t > 100 && t < 2000);
+    assert.ok(during.length >= 6, `redrawn ${during.length} times during the storm (at ${redraws.join(', ')} ms)`);
   });
 });

@@ -5,8 +5,8 @@ import {
   callChildren,
   callGroupLabel,
   callGroupNode,
-  callGroupOf,
   callLayout,
+  callParent,
   callNode,
   hasCallChildren,
   kindIcon,
@@ -61,6 +61,8 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
    * and VS Code converting and sending the items, up to the end of the event-loop turn.
    */
   private refreshCost = { current: 0, last: 0, measuring: false };
+  /** When the tree last told VS Code of a change (`performance.now()`): refreshes keep VS Code's debounce apart. */
+  private lastFiredAt = Number.NEGATIVE_INFINITY;
   /**
    * One node object per session and per call. VS Code's tree view finds an element's node by object
    * identity: a fresh object for a known node (from `getParent`, or the revealed call) misses, and
@@ -167,22 +169,20 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
       case 'call': {
         const state = this.sessions.session(node.sessionId)?.state;
         const order = state?.toolCall(node.toolCallId)?.order;
-        const group = state && order !== undefined ? callGroupOf(order, state.toolCalls().length) : undefined;
-        // The call being followed folded into a group since: its old parent makes VS Code give up
-        // that reveal, where the group would be opened (and then re-fetched on every refresh).
-        if (group !== undefined && node === this.following) return this.sessionNodeOf(node.sessionId);
-        return group === undefined ? this.sessionNodeOf(node.sessionId) : this.callGroupNodeOf(node.sessionId, group);
+        const parent = callParent(state && order !== undefined ? { order, count: state.toolCalls().length } : undefined, node === this.following);
+        if (!parent) return undefined;
+        return parent.type === 'session' ? this.sessionNodeOf(node.sessionId) : this.callGroupNodeOf(node.sessionId, parent.group);
       }
       case 'callGroup':
-        return this.sessionNodeOf(node.sessionId);
+      case 'review':
+        // A closed session's nodes have no parent: VS Code must not be sent looking for it (core/treeModel.ts `callParent`).
+        return this.sessions.session(node.sessionId) ? this.sessionNodeOf(node.sessionId) : undefined;
       case 'text':
       case 'location':
       case 'rawInput':
-        return this.callNodeOf(node.sessionId, node.toolCallId);
-      case 'review':
-        return this.sessionNodeOf(node.sessionId);
+        return this.sessions.session(node.sessionId) ? this.callNodeOf(node.sessionId, node.toolCallId) : undefined;
       case 'reviewFile':
-        return this.reviewNodeOf(node.sessionId, node.turn);
+        return this.sessions.session(node.sessionId) ? this.reviewNodeOf(node.sessionId, node.turn) : undefined;
     }
   }
 
@@ -285,6 +285,12 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   /** Shows a call's node in the view, selected and focused. */
   async revealCall(sessionId: string, toolCallId: string): Promise<void> {
     if (!this.call({ sessionId, toolCallId })) return;
+    // A refresh still waiting may be the one that lists this call: VS Code must have it first, or it
+    // looks for the call among the children it fetched before and fails ("Cannot resolve tree item").
+    if (this.refreshTimer) {
+      clearTimeout(this.refreshTimer);
+      this.refresh();
+    }
     // The view finds nodes by identity: reveal this tree's own node object.
     await this.view.reveal(this.callNodeOf(sessionId, toolCallId), { select: true, focus: true, expand: true });
   }
@@ -389,7 +395,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
 
   private scheduleRefresh(): void {
     if (this.refreshTimer) return;
-    this.refreshTimer = setTimeout(() => this.refresh(), refreshDelay(this.refreshCost.last));
+    this.refreshTimer = setTimeout(() => this.refresh(), refreshDelay(this.refreshCost.last, performance.now() - this.lastFiredAt));
   }
 
   private refresh(): void {
@@ -405,6 +411,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     this.logChanged.clear();
     const targets = this.pending.take();
     if (targets.root) {
+      this.lastFiredAt = performance.now();
       this.changeEmitter.fire(undefined);
     } else {
       const known = (sessionId: string) => this.nodes.has(sessionId) && this.sessions.session(sessionId);
@@ -413,7 +420,10 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
         ...targets.calls.filter((c) => known(c.sessionId)).map((c) => this.callNodeOf(c.sessionId, c.toolCallId)),
         ...targets.reviews.filter(known).flatMap((id) => [...this.sessionNodes(id).reviews.values()]),
       ];
-      if (changed.length > 0) this.changeEmitter.fire(changed);
+      if (changed.length > 0) {
+        this.lastFiredAt = performance.now();
+        this.changeEmitter.fire(changed);
+      }
     }
     const follow = this.follow;
     this.follow = undefined;
