@@ -72,6 +72,8 @@ export class ActionLogCapture extends Disposable {
    */
   private readonly openDocs = new Map<string, Map<string, { document: vscode.TextDocument; version: number }>>();
   private readonly ownWrites = new Map<string, number>();
+  /** Changes a `fs/write_text_file` recorded and has not finished: a refused one may leave nothing to list. */
+  private readonly freshFsChanges = new WeakSet<FileChange>();
   /**
    * Documents the user saved lately, with their version then. Not a time window like `ownWrites`:
    * a command may change the same file a moment later, and that change is the agent's.
@@ -194,6 +196,7 @@ export class ActionLogCapture extends Disposable {
     this.markOwn(real);
     if (this.inTurnKnown(sessionId, real)) return;
     const change = this.log.record(sessionId, real, 'fs', this.readBefore(sessionId, real));
+    this.freshFsChanges.add(change);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === real);
     if (doc?.isDirty) change.beforeUnsaved = doc.getText();
     if (change.before.kind === 'large') await this.largeWork.get(change.before);
@@ -320,11 +323,20 @@ export class ActionLogCapture extends Disposable {
     return live;
   }
 
-  /** After a `fs/write_text_file` (written or refused): what the agent left. */
-  afterFsWrite(sessionId: string, path: string): void {
+  /** After a `fs/write_text_file` (`written`, or refused or failed): what the agent left. */
+  afterFsWrite(sessionId: string, path: string, written: boolean): void {
     const change = this.log.inTurn(sessionId, this.resolve(sessionId, path));
     if (!change) return;
-    this.setAfterCached(sessionId, change, readSnapshotSync(change.path));
+    const fresh = this.freshFsChanges.delete(change);
+    const after = readSnapshotSync(change.path);
+    if (!written && fresh && change.before.kind === 'unknown' && after.kind === 'unknown') {
+      // Refused, of something that is no file we can read (a directory, say): nothing changed
+      // that we know of, and it was listed as a change without undo.
+      this.log.remove(sessionId, change);
+      this.changedSoon(sessionId);
+      return;
+    }
+    this.setAfterCached(sessionId, change, after);
     this.changedSoon(sessionId);
   }
 
