@@ -88,7 +88,7 @@ async function hostFigures(reps: number): Promise<void> {
       table([
         ['what', 'ms'],
         ['ext.activate() → dist/extension.js starts evaluating (VS Code reads and compiles it)', num(activation.compileMs, 1)],
-        ['its modules evaluated (the ACP SDK with its schemas, the extension)', num(activation.evaluateMs, 1)],
+        ['its modules evaluated (the extension; its ACP SDK, dist/acpSdk.js, loads with the first agent)', num(activation.evaluateMs, 1)],
         ['activate() itself', num(activation.activateMs, 1)],
         ['ext.activate() → its promise resolved', num(activation.totalMs, 1)],
       ]),
