@@ -253,6 +253,15 @@ describe('action log: review every agent edit', function () {
     assert.ok(doc.isDirty && doc.getText() === 'alpha\nmine\nsecond\n', 'the unsaved text stays');
   });
 
+  it('lists a file a command wrote into a folder it made, not the folder', async () => {
+    const dir = inWorkspace('src/log-made-dir');
+    fs.rmSync(dir, { recursive: true, force: true });
+    await prompt(`shell mkdir src/log-made-dir && printf 'made\\n' > src/log-made-dir/made.txt`);
+    await waitFor('the file in the log', () => changeOf(`${dir}/made.txt`), 15_000, () => JSON.stringify(suite.api.changes().slice(-5)));
+    assert.equal(fs.readFileSync(`${dir}/made.txt`, 'utf8'), 'made\n');
+    assert.deepEqual(suite.api.changes().filter((c) => c.path === dir), [], 'a folder is no changed file');
+  });
+
   it('keeps no in-memory copy of an open document over 2 MB: a command\'s change of it is listed without undo, saying why', async () => {
     const file = inWorkspace('src/log-sed-large-open.txt');
     const original = Array.from({ length: 130_000 }, (_, i) => `alpha line ${String(i).padStart(6, '0')}\n`).join('');

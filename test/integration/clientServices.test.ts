@@ -111,7 +111,7 @@ describe('client services that lose nothing', function () {
       const result = await run(api, `fs-write ${file}\n# Generated`);
       assert.equal(result.ok, true, JSON.stringify(result));
       assert.equal(fs.readFileSync(file, 'utf8'), '# Generated');
-      const change = api.changes().find((c) => c.path === file);
+      const change = api.changes().filter((c) => c.path === file).at(-1);
       assert.deepEqual([change?.source, change?.created, change?.status], ['fs', true, 'pending']);
       await api.undoHunk(file, 0);
       assert.ok(!fs.existsSync(file), 'the created file is gone');
@@ -122,13 +122,12 @@ describe('client services that lose nothing', function () {
       fs.writeFileSync(a, 'before a\n');
       const turn = within('a two-file turn', api.prompt(`fs-write ${a}\nafter a`));
       await turn;
-      const turnOf = api.changes().find((c) => c.path === a)?.turn;
-      assert.deepEqual(api.changes().filter((c) => c.turn === turnOf).map((c) => [c.path, c.status]), [[a, 'pending']]);
+      assert.deepEqual(api.changes().filter((c) => c.path === a).map((c) => [c.source, c.status]), [['fs', 'pending']]);
       await vscode.commands.executeCommand('acpNative.reviewChanges');
       await waitFor('the review editor', () => allTabs().find((t) => t.label.startsWith('Agent changes (1 file)')));
       // The command given a session and a path (as another extension may call it) keeps that file's change.
       await vscode.commands.executeCommand('acpNative.review.keep', api.activeSessionId, a);
-      assert.equal(api.changes().find((c) => c.path === a)?.status, 'kept');
+      assert.equal(api.changes().filter((c) => c.path === a).at(-1)?.status, 'kept');
       assert.equal(fs.readFileSync(a, 'utf8'), 'after a');
     });
 
@@ -170,7 +169,7 @@ describe('client services that lose nothing', function () {
       assert.deepEqual(fs.readFileSync(file), original, 'the exact previous bytes');
       await waitFor('the unsaved text back', () => doc.getText().replace(/\r\n/g, '\n') === 'line 1\nline 2\nmy unsaved line\n');
       assert.ok(doc.isDirty, 'and still unsaved');
-      assert.equal(api.changes().find((c) => c.path === file)?.status, 'undone');
+      assert.equal(api.changes().filter((c) => c.path === file).at(-1)?.status, 'undone');
     });
   });
 

@@ -620,6 +620,8 @@ export class ActionLogCapture extends Disposable {
       const existing = this.log.inTurn(sessionId, path);
       if (existing && existing.source !== 'watcher') return;
       const onDisk = readSnapshotSync(path);
+      // A folder a command made (or touched) is no file it changed: it was listed without undo.
+      if (!existing && onDisk.kind === 'unknown' && fs.statSync(path, { throwIfNoEntry: false })?.isDirectory()) return;
       // Read once: it may be an open document's text.
       const before = existing ? existing.before : this.watcherBefore(sessionId, path, what);
       if (onDisk.kind === 'absent' && before.kind !== 'bytes') {
