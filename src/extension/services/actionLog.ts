@@ -65,12 +65,16 @@ export class ActionLogCapture extends Disposable {
   readonly log = new ActionLog();
   private readonly calls = new Map<string, TurnCalls>();
   /**
-   * Per running turn: the open, saved documents when its first command-like call started, with
-   * their version then (the watcher's "before" is such a document's text, taken when its file
-   * changes). No text is copied here: joining every open document's lines held the host ~25 ms
-   * for 50 documents of 100–500 KB at each turn's first command, and kept a second copy of them.
+   * Per running turn: texts of open, saved documents when a command-like call started (the
+   * watcher's "before"); null for a document over the log's size bound, whose text is not kept.
    */
-  private readonly openDocs = new Map<string, Map<string, { document: vscode.TextDocument; version: number }>>();
+  private readonly docTexts = new Map<string, Map<string, string | null>>();
+  /**
+   * The text each open document had at its last capture, by version: a document unchanged since
+   * (same version, still saved) is not copied again (`getText` joins its lines into a new string:
+   * 10–16 ms and 10 MB more for a 10 MB document, at every turn).
+   */
+  private readonly capturedTexts = new WeakMap<vscode.TextDocument, { version: number; text: string }>();
   private readonly ownWrites = new Map<string, number>();
   /** Changes a `fs/write_text_file` recorded and has not finished: a refused one may leave nothing to list. */
   private readonly freshFsChanges = new WeakSet<FileChange>();
@@ -168,7 +172,7 @@ export class ActionLogCapture extends Disposable {
     this.log.beginTurn(sessionId, turn);
     this.busy.add(sessionId);
     this.calls.set(sessionId, newTurnCalls());
-    this.openDocs.delete(sessionId);
+    this.docTexts.delete(sessionId);
   }
 
   /**
@@ -571,36 +575,35 @@ export class ActionLogCapture extends Disposable {
   }
 
   /**
-   * Once per turn, at its first call that may change files: which documents are open and saved,
-   * at which version. Their text is read only when a command changes their file: VS Code reloads a
-   * document only after the file event that tells of the change has reached the extension host
-   * (the event is sent as VS Code hears of it; the reload reads the file first), so the document
-   * still holds the text before then, at the version remembered here. Only the changed documents
-   * are read, not everything the user has open.
+   * Once per turn, at its first call that may change files: the text of each open, saved document,
+   * for a command that changes it (the same string as at the last capture while the document did
+   * not change). The document's text, not the file's: VS Code reloads it only after a command
+   * changed the file, so it is still the text before when the command won the race to the file.
    */
   private rememberOpenDocuments(sessionId: string): void {
-    if (this.openDocs.has(sessionId)) return;
-    const docs = new Map<string, { document: vscode.TextDocument; version: number }>();
-    for (const document of vscode.workspace.textDocuments) {
-      if (document.uri.scheme === 'file' && !document.isDirty) docs.set(document.uri.fsPath, { document, version: document.version });
+    if (this.docTexts.has(sessionId)) return;
+    const texts = new Map<string, string | null>();
+    for (const doc of vscode.workspace.textDocuments) {
+      if (doc.uri.scheme !== 'file' || doc.isDirty) continue;
+      const path = doc.uri.fsPath;
+      // The log keeps no text over its size bound in memory (see MAX_SNAPSHOT_BYTES): joining the
+      // lines of a 10 MB document held the host 25–44 ms and kept 10 MB per open large document.
+      // Its length in characters (never more than its UTF-8 bytes) is counted without joining.
+      if (doc.offsetAt(doc.lineAt(doc.lineCount - 1).range.end) > MAX_SNAPSHOT_BYTES) {
+        this.capturedTexts.delete(doc);
+        texts.set(path, null);
+        continue;
+      }
+      const captured = this.capturedTexts.get(doc);
+      if (captured?.version === doc.version) {
+        texts.set(path, captured.text);
+        continue;
+      }
+      const text = doc.getText();
+      this.capturedTexts.set(doc, { version: doc.version, text });
+      texts.set(path, text);
     }
-    this.openDocs.set(sessionId, docs);
-  }
-
-  /**
-   * The text before of a file a command changed, from its document when that still holds it (not
-   * reloaded, not edited since the turn's first command); null over the log's size bound.
-   */
-  private openDocumentText(sessionId: string, path: string): { text: string | null } | { unknown: string } {
-    const remembered = this.openDocs.get(sessionId)?.get(path);
-    if (!remembered) return { unknown: 'its earlier text was not captured' };
-    const { document, version } = remembered;
-    if (document.isClosed || document.isDirty || document.version !== version) return { unknown: 'its document changed before the change was seen, so its earlier text is not known' };
-    // The log keeps no text over its size bound in memory (see MAX_SNAPSHOT_BYTES): joining the
-    // lines of a 10 MB document held the host 25–44 ms. Its length in characters (never more than
-    // its UTF-8 bytes) is counted without joining.
-    if (document.offsetAt(document.lineAt(document.lineCount - 1).range.end) > MAX_SNAPSHOT_BYTES) return { text: null };
-    return { text: document.getText() };
+    this.docTexts.set(sessionId, texts);
   }
 
   private onDiskChange(uri: vscode.Uri, what: 'changed' | 'created' | 'deleted'): void {
@@ -622,7 +625,7 @@ export class ActionLogCapture extends Disposable {
       const onDisk = readSnapshotSync(path);
       // A folder a command made (or touched) is no file it changed: it was listed without undo.
       if (!existing && onDisk.kind === 'unknown' && fs.statSync(path, { throwIfNoEntry: false })?.isDirectory()) return;
-      // Read once: it may be an open document's text.
+      // Taken once: it reads the file and encodes the document's text.
       const before = existing ? existing.before : this.watcherBefore(sessionId, path, what);
       if (onDisk.kind === 'absent' && before.kind !== 'bytes') {
         // Gone again, and not known to have existed before: a temporary file (`sed -i` makes one).
@@ -658,10 +661,9 @@ export class ActionLogCapture extends Disposable {
    * file over the original), so it is not taken as one.
    */
   private watcherBefore(sessionId: string, path: string, what: 'changed' | 'created' | 'deleted'): Snapshot {
-    const open = this.openDocumentText(sessionId, path);
+    const text = this.docTexts.get(sessionId)?.get(path);
     const by = `changed by a command${what === 'changed' ? '' : ` (${what})`}`;
-    if ('unknown' in open) return { kind: 'unknown', reason: `${by}; ${open.unknown}` };
-    const text = open.text;
+    if (text === undefined) return { kind: 'unknown', reason: `${by}; its earlier text was not captured` };
     if (text === null) return { kind: 'unknown', reason: `${by}; larger than ${MAX_SNAPSHOT_BYTES / 1024 / 1024} MB, its earlier text was not kept` };
     const now = readSnapshotSync(path);
     const decoded = now.kind === 'bytes' ? decodeText(now.bytes) : undefined;
