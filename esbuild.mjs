@@ -62,9 +62,37 @@ const lazyChunkImports = {
   },
 };
 
+/**
+ * The ACP SDK in the extension: a stand-in whose every export loads it from its own file
+ * (dist/acpSdk.js) when first read. Evaluating it (mostly its zod schemas) was most of the
+ * extension's module evaluation at activation; its values are first read right after an agent's
+ * process is spawned (AgentConnection.start), while that process starts. Synchronous on purpose:
+ * the SDK's values are read in many places, none before an agent runs. The agent's bundle keeps it
+ * inline (it needs it at once).
+ */
+const sdkExports = Object.keys(await import('@agentclientprotocol/sdk'));
+const SDK_CHUNK = 'dist/acpSdk.js';
+/** @type {esbuild.Plugin} */
+const lazySdk = {
+  name: 'lazy-acp-sdk',
+  setup(build) {
+    build.onResolve({ filter: /^@agentclientprotocol\/sdk$/ }, () => ({ path: 'sdk', namespace: 'lazy-acp-sdk' }));
+    build.onResolve({ filter: /^\.\/acpSdk\.js$/, namespace: 'lazy-acp-sdk' }, (args) => ({ path: args.path, external: true }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-acp-sdk' }, () => ({
+      loader: 'js',
+      contents: [
+        'let sdk;',
+        "const load = () => (sdk ??= require('./acpSdk.js'));",
+        ...sdkExports.map((name) => `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => load()[${JSON.stringify(name)}] });`),
+      ].join('\n'),
+    }));
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
-  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [lazyChunkImports] },
+  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [lazyChunkImports, lazySdk] },
+  { ...common, stdin: { contents: "export * from '@agentclientprotocol/sdk';", resolveDir: '.', loader: 'js' }, outfile: SDK_CHUNK },
   { ...common, entryPoints: ['src/agent/main.ts'], outfile: 'dist/agent.js', plugins: [lazyChunkImports] },
   ...Object.entries(lazyChunks).map(([source, outfile]) => ({ ...common, entryPoints: [source], outfile })),
   // The Chat webview's script (browser code; chat.css sits next to it as written).

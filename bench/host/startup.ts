@@ -32,7 +32,7 @@ export type StartupRecord =
       alreadyActive: boolean;
       /** ext.activate() called → dist/extension.js begins evaluating (VS Code reads and compiles it). */
       compileMs: number;
-      /** The bundle's modules evaluated (the ACP SDK and its schemas, the extension's modules). */
+      /** The bundle's modules evaluated (the extension's; the ACP SDK is a chunk of its own, loaded with the first agent). */
       evaluateMs: number;
       activateMs: number;
       totalMs: number;

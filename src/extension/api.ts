@@ -42,14 +42,6 @@ export interface AcpNativeApi {
   answerPermission(questionId: number, kind: PermissionOptionKind): boolean;
   /** Fires when a question is asked or answered. */
   readonly onDidChangePermissions: vscode.Event<void>;
-  /** The files the agent changed through the editor in the active session's latest turn that did. */
-  reviewChanges(): ReviewedFile[];
-  /** Opens those changes in the multi-diff editor. */
-  openReview(): Promise<void>;
-  /** Keeps the agent's change of a file. */
-  keepChange(path: string): boolean;
-  /** Restores exactly what was there before the agent's change (unsaved text included). */
-  undoChange(path: string): Promise<void>;
   /**
    * The action log of the active session: every file the agent changed, turn by turn, however it
    * changed it (`fs` write, its own edit reported as a tool call, or a command seen by the watcher).
@@ -162,12 +154,6 @@ export interface PendingPermission {
   options: { name: string; kind: PermissionOptionKind }[];
 }
 
-export interface ReviewedFile {
-  path: string;
-  /** False when the agent created the file. */
-  existed: boolean;
-  status: 'pending' | 'kept' | 'undone';
-}
 
 export interface LoggedChange {
   /** Index of the turn's user message in the session. */

@@ -62,24 +62,6 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       })),
     answerPermission: (id, kind) => acp.permissions.answerByKind(id, kind),
     onDidChangePermissions: permissionsChanged.event,
-    reviewChanges: () => {
-      const sessionId = acp.sessions.active?.state.sessionId;
-      const files = sessionId ? (acp.review.latest(sessionId)?.files ?? []) : [];
-      return files.map((f) => ({ path: f.path, existed: f.before.existed, status: f.status }));
-    },
-    openReview: async () => {
-      const sessionId = acp.sessions.active?.state.sessionId;
-      if (sessionId) await acp.review.open(sessionId);
-    },
-    keepChange: (path) => {
-      const sessionId = acp.sessions.active?.state.sessionId;
-      return sessionId ? acp.review.keep(sessionId, path) : false;
-    },
-    undoChange: async (path) => {
-      const sessionId = acp.sessions.active?.state.sessionId;
-      if (!sessionId) throw new Error('There is no active session.');
-      await acp.review.undo(sessionId, path);
-    },
     largeCopies: () => acp.actionLog.largeCopiesOnDisk(),
     changes: () => {
       const sessionId = acp.sessions.active?.state.sessionId;

@@ -9,6 +9,7 @@ import { isAuthRequired, StillNotSignedInError } from './core/signIn';
 import { summaryText } from './core/actionLog';
 import { fileDisplayPath } from './titles';
 import type { UndoOutcome } from './services/actionLogActions';
+import { realPath } from './services/actionLogFiles';
 import { ACTIVITY_LABELS, switcherEntries } from './core/openSessions';
 import { openSessionsOf } from './render/chat/openSessions';
 
@@ -40,27 +41,31 @@ export const COMMANDS: Record<string, CommandHandler> = {
   'acpNative.showLog': (acp) => acp.log.show(),
   'acpNative.clearToolCalls': (acp) => acp.sessions.clear(),
   'acpNative.reviewChanges': (acp, first) => {
-    const target = reviewTarget(acp, first, undefined);
-    const turn = target.turn ?? acp.actionLog.log.turns(target.sessionId).at(-1);
-    return turn === undefined ? acp.review.open(target.sessionId) : acp.actionLogActions.openTurn(target.sessionId, turn);
+    const given = reviewTarget(acp, first, undefined);
+    // A turn's node or message: that turn's changes together, even from one of its files.
+    if (given.turn !== undefined) return acp.actionLogActions.openTurn(given.sessionId, given.turn);
+    const target = actionLogTarget(acp, given);
+    if (target === undefined) return undefined;
+    if ('changeId' in target) return acp.actionLogActions.openFile(target.sessionId, target.changeId);
+    return acp.actionLogActions.openTurn(target.sessionId, target.turn);
   },
   'acpNative.review.openFile': (acp, first, second) => {
-    const target = reviewTarget(acp, first, second);
-    if (target.changeId !== undefined) return acp.actionLogActions.openFile(target.sessionId, target.changeId);
-    if (!target.path) return acp.review.open(target.sessionId);
-    return acp.review.openFile(target.sessionId, target.path);
+    const target = actionLogTarget(acp, reviewTarget(acp, first, second));
+    if (target === undefined) return undefined;
+    if ('changeId' in target) return acp.actionLogActions.openFile(target.sessionId, target.changeId);
+    return acp.actionLogActions.openTurn(target.sessionId, target.turn);
   },
   'acpNative.review.keep': (acp, first, second) => {
-    const target = reviewTarget(acp, first, second);
-    if (target.changeId !== undefined) return acp.actionLogActions.keepFile(target.sessionId, target.changeId);
-    if (target.turn !== undefined) return acp.actionLogActions.keepTurn(target.sessionId, target.turn);
-    for (const path of reviewFiles(acp, target)) acp.review.keep(target.sessionId, path);
+    const target = actionLogTarget(acp, reviewTarget(acp, first, second));
+    if (target === undefined) return undefined;
+    if ('changeId' in target) return acp.actionLogActions.keepFile(target.sessionId, target.changeId);
+    return acp.actionLogActions.keepTurn(target.sessionId, target.turn);
   },
   'acpNative.review.undo': async (acp, first, second) => {
-    const target = reviewTarget(acp, first, second);
-    if (target.changeId !== undefined) return reportUndo([await acp.actionLogActions.undo(target.sessionId, target.changeId)]);
-    if (target.turn !== undefined) return reportUndo(await acp.actionLogActions.undoTurn(target.sessionId, target.turn));
-    for (const path of reviewFiles(acp, target)) await acp.review.undo(target.sessionId, path);
+    const target = actionLogTarget(acp, reviewTarget(acp, first, second));
+    if (target === undefined) return undefined;
+    if ('changeId' in target) return reportUndo([await acp.actionLogActions.undo(target.sessionId, target.changeId)]);
+    return reportUndo(await acp.actionLogActions.undoTurn(target.sessionId, target.turn));
   },
   'acpNative.actionLog.keepHunk': (acp, sessionId, changeId, index) => acp.actionLogActions.keepHunk(String(sessionId), Number(changeId), Number(index)),
   'acpNative.actionLog.undoHunk': async (acp, sessionId, changeId, index) =>
@@ -179,9 +184,24 @@ function reviewTarget(acp: AcpNative, first: unknown, second: unknown): ReviewTa
   return { sessionId, ...(typeof second === 'string' ? { path: second } : {}) };
 }
 
-function reviewFiles(acp: AcpNative, target: { sessionId: string; path?: string }): string[] {
-  if (target.path) return [target.path];
-  return (acp.review.latest(target.sessionId)?.files ?? []).filter((f) => f.status === 'pending').map((f) => f.path);
+/**
+ * What a review command acts on in the action log: the change or turn its node names; else the
+ * latest change of the path it was given; else the session's latest turn that changed files.
+ * Undefined (and the user told) when there is none.
+ */
+function actionLogTarget(acp: AcpNative, target: ReviewTarget): { sessionId: string; changeId: number } | { sessionId: string; turn: number } | undefined {
+  const { sessionId } = target;
+  if (target.changeId !== undefined) return { sessionId, changeId: target.changeId };
+  if (target.turn !== undefined) return { sessionId, turn: target.turn };
+  if (target.path !== undefined) {
+    const change = acp.actionLog.log.latestOf(sessionId, realPath(target.path));
+    if (change) return { sessionId, changeId: change.id };
+    throw new Error(`The agent has not changed ${fileDisplayPath(target.path)} in this session.`);
+  }
+  const turn = acp.actionLog.log.turns(sessionId).at(-1);
+  if (turn !== undefined) return { sessionId, turn };
+  void vscode.window.showInformationMessage('The agent has not changed any file in this session yet.');
+  return undefined;
 }
 
 /** Says which hunks were left alone, and why nothing was undone when nothing was. */

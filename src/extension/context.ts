@@ -20,7 +20,6 @@ import { PermissionService } from './services/permissions';
 import { ElicitationService } from './services/elicitations';
 import { ProtocolTrace } from './services/protocolTrace';
 import { WorkspaceGuard } from './services/workspacePaths';
-import { ReviewService } from './services/review';
 import { ScratchDocuments } from './services/scratchDocuments';
 import { AgentRegistry } from './services/registry/agentRegistry';
 import { SignInService } from './services/signIn';
@@ -47,7 +46,6 @@ export class AcpNative extends Disposable {
   readonly cards: CardRenderers;
   readonly clientTerminals: ClientTerminals;
   readonly permissions: PermissionService;
-  readonly review: ReviewService;
   readonly actionLog: ActionLogCapture;
   readonly actionLogActions: ActionLogActions;
   readonly hunkLenses: HunkLenses;
@@ -79,8 +77,7 @@ export class AcpNative extends Disposable {
     ));
     const guard = new WorkspaceGuard({ config: this.config, permissions });
     const scratch = this._register(new ScratchDocuments());
-    this.review = this._register(new ReviewService({ scratch, log }));
-    const files = new FileService({ log, guard, permissions, review: this.review, scratch });
+    const files = new FileService({ log, guard, permissions, scratch });
     this.terminalViews = this._register(new TerminalViews());
     this.clientTerminals = this._register(
       new ClientTerminals({
@@ -114,10 +111,13 @@ export class AcpNative extends Disposable {
       readTextFile: (p, signal) => files.read(p, signal),
       writeTextFile: async (p, signal) => {
         await this.actionLog.beforeFsWrite(p.sessionId, p.path);
+        let written = false;
         try {
-          return await files.write(p, signal);
+          const response = await files.write(p, signal);
+          written = true;
+          return response;
         } finally {
-          this.actionLog.afterFsWrite(p.sessionId, p.path);
+          this.actionLog.afterFsWrite(p.sessionId, p.path, written);
         }
       },
       createTerminal: (p, signal) => this.clientTerminals.create(p, signal),
@@ -140,7 +140,6 @@ export class AcpNative extends Disposable {
         },
         trace: this.trace.write,
         onTurnStart: (sessionId) => {
-          this.review.beginTurn(sessionId);
           elicitations.beginTurn(sessionId);
           // The turn is known by its user message's index in the session (checkpoints name it so).
           const transcript = this.sessions.session(sessionId)?.state.transcript ?? [];

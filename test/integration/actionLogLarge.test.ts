@@ -1,9 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { AcpNativeApi, LoggedChange } from '../../src/extension/api';
-import { closeAllEditors, getApi, inWorkspace, isMultiRoot, setSetting, startTestAgent, waitFor, within } from './support/helpers';
+import { actionLogSuite, longestBlock } from './support/actionLog';
+import { closeAllEditors, inWorkspace, waitFor, within } from './support/helpers';
 
 /** About 5 MB: a BOM, CRLF lines, and bytes that are not UTF-8 (Undo must copy bytes, not decode text). */
 function largeFile(): Buffer {
@@ -11,58 +10,24 @@ function largeFile(): Buffer {
   return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines, 'latin1'), Buffer.from([0xe9, 0xff, 0x0d, 0x0a])]);
 }
 
-/** The extension host's longest event-loop block (ms) while `work` runs (printed, never asserted: speed is measured, not gated). */
-async function longestBlock<T>(what: string, work: () => Promise<T>): Promise<T> {
-  const histogram = monitorEventLoopDelay({ resolution: 1 });
-  histogram.enable();
-  try {
-    return await work();
-  } finally {
-    histogram.disable();
-    console.log(`      [block] ${what}: longest extension-host block ${(histogram.max / 1e6 - 1).toFixed(1)} ms`);
-  }
-}
-
 describe('action log: files larger than 2 MB, undone as a whole file', function () {
-  let api: AcpNativeApi;
-  const changeOf = (path: string): LoggedChange | undefined => api.changes().filter((c) => c.path === path).at(-1);
-  const prompt = (text: string) => within(`the turn "${text.split('\n')[0]}"`, api.prompt(text));
-
-  before(async function () {
-    if (isMultiRoot()) this.skip();
-    api = await getApi();
-    await startTestAgent(api, 'third-party-large');
-    await setSetting('acpNative.permissions.autoApprove', 'edits');
-    await setSetting('acpNative.diff.autoOpen', 'onClick');
-    await within('new session', api.newSession());
-  });
-
-  after(async () => {
-    await api?.stopAgent();
-    await setSetting('acpNative.defaultAgent', undefined);
-    await setSetting('acpNative.permissions.autoApprove', undefined);
-    await setSetting('acpNative.diff.autoOpen', undefined);
-  });
-
-  afterEach(async () => {
-    await vscode.commands.executeCommand('workbench.action.files.revert');
-    await closeAllEditors();
-  });
+  const suite = actionLogSuite('third-party-large');
+  const { changeOf, prompt } = suite;
 
   it('lists a 5 MB file the agent rewrote in place by itself with undo, shows its copy in the diff, and Undo puts back the exact bytes', async () => {
     const file = inWorkspace('src/large-rewrite.log');
     const original = largeFile();
     fs.writeFileSync(file, original);
-    const copiesBefore = api.largeCopies().length;
+    const copiesBefore = suite.api.largeCopies().length;
     await longestBlock('5 MB: the turn that captures and rewrites it', async () => {
       await prompt(`rewrite-in-place ${file} line LINE`);
       await waitFor('the hash of what the agent left', () => changeOf(file)?.checking === false);
     });
     assert.ok(fs.readFileSync(file, 'latin1').startsWith('\u00ef\u00bb\u00bfLINE 000000'), 'the agent rewrote the file');
     const change = changeOf(file);
-    assert.ok(change, JSON.stringify(api.changes().map((c) => c.path)));
+    assert.ok(change, JSON.stringify(suite.api.changes().map((c) => c.path)));
     assert.deepEqual([change.source, change.status, change.reason, change.wholeFile, change.hunks], ['tool', 'pending', undefined, true, 0]);
-    assert.equal(api.largeCopies().length, copiesBefore + 1, 'its text before is a copy in the storage');
+    assert.equal(suite.api.largeCopies().length, copiesBefore + 1, 'its text before is a copy in the storage');
 
     // The review's diff reads the copy (read-only) through VS Code itself.
     const left = await longestBlock('5 MB: the review diff opens', async () => {
@@ -73,11 +38,11 @@ describe('action log: files larger than 2 MB, undone as a whole file', function 
     await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(left, Buffer.from('x'))));
 
     await closeAllEditors();
-    const result = await longestBlock('5 MB: Undo', () => within('Undo', api.undoHunk(file, 0)));
+    const result = await longestBlock('5 MB: Undo', () => within('Undo', suite.api.undoHunk(file, 0)));
     assert.deepEqual([result.undone, result.refused], [[0], undefined]);
     assert.ok(fs.readFileSync(file).equals(original), 'the file after Undo differs from the file before the agent');
     assert.equal(changeOf(file)?.status, 'undone');
-    assert.equal(api.largeCopies().length, copiesBefore, 'the copy left the storage once undone');
+    assert.equal(suite.api.largeCopies().length, copiesBefore, 'the copy left the storage once undone');
   });
 
   it('refuses Undo when the user changed the file after the agent, or holds unsaved changes, and keeps the user\'s bytes', async () => {
@@ -93,7 +58,7 @@ describe('action log: files larger than 2 MB, undone as a whole file', function 
     const users = Buffer.from(agents);
     users.write('USER', 3, 'latin1');
     fs.writeFileSync(file, users);
-    const refused = await within('Undo', api.undoHunk(file, 0));
+    const refused = await within('Undo', suite.api.undoHunk(file, 0));
     assert.deepEqual(refused.undone, []);
     assert.match(refused.refused ?? '', /changed since the agent wrote it/);
     assert.ok(fs.readFileSync(file).equals(users), 'the user\'s bytes stay');
@@ -108,7 +73,7 @@ describe('action log: files larger than 2 MB, undone as a whole file', function 
     });
     await waitFor('the editor to show the agent\'s text', () => doc.getText(new vscode.Range(0, 0, 0, 11)).endsWith('LINE 000000'));
     await longestBlock('5 MB: the user types in it', () => Promise.resolve(vscode.window.activeTextEditor?.edit((b) => b.insert(new vscode.Position(0, 0), 'unsaved '))));
-    const dirty = await longestBlock('5 MB: Undo refused (unsaved)', () => within('Undo', api.undoHunk(file, 0)));
+    const dirty = await longestBlock('5 MB: Undo refused (unsaved)', () => within('Undo', suite.api.undoHunk(file, 0)));
     assert.match(dirty.refused ?? '', /unsaved changes/);
     assert.ok(doc.isDirty && doc.getText(new vscode.Range(0, 0, 0, 8)) === 'unsaved ', 'the unsaved text stays');
     assert.ok(fs.readFileSync(file).equals(agents));
@@ -124,24 +89,24 @@ describe('action log: files larger than 2 MB, undone as a whole file', function 
     await waitFor('the hash of what the agent left', () => changeOf(file)?.checking === false);
     const agents = fs.readFileSync(file);
 
-    const restored = await within('restore', api.restoreCheckpoint(turn));
+    const restored = await within('restore', suite.api.restoreCheckpoint(turn));
     assert.deepEqual([restored.files, restored.refused], [[file], []]);
     assert.ok(fs.readFileSync(file).equals(original), 'the restore put back the bytes before');
-    await within('undo restore', api.undoRestore());
+    await within('undo restore', suite.api.undoRestore());
     assert.ok(fs.readFileSync(file).equals(agents), 'Undo Restore put back what the agent left');
     assert.equal(changeOf(file)?.status, 'pending', 'and the change can be undone again');
-    assert.deepEqual((await within('Undo', api.undoHunk(file, 0))).undone, [0]);
+    assert.deepEqual((await within('Undo', suite.api.undoHunk(file, 0))).undone, [0]);
     assert.ok(fs.readFileSync(file).equals(original));
   });
 
   it('drops the copy from the storage when the change is kept', async () => {
     const file = inWorkspace('src/large-keep.log');
     fs.writeFileSync(file, largeFile());
-    const copiesBefore = api.largeCopies().length;
+    const copiesBefore = suite.api.largeCopies().length;
     await prompt(`rewrite-in-place ${file} line LINE`);
-    assert.equal(api.largeCopies().length, copiesBefore + 1);
-    assert.equal(api.keepHunk(file, 0), true);
+    assert.equal(suite.api.largeCopies().length, copiesBefore + 1);
+    assert.equal(suite.api.keepHunk(file, 0), true);
     assert.equal(changeOf(file)?.status, 'kept');
-    assert.equal(api.largeCopies().length, copiesBefore, 'the copy left the storage once kept');
+    assert.equal(suite.api.largeCopies().length, copiesBefore, 'the copy left the storage once kept');
   });
 });

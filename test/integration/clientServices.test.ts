@@ -111,9 +111,9 @@ describe('client services that lose nothing', function () {
       const result = await run(api, `fs-write ${file}\n# Generated`);
       assert.equal(result.ok, true, JSON.stringify(result));
       assert.equal(fs.readFileSync(file, 'utf8'), '# Generated');
-      const change = api.reviewChanges().find((c) => c.path === file);
-      assert.deepEqual(change, { path: file, existed: false, status: 'pending' });
-      await api.undoChange(file);
+      const change = api.changes().filter((c) => c.path === file).at(-1);
+      assert.deepEqual([change?.source, change?.created, change?.status], ['fs', true, 'pending']);
+      await api.undoHunk(file, 0);
       assert.ok(!fs.existsSync(file), 'the created file is gone');
     });
 
@@ -122,11 +122,15 @@ describe('client services that lose nothing', function () {
       fs.writeFileSync(a, 'before a\n');
       const turn = within('a two-file turn', api.prompt(`fs-write ${a}\nafter a`));
       await turn;
-      assert.deepEqual(api.reviewChanges().map((c) => [c.path, c.status]), [[a, 'pending']]);
-      await api.openReview();
-      await waitFor('the review editor', () => allTabs().find((t) => t.label.startsWith('Agent changes (1 file)')));
-      assert.equal(api.keepChange(a), true);
-      assert.equal(api.reviewChanges()[0].status, 'kept');
+      assert.deepEqual(api.changes().filter((c) => c.path === a).map((c) => [c.source, c.status]), [['fs', 'pending']]);
+      // The turn's changes: the agent's write, and any file event a command's grace saw meanwhile.
+      const turnOfA = api.changes().filter((c) => c.path === a).at(-1)?.turn;
+      const files = api.changes().filter((c) => c.turn === turnOfA).length;
+      await vscode.commands.executeCommand('acpNative.reviewChanges');
+      await waitFor('the review editor', () => allTabs().find((t) => t.label.startsWith(`Agent changes (${files} ${files === 1 ? 'file' : 'files'})`)));
+      // The command given a session and a path (as another extension may call it) keeps that file's change.
+      await vscode.commands.executeCommand('acpNative.review.keep', api.activeSessionId, a);
+      assert.equal(api.changes().filter((c) => c.path === a).at(-1)?.status, 'kept');
       assert.equal(fs.readFileSync(a, 'utf8'), 'after a');
     });
 
@@ -164,11 +168,11 @@ describe('client services that lose nothing', function () {
       assert.equal((await turn).ok, true);
       assert.equal(fs.readFileSync(file).subarray(3).toString('utf8'), 'agent line');
       assert.ok(!doc.isDirty);
-      await api.undoChange(file);
+      await api.undoHunk(file, 0);
       assert.deepEqual(fs.readFileSync(file), original, 'the exact previous bytes');
       await waitFor('the unsaved text back', () => doc.getText().replace(/\r\n/g, '\n') === 'line 1\nline 2\nmy unsaved line\n');
       assert.ok(doc.isDirty, 'and still unsaved');
-      assert.equal(api.reviewChanges().find((c) => c.path === file)?.status, 'undone');
+      assert.equal(api.changes().filter((c) => c.path === file).at(-1)?.status, 'undone');
     });
   });
 

@@ -16,6 +16,8 @@ function failed(result: Reported, pattern: RegExp): void {
 
 describe('file requests under faults lose nothing', function () {
   let api: AcpNativeApi;
+  /** What the action log lists of the agent's `fs/write_text_file`s (not the tests' own writes a command's grace may list). */
+  const fsWrites = () => api.changes().filter((c) => c.source === 'fs');
 
   before(async function () {
     if (isMultiRoot()) this.skip();
@@ -50,7 +52,7 @@ describe('file requests under faults lose nothing', function () {
     const write = await run(api, `fs-write ${file}\ncafé edited`);
     failed(write, /latin1\.txt is not UTF-8 text.*not written/);
     assert.deepEqual(fs.readFileSync(file), latin1, 'the bytes on disk are untouched');
-    assert.equal(api.reviewChanges().find((c) => c.path === file), undefined, 'a refused write leaves nothing to review');
+    assert.equal(fsWrites().find((c) => c.path === file), undefined, 'a refused write leaves nothing to review');
   });
 
   it('writes only the changed line of a file with mixed line endings', async () => {
@@ -76,14 +78,14 @@ describe('file requests under faults lose nothing', function () {
     failed(await turn, /unsaved changes that the user chose to keep/);
     assert.equal(doc.getText(), 'my unsaved work\n');
     assert.equal(fs.readFileSync(target, 'utf8'), 'saved text\n');
-    assert.deepEqual(api.reviewChanges().filter((c) => c.path === target || c.path === alias), [], 'nothing to review');
+    assert.deepEqual(fsWrites().filter((c) => c.path === target || c.path === alias), [], 'nothing to review');
     // Saved: the write goes through the link to the file, and is reviewed as that file.
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('workbench.action.files.revert');
     assert.equal((await run(api, `fs-write ${alias}\nagent text`)).ok, true);
     assert.equal(fs.readFileSync(target, 'utf8'), 'agent text');
     assert.ok(fs.lstatSync(alias).isSymbolicLink(), 'the link is still a link');
-    assert.deepEqual(api.reviewChanges().filter((c) => c.path === target || c.path === alias).map((c) => c.path), [target]);
+    assert.deepEqual(fsWrites().filter((c) => c.path === target || c.path === alias).map((c) => c.path), [target]);
   });
 
   it('serializes concurrent writes to one file spelled three ways; none is lost', async () => {
@@ -93,7 +95,7 @@ describe('file requests under faults lose nothing', function () {
     const result = await run(api, `fs-write-spellings ${spellings.join(' ')}`);
     assert.deepEqual(result, { ok: true, result: ['ok', 'ok', 'ok'] });
     assert.equal(fs.readFileSync(file, 'utf8'), 'write 3\n', 'the last write lands last');
-    assert.deepEqual(api.reviewChanges().filter((c) => c.path.endsWith('spelled.txt')).map((c) => c.path), [file], 'one file, one change');
+    assert.deepEqual(fsWrites().filter((c) => c.path.endsWith('spelled.txt')).map((c) => c.path), [file], 'one file, one change');
   });
 
   it('says what went wrong: a directory, a binary file, a dangling symlink', async () => {
@@ -110,7 +112,7 @@ describe('file requests under faults lose nothing', function () {
     failed(await run(api, `fs-write ${dangling}\ntext`), /symbolic link to nowhere\/missing\.txt/);
     assert.ok(!fs.existsSync(inWorkspace('nowhere')), 'nothing created where the link points');
     const paths = [dir, binary, dangling];
-    assert.deepEqual(api.reviewChanges().filter((c) => paths.includes(c.path)), [], 'refused writes leave nothing to review');
+    assert.deepEqual(fsWrites().filter((c) => paths.includes(c.path)), [], 'refused writes leave nothing to review');
   });
 
   it('closes the overwrite question when the agent cancels the write; a late answer writes nothing', async () => {
@@ -128,7 +130,7 @@ describe('file requests under faults lose nothing', function () {
     assert.equal(doc.getText(), 'unsaved\n');
     assert.ok(doc.isDirty);
     assert.equal(fs.readFileSync(file, 'utf8'), 'saved\n');
-    assert.equal(api.reviewChanges().find((c) => c.path === file), undefined);
+    assert.equal(fsWrites().find((c) => c.path === file), undefined);
   });
 
   it('closes the outside-the-workspace question when the agent cancels terminal/create; nothing runs', async () => {

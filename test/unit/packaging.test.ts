@@ -16,6 +16,7 @@ const ALLOWED = new Set([
   // Lazy chunks (esbuild.mjs): code loaded on first use, not at startup.
   'dist/agentMcp.js',
   'dist/registryArchives.js',
+  'dist/acpSdk.js',
   'media/acp.svg',
   // The Marketplace icon (its SVG source stays out).
   'media/icon.png',
@@ -86,7 +87,7 @@ describe('the VSIX', function () {
     assert.ok(!fs.existsSync(path.join(dir, 'media', 'chat', 'chat.js.map')), 'no webview source map in production');
   });
 
-  it('keeps what startup does not need out of the bundles it evaluates: zod locales, the MCP SDK', () => {
+  it('keeps what startup does not need out of the bundles it evaluates: zod locales, the MCP SDK, the extension\'s ACP SDK', () => {
     const agent = fs.readFileSync(path.join(dir, 'dist', 'agent.js'), 'latin1');
     const mcp = fs.readFileSync(path.join(dir, 'dist', 'agentMcp.js'), 'latin1');
     // zod's German locale: one of the 40-odd locales `import { z } from 'zod'` would keep.
@@ -99,5 +100,9 @@ describe('the VSIX', function () {
     // yauzl's own error text: the zip reader is in the archives chunk, loaded on the first install.
     assert.ok(!extension.includes('invalid local file header signature'), 'no yauzl in dist/extension.js');
     assert.match(extension, /import\("\.\/registryArchives\.js"\)/, 'dist/extension.js imports the archive readers on demand');
+    // The ACP SDK with its zod schemas (zod's own error class) is read from its chunk once an agent starts.
+    assert.ok(!extension.includes('ZodError'), 'no zod (the ACP SDK\'s schemas) in dist/extension.js');
+    assert.ok(fs.readFileSync(path.join(dir, 'dist', 'acpSdk.js'), 'latin1').includes('ZodError'), 'the ACP SDK is in dist/acpSdk.js');
+    assert.match(extension, /require\("\.\/acpSdk\.js"\)/, 'dist/extension.js loads the ACP SDK on demand');
   });
 });

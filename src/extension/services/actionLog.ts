@@ -76,6 +76,8 @@ export class ActionLogCapture extends Disposable {
    */
   private readonly capturedTexts = new WeakMap<vscode.TextDocument, { version: number; text: string }>();
   private readonly ownWrites = new Map<string, number>();
+  /** Changes a `fs/write_text_file` recorded and has not finished: a refused one may leave nothing to list. */
+  private readonly freshFsChanges = new WeakSet<FileChange>();
   /**
    * Documents the user saved lately, with their version then. Not a time window like `ownWrites`:
    * a command may change the same file a moment later, and that change is the agent's.
@@ -198,6 +200,7 @@ export class ActionLogCapture extends Disposable {
     this.markOwn(real);
     if (this.inTurnKnown(sessionId, real)) return;
     const change = this.log.record(sessionId, real, 'fs', this.readBefore(sessionId, real));
+    this.freshFsChanges.add(change);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === real);
     if (doc?.isDirty) change.beforeUnsaved = doc.getText();
     if (change.before.kind === 'large') await this.largeWork.get(change.before);
@@ -324,11 +327,20 @@ export class ActionLogCapture extends Disposable {
     return live;
   }
 
-  /** After a `fs/write_text_file` (written or refused): what the agent left. */
-  afterFsWrite(sessionId: string, path: string): void {
+  /** After a `fs/write_text_file` (`written`, or refused or failed): what the agent left. */
+  afterFsWrite(sessionId: string, path: string, written: boolean): void {
     const change = this.log.inTurn(sessionId, this.resolve(sessionId, path));
     if (!change) return;
-    this.setAfterCached(sessionId, change, readSnapshotSync(change.path));
+    const fresh = this.freshFsChanges.delete(change);
+    const after = readSnapshotSync(change.path);
+    if (!written && fresh && change.before.kind === 'unknown' && after.kind === 'unknown') {
+      // Refused, of something that is no file we can read (a directory, say): nothing changed
+      // that we know of, and it was listed as a change without undo.
+      this.log.remove(sessionId, change);
+      this.changedSoon(sessionId);
+      return;
+    }
+    this.setAfterCached(sessionId, change, after);
     this.changedSoon(sessionId);
   }
 
@@ -611,12 +623,16 @@ export class ActionLogCapture extends Disposable {
       const existing = this.log.inTurn(sessionId, path);
       if (existing && existing.source !== 'watcher') return;
       const onDisk = readSnapshotSync(path);
-      if (onDisk.kind === 'absent' && (existing ?? { before: this.watcherBefore(sessionId, path, what) }).before.kind !== 'bytes') {
+      // A folder a command made (or touched) is no file it changed: it was listed without undo.
+      if (!existing && onDisk.kind === 'unknown' && fs.statSync(path, { throwIfNoEntry: false })?.isDirectory()) return;
+      // Taken once: it reads the file and encodes the document's text.
+      const before = existing ? existing.before : this.watcherBefore(sessionId, path, what);
+      if (onDisk.kind === 'absent' && before.kind !== 'bytes') {
         // Gone again, and not known to have existed before: a temporary file (`sed -i` makes one).
         if (existing) this.log.remove(sessionId, existing);
         return;
       }
-      const change = existing ?? this.log.record(sessionId, path, 'watcher', this.watcherBefore(sessionId, path, what));
+      const change = existing ?? this.log.record(sessionId, path, 'watcher', before);
       // The command already ran: what is on disk now is what it left (a later event updates it).
       this.setAfterCached(sessionId, change, onDisk);
       this.changedSoon(sessionId);

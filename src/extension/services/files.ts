@@ -4,11 +4,9 @@ import * as acp from '@agentclientprotocol/sdk';
 import { KeyedSerialQueue } from '../core/serialQueue';
 import { normalizeAbsolute, sliceLines } from '../core/paths';
 import { changedBytes, changedRange, unreadableMessage } from '../core/fileText';
-import type { FileSnapshot } from '../core/review';
 import { errorMessage, type Logger } from '../log';
 import { fileDisplayPath } from '../titles';
 import type { PermissionService } from './permissions';
-import type { ReviewService } from './review';
 import type { ScratchDocuments } from './scratchDocuments';
 import type { WorkspaceGuard } from './workspacePaths';
 import { currentText, openDocumentOf, readDisk, resolvePath, type DiskText } from './workspaceText';
@@ -20,7 +18,8 @@ import { currentText, openDocumentOf, readDisk, resolvePath, type DiskText } fro
  * Paths are resolved first (symlinks, `./`, `../`), so every spelling of a file is one file: its
  * writes are serialized, its open document is found, its unsaved changes are asked about. Only
  * UTF-8 files are read or written: anything else is refused with a clear error, never
- * rewritten with replacement characters. Every write is recorded for review once it happened.
+ * rewritten with replacement characters. The action log records each write for review (the
+ * handler in context.ts wraps this service).
  */
 /** Above this, an `fs/read_text_file` answer gets an event-loop turn of its own (see `read`). */
 const BIG_ANSWER_CHARS = 1024 * 1024;
@@ -42,7 +41,6 @@ export class FileService {
       log: Logger;
       guard: WorkspaceGuard;
       permissions: PermissionService;
-      review: ReviewService;
       scratch: ScratchDocuments;
     },
   ) {}
@@ -103,9 +101,7 @@ export class FileService {
         disk = await writable();
       }
       throwIfCancelled(signal, params.path);
-      const before = this.deps.review.needsSnapshot(params.sessionId, filePath) ? snapshot(disk, open) : undefined;
       await explained(`write ${display}`, () => this.apply(filePath, disk, open?.isDirty ? open : undefined, params.content));
-      this.deps.review.recordWrite(params.sessionId, filePath, before);
       this.deps.log.info(`fs/write_text_file ${filePath} (${params.content.length} characters)`);
       return {};
     });
@@ -192,7 +188,3 @@ async function explained<T>(what: string, run: () => Promise<T>): Promise<T> {
 }
 
 /** What is there before the agent writes: bytes on disk, plus unsaved text when there is some. */
-function snapshot(disk: DiskText, open: vscode.TextDocument | undefined): FileSnapshot {
-  const unsaved = open?.isDirty ? { unsavedText: open.getText() } : {};
-  return disk.kind === 'text' ? { existed: true, bytes: disk.bytes, ...unsaved } : { existed: false, ...unsaved };
-}

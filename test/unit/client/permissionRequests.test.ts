@@ -2,7 +2,6 @@ import * as assert from 'node:assert/strict';
 import type * as acp from '@agentclientprotocol/sdk';
 import { PermissionRequests, permissionTitle, unanswerableReason } from '../../../src/extension/core/permissionRequests';
 import { RestartThrottle } from '../../../src/extension/core/restartThrottle';
-import { ReviewLog } from '../../../src/extension/core/review';
 
 const options: acp.PermissionOption[] = [
   { optionId: 'a1', name: 'Allow', kind: 'allow_once' },
@@ -79,24 +78,6 @@ describe('restart throttle', () => {
     assert.deepEqual(refused, { ok: false, retryInMs: 59_000 });
     now = 60_001;
     assert.ok(t.tryRestart().ok);
-  });
-});
-
-describe('review log', () => {
-  it('keeps the first snapshot of a file in a turn; the next turn that writes replaces it', () => {
-    const log = new ReviewLog();
-    log.beginTurn('s');
-    const first = new Uint8Array([1]);
-    log.recordWrite('s', '/a', { existed: true, bytes: first });
-    log.recordWrite('s', '/a', { existed: true, bytes: new Uint8Array([2]) });
-    log.recordWrite('s', '/b', { existed: false });
-    assert.equal(log.latest('s')?.files.length, 2);
-    assert.equal(log.find('s', '/a')?.before.bytes, first);
-    log.beginTurn('s');
-    assert.equal(log.latest('s')?.files.length, 2, 'still reviewable while the new turn changed nothing');
-    assert.equal(log.has('s', '/a'), false, 'the new turn takes its own snapshot');
-    log.recordWrite('s', '/c', { existed: false });
-    assert.deepEqual(log.latest('s')?.files.map((f) => f.path), ['/c']);
   });
 });
 
