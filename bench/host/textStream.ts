@@ -18,6 +18,7 @@ import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
 import { startLoopBlocks } from '../support/loopBlocks';
 import { startGcPauses, startMainThreadBlocks } from '../support/mainThreadBlocks';
+import { startWindowCpu } from '../support/windowCpu';
 import { activateWithStormAgent, deflatedBytes, deflateWrites, profiler, setSetting, sleep } from '../support/inHost';
 
 
@@ -64,6 +65,8 @@ export interface TextRun {
   readonly maxBlockCpuMs: number;
   readonly maxBlockWaitMs: number;
   readonly maxCpuInBlockMs: number;
+  /** CPU of the browser's processes (the window: workbench and webviews) meanwhile; -1 where unknown (bench/support/windowCpu.ts). */
+  readonly windowCpuMs: number;
   /** Garbage-collection pauses meanwhile: the longest and their sum (ms). */
   readonly maxGcMs: number;
   readonly gcMs: number;
@@ -127,6 +130,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: TextScenario): 
   const sentBefore = deflatedBytes();
   const writesBefore = deflateWrites();
   const gc = startGcPauses();
+  const windowCpu = startWindowCpu();
   const blocks = startLoopBlocks();
   const mainThread = startMainThreadBlocks();
   const cpu = process.cpuUsage();
@@ -139,6 +143,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: TextScenario): 
   const sent = deflatedBytes() - sentBefore;
   const sentWrites = deflateWrites() - writesBefore;
   const gcPauses = gc.stop();
+  const windowCpuMs = windowCpu.stop() ?? -1;
   const loop = blocks.stop();
   const mainBlocks = mainThread.stop();
   await profile.stop();
@@ -161,6 +166,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: TextScenario): 
     maxBlockCpuMs: mainBlocks.longestCpuMs,
     maxBlockWaitMs: mainBlocks.longestWaitMs,
     maxCpuInBlockMs: mainBlocks.maxCpuMs,
+    windowCpuMs,
     maxGcMs: gcPauses.maxMs,
     gcMs: gcPauses.totalMs,
     patches,
