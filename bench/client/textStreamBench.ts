@@ -45,7 +45,7 @@ function runBench(options: TextStreamOptions): Promise<TextRun[]> {
     },
     onRecord: (record) =>
       process.stdout.write(
-        `  measured ${record.scenario}: ${num(record.settledMs)} ms, host CPU ${num(record.cpuMs)} ms, window CPU ${num(record.windowCpuMs)} ms, longest block ${num(record.maxBlockMs)} ms (CPU ${num(record.maxBlockCpuMs, 1)}, wait ${num(record.maxBlockWaitMs, 1)}; most CPU in a block ${num(record.maxCpuInBlockMs, 1)}), p99 ${num(record.p99Ms, 1)} ms, GC ${num(record.gcMs)} ms (longest ${num(record.maxGcMs)}), ${num(record.patches)} patches, ${num(record.sentKb)} KB sent in ${num(record.sentWrites)} writes, load ${num(record.load, 2)}\n`,
+        `  measured ${record.scenario}: ${num(record.settledMs)} ms, host CPU ${num(record.cpuMs)} ms, window CPU ${num(record.windowCpuMs)} ms (${record.windowCpuByProcess}), longest block ${num(record.maxBlockMs)} ms (CPU ${num(record.maxBlockCpuMs, 1)}, wait ${num(record.maxBlockWaitMs, 1)}; most CPU in a block ${num(record.maxCpuInBlockMs, 1)}), p99 ${num(record.p99Ms, 1)} ms, GC ${num(record.gcMs)} ms (longest ${num(record.maxGcMs)}), ${num(record.patches)} patches, ${num(record.sentKb)} KB sent in ${num(record.sentWrites)} writes, load ${num(record.load, 2)}\n`,
       ),
   });
 }

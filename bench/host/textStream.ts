@@ -67,6 +67,8 @@ export interface TextRun {
   readonly maxCpuInBlockMs: number;
   /** CPU of the browser's processes (the window: workbench and webviews) meanwhile; -1 where unknown (bench/support/windowCpu.ts). */
   readonly windowCpuMs: number;
+  /** The same by process, busiest first ("renderer 640, gpu-process 90, …"). */
+  readonly windowCpuByProcess: string;
   /** Garbage-collection pauses meanwhile: the longest and their sum (ms). */
   readonly maxGcMs: number;
   readonly gcMs: number;
@@ -143,7 +145,7 @@ async function measure(api: AcpNativeApi, rep: number, scenario: TextScenario): 
   const sent = deflatedBytes() - sentBefore;
   const sentWrites = deflateWrites() - writesBefore;
   const gcPauses = gc.stop();
-  const windowCpuMs = windowCpu.stop() ?? -1;
+  const window = windowCpu.stop();
   const loop = blocks.stop();
   const mainBlocks = mainThread.stop();
   await profile.stop();
@@ -166,7 +168,8 @@ async function measure(api: AcpNativeApi, rep: number, scenario: TextScenario): 
     maxBlockCpuMs: mainBlocks.longestCpuMs,
     maxBlockWaitMs: mainBlocks.longestWaitMs,
     maxCpuInBlockMs: mainBlocks.maxCpuMs,
-    windowCpuMs,
+    windowCpuMs: window?.totalMs ?? -1,
+    windowCpuByProcess: window?.byProcess ?? '',
     maxGcMs: gcPauses.maxMs,
     gcMs: gcPauses.totalMs,
     patches,

@@ -54,10 +54,25 @@ function browserProcesses(): number[] {
   return pids.filter((pid) => under(pid) && /chrom/i.test(commandLine(pid).split(' ', 1)[0] ?? ''));
 }
 
-/** CPU the browser's processes used from now until `stop` (ms); undefined where it cannot be read. */
-export function startWindowCpu(): { stop(): number | undefined } {
+/** What `stop` tells: the browser's CPU in all (ms), and by process (its `--type`, `browser` for the main one), busiest first. */
+export interface WindowCpu {
+  readonly totalMs: number;
+  readonly byProcess: string;
+}
+
+/** CPU the browser's processes used from now until `stop`; undefined where it cannot be read. */
+export function startWindowCpu(): { stop(): WindowCpu | undefined } {
   const pids = browserProcesses();
-  const ticks = () => pids.reduce((sum, pid) => sum + (stat(pid)?.ticks ?? 0), 0);
+  const types = new Map(pids.map((pid) => [pid, /--type=(\S+)/.exec(commandLine(pid))?.[1] ?? 'browser']));
+  const ticks = () => new Map(pids.map((pid) => [pid, stat(pid)?.ticks ?? 0]));
   const before = ticks();
-  return { stop: () => (pids.length === 0 ? undefined : ((ticks() - before) * 1000) / TICKS_PER_SECOND) };
+  return {
+    stop: () => {
+      if (pids.length === 0) return undefined;
+      const after = ticks();
+      const used = pids.map((pid) => ({ pid, ms: (((after.get(pid) ?? 0) - (before.get(pid) ?? 0)) * 1000) / TICKS_PER_SECOND })).filter((p) => p.ms > 0);
+      used.sort((a, b) => b.ms - a.ms);
+      return { totalMs: used.reduce((sum, p) => sum + p.ms, 0), byProcess: used.map((p) => `${types.get(p.pid)} ${p.ms}`).join(', ') };
+    },
+  };
 }
