@@ -45,7 +45,7 @@ function runBench(options: TextStreamOptions): Promise<TextRun[]> {
     },
     onRecord: (record) =>
       process.stdout.write(
-        `  measured ${record.scenario}: ${num(record.settledMs)} ms, host CPU ${num(record.cpuMs)} ms, longest block ${num(record.maxBlockMs)} ms, p99 ${num(record.p99Ms, 1)} ms, ${num(record.patches)} patches, ${num(record.sentKb)} KB sent, load ${num(record.load, 2)}\n`,
+        `  measured ${record.scenario}: ${num(record.settledMs)} ms, host CPU ${num(record.cpuMs)} ms, window CPU ${num(record.windowCpuMs)} ms (${record.windowCpuByProcess}), longest block ${num(record.maxBlockMs)} ms (CPU ${num(record.maxBlockCpuMs, 1)}, wait ${num(record.maxBlockWaitMs, 1)}; most CPU in a block ${num(record.maxCpuInBlockMs, 1)}), p99 ${num(record.p99Ms, 1)} ms, GC ${num(record.gcMs)} ms (longest ${num(record.maxGcMs)}), ${num(record.patches)} patches, ${num(record.sentKb)} KB sent in ${num(record.sentWrites)} writes, load ${num(record.load, 2)}\n`,
       ),
   });
 }
@@ -67,6 +67,11 @@ function report(runs: readonly TextRun[], options: TextStreamOptions): void {
   const of = (name: TextScenarioName) => runs.filter((r) => r.scenario === name && r.rep >= 0);
   const med = (name: TextScenarioName, pick: (r: TextRun) => number) => median(of(name).map(pick));
   const max = (name: TextScenarioName, pick: (r: TextRun) => number) => Math.max(...of(name).map(pick));
+  // The worst run's longest block: the main thread's own CPU in it / its wait for a CPU.
+  const worstBlock = (name: TextScenarioName) => {
+    const worst = of(name).reduce((a, b) => (b.maxBlockMs > a.maxBlockMs ? b : a));
+    return `${num(worst.maxBlockCpuMs, 1)} / ${num(worst.maxBlockWaitMs, 1)}`;
+  };
   // ACP_BENCH_TEXT_ONLY may have left some out; a ratio needs its baseline in the run.
   const names = (Object.keys(BASELINE) as TextScenarioName[]).filter((name) => of(name).length > 0);
   const rows = names.map((name) => {
@@ -79,18 +84,24 @@ function report(runs: readonly TextRun[], options: TextStreamOptions): void {
       same ? '1.00×' : of(base).length === 0 ? '–' : ratio(med(name, (r) => r.settledMs) / med(base, (r) => r.settledMs)),
       num(med(name, (r) => r.cpuMs)),
       same ? '1.00×' : of(base).length === 0 ? '–' : ratio(med(name, (r) => r.cpuMs) / med(base, (r) => r.cpuMs)),
+      num(med(name, (r) => r.windowCpuMs)),
       num(max(name, (r) => r.maxBlockMs)),
+      worstBlock(name),
+      num(max(name, (r) => r.maxCpuInBlockMs), 1),
       num(max(name, (r) => r.p99Ms), 1),
+      num(max(name, (r) => r.maxGcMs)),
+      num(med(name, (r) => r.gcMs)),
       num(med(name, (r) => r.patches)),
       num(med(name, (r) => r.statuses)),
       num(med(name, (r) => r.sentKb)),
+      num(med(name, (r) => r.sentWrites)),
       num(max(name, (r) => r.load), 2),
     ];
   });
   console.log(
     '\n' +
       table([
-        ['scenario (medians; blocks: worst run)', 'messages', 'to settled ms', 'vs tool calls', 'host CPU ms', 'vs tool calls', 'longest block ms', 'p99 ms', 'chat patches', 'statuses', 'sent KB', 'load'],
+        ['scenario (medians; blocks: worst run)', 'messages', 'to settled ms', 'vs tool calls', 'host CPU ms', 'vs tool calls', 'window CPU ms', 'longest block ms', 'its CPU / wait ms', 'most CPU in a block ms', 'p99 ms', 'longest GC ms', 'GC ms', 'chat patches', 'statuses', 'sent KB', 'sent writes', 'load'],
         ...rows,
       ]),
   );
@@ -101,9 +112,13 @@ function report(runs: readonly TextRun[], options: TextStreamOptions): void {
   paragraphs, lists, code, tables) in ${num(options.messages)} chunks, flat out. Its ratio is to the tool calls flat out.
   "tool calls, flat out, chat hidden": the same storm with the ACP container hidden (no chat, no tree): the views' own share.
 - "to settled": prompt → end_turn and the chat's and tree's last update; "host CPU": the extension host process over that span;
+  "window CPU": the browser's processes over that span (the workbench and the webviews; they share the machine's cores with the host);
   "longest block" / "p99": event-loop delay of the extension host (bench/support/loopBlocks.ts), the worst of ${options.repetitions} runs;
+  "its CPU / wait": the extension host's main thread in that block (Linux schedstat): its own CPU time, its time waiting for a CPU
+  (the rest it slept, e.g. in a system call); "most CPU in a block": the most main-thread CPU of any block of those runs;
   "chat patches" / "statuses": messages the Chat view posted to its webview (none while hidden); "sent KB": what the extension
-  host sent the window meanwhile, before code-server compresses it there; "load": 1-minute load average
+  host sent the window meanwhile, before code-server compresses it there, and in how many deflate writes; "GC": garbage-collection
+  pauses of the extension host (the longest of all runs, the median of their sums); "load": 1-minute load average
   at the end of the run (this machine: ${os.cpus().length} cores).
 - Issue 15's bars: longest block ≤ 50 ms and p99 ≤ 10 ms for each text scenario; text ≤ 1.0× tool calls of the same count.`);
 }

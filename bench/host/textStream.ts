@@ -17,7 +17,9 @@ import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
 import { startLoopBlocks } from '../support/loopBlocks';
-import { activateWithStormAgent, deflatedBytes, profiler, setSetting, sleep } from '../support/inHost';
+import { startGcPauses, startMainThreadBlocks } from '../support/mainThreadBlocks';
+import { startWindowCpu } from '../support/windowCpu';
+import { activateWithStormAgent, deflatedBytes, deflateWrites, profiler, setSetting, sleep } from '../support/inHost';
 
 
 /** How long the chat's posts and the tree's refreshes must stay still to call the run settled. */
@@ -56,11 +58,27 @@ export interface TextRun {
   /** Longest event-loop block and p99 of event-loop delay, prompt → settled (bench/support/loopBlocks.ts). */
   readonly maxBlockMs: number;
   readonly p99Ms: number;
+  /**
+   * The longest block's main-thread CPU and runqueue wait, and the most main-thread CPU of any
+   * block (bench/support/mainThreadBlocks.ts; 5 ms ticks).
+   */
+  readonly maxBlockCpuMs: number;
+  readonly maxBlockWaitMs: number;
+  readonly maxCpuInBlockMs: number;
+  /** CPU of the browser's processes (the window: workbench and webviews) meanwhile; -1 where unknown (bench/support/windowCpu.ts). */
+  readonly windowCpuMs: number;
+  /** The same by process, busiest first ("renderer 640, gpu-process 90, …"). */
+  readonly windowCpuByProcess: string;
+  /** Garbage-collection pauses meanwhile: the longest and their sum (ms). */
+  readonly maxGcMs: number;
+  readonly gcMs: number;
   /** Messages the Chat view posted to its webview meanwhile. */
   readonly patches: number;
   readonly statuses: number;
   /** What the extension host sent the window meanwhile, before compression (KB; support/inHost.ts `deflatedBytes`). */
   readonly sentKb: number;
+  /** Writes into the host's deflate streams meanwhile (each a message, or part of one, sent to the window). */
+  readonly sentWrites: number;
   /** 1-minute load average of the machine at the end of the run. */
   readonly load: number;
 }
@@ -112,7 +130,11 @@ async function measure(api: AcpNativeApi, rep: number, scenario: TextScenario): 
   const postedBefore = api.chatMessagesPosted();
   const profile = await profiler('text', `${rep}-${scenario.name}`);
   const sentBefore = deflatedBytes();
+  const writesBefore = deflateWrites();
+  const gc = startGcPauses();
+  const windowCpu = startWindowCpu();
   const blocks = startLoopBlocks();
+  const mainThread = startMainThreadBlocks();
   const cpu = process.cpuUsage();
   const start = performance.now();
   const stop = await api.prompt(scenario.prompt);
@@ -121,7 +143,11 @@ async function measure(api: AcpNativeApi, rep: number, scenario: TextScenario): 
   const settledAt = await settled(api);
   const used = process.cpuUsage(cpu);
   const sent = deflatedBytes() - sentBefore;
+  const sentWrites = deflateWrites() - writesBefore;
+  const gcPauses = gc.stop();
+  const window = windowCpu.stop();
   const loop = blocks.stop();
+  const mainBlocks = mainThread.stop();
   await profile.stop();
   const posted = api.chatMessagesPosted();
   const patches = posted.patch - postedBefore.patch;
@@ -139,9 +165,17 @@ async function measure(api: AcpNativeApi, rep: number, scenario: TextScenario): 
     cpuMs: (used.user + used.system) / 1000,
     maxBlockMs: loop.maxMs,
     p99Ms: loop.p99Ms,
+    maxBlockCpuMs: mainBlocks.longestCpuMs,
+    maxBlockWaitMs: mainBlocks.longestWaitMs,
+    maxCpuInBlockMs: mainBlocks.maxCpuMs,
+    windowCpuMs: window?.totalMs ?? -1,
+    windowCpuByProcess: window?.byProcess ?? '',
+    maxGcMs: gcPauses.maxMs,
+    gcMs: gcPauses.totalMs,
     patches,
     statuses: posted.status - postedBefore.status,
     sentKb: sent / 1024,
+    sentWrites,
     load: os.loadavg()[0] ?? 0,
   };
 }

@@ -24,6 +24,12 @@ export interface RowRenderer {
 
 /** Rows created at once when a session opens (the newest): older ones follow a frame's budget at a time. */
 const FIRST_ROWS = 100;
+/**
+ * Rows built at once (the newest) when a session opens or a patch adds rows while the view follows
+ * the end: about a screenful. Any other row is built when it comes near the viewport: a storm of
+ * tool calls adds thousands of rows in a second, most of which nobody scrolls back to.
+ */
+const NEWEST_BUILT = 30;
 /** At most this many older rows a frame: creating them is cheap, laying them out and observing them is not. */
 const ROWS_PER_FRAME = 500;
 /**
@@ -52,7 +58,12 @@ export class ChatList {
   private chunks: (HTMLElement | undefined)[] = [];
   /** Rows whose item changed while they were unbuilt or off screen: built when seen. */
   private readonly dirty = new Set<HTMLElement>();
-  /** Watches the rows of the blocks near the viewport (the blocks' observer adds and removes them). */
+  /**
+   * Watches the rows of the blocks near the viewport that have work waiting (not built yet, or
+   * changed since): a built row is let go. An observed row costs every frame (intersections are
+   * computed per target): a storm that keeps hundreds of finished rows observed made that the
+   * page's largest cost. Whether a built row is on screen is asked of its block (`near`).
+   */
   private readonly observer: IntersectionObserver;
   /** Watches the blocks: a few dozen targets instead of every row of a long session. */
   private readonly chunkObserver: IntersectionObserver;
@@ -126,7 +137,7 @@ export class ChatList {
       newest.push(row);
     }
     // The newest rows are what a person looks at first: build them now, the rest when seen.
-    for (const row of newest.slice(-30)) this.build(row);
+    for (const row of newest.slice(-NEWEST_BUILT)) this.build(row);
     this.scrollToEnd();
     this.scheduleCreation();
   }
@@ -206,7 +217,8 @@ export class ChatList {
         added.push(row);
       }
     }
-    for (const row of added) this.build(row);
+    // On screen at once when the view follows the end; the others when they come near the viewport (`onIntersect`).
+    if (follow) for (const row of added.slice(-NEWEST_BUILT)) this.build(row);
     // Text appended is rendered (and followed) on the next frame; reading the layout here would only force it.
     if (follow && (added.length > 0 || changed.some((change) => !('append' in change)) || length < before)) this.scrollToEnd();
     logWork(() => `patch:${changed.length}`);
@@ -286,6 +298,12 @@ export class ChatList {
     return row;
   }
 
+  /** Whether the row's block is near the viewport (its rows may be seen; see `onChunkIntersect`). */
+  private near(row: HTMLElement): boolean {
+    const index = this.itemOf.get(row);
+    return index !== undefined && this.chunks[Math.floor(index / CHUNK_ROWS)]?.dataset.near === '1';
+  }
+
   /** A block came near the viewport (its rows are watched) or left it (they are not). */
   private onChunkIntersect(entries: IntersectionObserverEntry[]): void {
     for (const entry of entries) {
@@ -295,7 +313,7 @@ export class ChatList {
       chunk.dataset.near = near ? '1' : '0';
       for (const row of chunk.children as HTMLCollectionOf<HTMLElement>) {
         if (near) {
-          this.observer.observe(row);
+          if (row.dataset.built !== '1' || this.dirty.has(row)) this.observer.observe(row);
         } else {
           this.observer.unobserve(row);
           row.dataset.visible = '0';
@@ -306,15 +324,20 @@ export class ChatList {
   }
 
   private refresh(row: HTMLElement): void {
-    if (row.dataset.built === '1' && row.dataset.visible === '1') this.build(row);
-    else this.dirty.add(row);
+    if (row.dataset.built === '1' && this.near(row)) {
+      this.build(row);
+      return;
+    }
+    this.dirty.add(row);
+    // Built when it comes near the viewport.
+    if (this.near(row)) this.observer.observe(row);
   }
 
   /** A row whose message grew (or was left partly rendered): renders what was added, when the row is shown. */
   private refreshGrown(row: HTMLElement): void {
     const index = this.itemOf.get(row);
     const item = index === undefined ? undefined : this.items[index];
-    if (!item || row.dataset.built !== '1' || row.dataset.visible !== '1' || this.dirty.has(row)) {
+    if (!item || row.dataset.built !== '1' || !this.near(row) || this.dirty.has(row)) {
       this.refresh(row);
       return;
     }
@@ -334,6 +357,8 @@ export class ChatList {
     this.added.delete(row);
     const done = this.renderer.render(row, item);
     row.dataset.built = '1';
+    // Nothing waits for this row now: no need to watch it (see `observer`).
+    this.observer.unobserve(row);
     if (!done) {
       this.growing.add(row);
       this.scheduleGrowth();
@@ -346,6 +371,7 @@ export class ChatList {
       row.dataset.visible = entry.isIntersecting ? '1' : '0';
       if (entry.isIntersecting && (row.dataset.built !== '1' || this.dirty.has(row))) this.queue.add(row);
       else this.queue.delete(row);
+      if (row.dataset.built === '1' && !this.dirty.has(row)) this.observer.unobserve(row);
     }
     this.buildQueued();
   }

@@ -278,6 +278,31 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
     assert.ok(gapsKept, `the gaps between blocks are the same with the sealed wrappers: ${JSON.stringify(gaps)}`);
   });
 
+  it('lists every row of a storm of tool calls, shows the newest at once and builds the others when scrolled to', async () => {
+    const frame = await chatFrame();
+    const before = Number(await frame.evaluate(() => document.body.dataset.items ?? '0'));
+    await sendPrompt('storm 1000');
+    // The prompt's row, then one row per call.
+    await frame.waitForFunction((n) => document.body.dataset.items === String(n + 1001), before, { timeout: 60_000 });
+    await chat().locator('body[data-activity="idle"]').waitFor({ state: 'attached', timeout: WAIT });
+    const newest = chat().locator('.row-tool').last();
+    await newest.locator('.status-completed, .status-failed').waitFor({ timeout: WAIT });
+    const figures = await frame.evaluate((from) => ({
+      rows: document.querySelectorAll('.row').length - from,
+      built: document.querySelectorAll('.row[data-built="1"]').length - [...document.querySelectorAll('.row')].slice(0, from).filter((row) => /** @type {HTMLElement} */ (row).dataset.built === '1').length,
+      lastRowShown: !!document.querySelector('.row:last-child[data-built="1"]'),
+    }), before);
+    console.log(`      storm of 1,000 tool calls (load ${load()}): ${JSON.stringify(figures)}`);
+    assert.equal(figures.rows, 1001);
+    assert.ok(figures.lastRowShown, 'the newest row is shown');
+    assert.ok(figures.built < figures.rows, `rows the storm added off screen are built when seen, not at once (${figures.built} of ${figures.rows} built)`);
+    // Scrolled back to the storm's first calls, they show (built as they come into view), with their statuses.
+    await frame.evaluate((index) => document.querySelector(`.row[data-index="${index}"]`)?.scrollIntoView(), before + 1);
+    const first = chat().locator('.row-tool[data-tool-call-id="storm_0"]');
+    await first.locator('.status-completed').waitFor({ timeout: WAIT });
+    assert.match((await first.textContent()) ?? '', /Read src\/pkg0\/module0\.ts/);
+  });
+
   it('opens a 10,000-row session building only the rows in view', async () => {
     const frame = await observeLongTasks();
     await takeLongTasks(frame);

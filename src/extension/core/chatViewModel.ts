@@ -215,6 +215,8 @@ export class ChatTranscript {
   private readonly toolIndex = new Map<string, number>();
   /** Transcript index → turn, for user messages (their order among user messages). */
   private readonly turnIndex = new Map<number, number>();
+  /** The highest index in `turnIndex` (-1: none). */
+  private lastUserIndex = -1;
   /** Items a cut patch left for the next one (see `PatchOptions.stop`). */
   private readonly leftover = new Set<number>();
 
@@ -237,6 +239,7 @@ export class ChatTranscript {
     this.sent = [];
     this.toolIndex.clear();
     this.turnIndex.clear();
+    this.lastUserIndex = -1;
     this.leftover.clear();
     const items: ChatItem[] = [];
     for (let index = 0; index < entries.length; index++) {
@@ -351,8 +354,10 @@ export class ChatTranscript {
   private turnOf(index: number): { turn: number; changes: string } | undefined {
     let turn = this.turnIndex.get(index);
     if (turn === undefined) {
-      turn = [...this.turnIndex.keys()].filter((i) => i < index).length;
+      // Entries are built in order, so every user message known so far is before this one: no count.
+      turn = index > this.lastUserIndex ? this.turnIndex.size : [...this.turnIndex.keys()].filter((i) => i < index).length;
       this.turnIndex.set(index, turn);
+      this.lastUserIndex = Math.max(this.lastUserIndex, index);
     }
     const changes = this.deps.turnChanges?.(turn);
     return changes === undefined ? undefined : { turn, changes };

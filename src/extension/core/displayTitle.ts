@@ -73,7 +73,26 @@ interface ParsedContext {
   readonly folders: readonly { readonly name: string; readonly path: ParsedPath }[];
   readonly cwd: ParsedPath | undefined;
   readonly home: ParsedPath | undefined;
+  /** What a title may hold of a path and what it shows instead, by path (see `pathForms`). */
+  readonly forms: Map<string, PathForms | null>;
 }
+
+/**
+ * An absolute path as a title may hold it (as the agent wrote it, normalized, relative to the
+ * agent's cwd) and its display path.
+ */
+interface PathForms {
+  readonly texts: readonly string[];
+  readonly display: string;
+}
+
+/**
+ * Paths whose forms a context keeps: a session names the same files again and again (a storm of
+ * 4,000 calls names ~1,300), and working the forms out (parsing, joining, comparing with every
+ * folder) was most of a title's cost and most of what the Chat view allocated per row. Past this
+ * many the cache starts over.
+ */
+const MAX_CACHED_PATHS = 4096;
 
 /**
  * Parsed contexts, by context. Titles are computed by the thousand (a loaded session's rows, a
@@ -90,6 +109,7 @@ function parsedContext(ctx: TitleContext): ParsedContext {
       folders: ctx.folders.map((folder) => ({ name: folder.name, path: parsePath(folder.path, sep) })),
       cwd: ctx.cwd ? parsePath(ctx.cwd, sep) : undefined,
       home: ctx.home ? parsePath(ctx.home, sep) : undefined,
+      forms: new Map(),
     };
     parsedContexts.set(ctx, parsed);
   }
@@ -137,17 +157,19 @@ const PATH_CHAR = /[\p{L}\p{N}_\-.~@+%\\/]/u;
  * paths come back unchanged.
  */
 export function displayTitle(title: string, paths: readonly string[], ctx: TitleContext): string {
+  if (paths.length === 0) return title;
   const context = parsedContext(ctx);
   const sep = context.sep;
+  // Only the forms the title holds: the others could match nothing.
   const candidates: { text: string; display: string }[] = [];
-  for (const path of new Set(paths)) {
-    const parsed = parsePath(path, sep);
-    if (!parsed.root) continue;
-    const display = displayParsed(parsed, context);
-    // The path as the agent wrote it, and as normalized (no trailing slash, no `.`/`..`).
-    for (const text of new Set([path, formatPath(parsed, sep)])) candidates.push({ text, display });
-    for (const text of relativeForms(parsed, context)) if (text !== display) candidates.push({ text, display });
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i] as string;
+    if (paths.indexOf(path) < i) continue;
+    const forms = pathForms(path, context);
+    if (!forms) continue;
+    for (const text of forms.texts) if (title.includes(text)) candidates.push({ text, display: forms.display });
   }
+  if (candidates.length === 0) return title;
   // Longest first: a path claims its span before a shorter one could match inside it.
   candidates.sort((a, b) => b.text.length - a.text.length);
 
@@ -173,6 +195,24 @@ export function displayTitle(title: string, paths: readonly string[], ctx: Title
   return out + title.slice(at);
 }
 
+/** A path's forms in a title and its display path (worked out once per context); null for a relative path. */
+function pathForms(path: string, context: ParsedContext): PathForms | null {
+  const known = context.forms.get(path);
+  if (known !== undefined) return known;
+  const parsed = parsePath(path, context.sep);
+  let forms: PathForms | null = null;
+  if (parsed.root) {
+    const display = displayParsed(parsed, context);
+    // The path as the agent wrote it, and as normalized (no trailing slash, no `.`/`..`).
+    const texts = [...new Set([path, formatPath(parsed, context.sep)])];
+    for (const text of relativeForms(parsed, context)) if (text !== display) texts.push(text);
+    forms = { texts, display };
+  }
+  if (context.forms.size >= MAX_CACHED_PATHS) context.forms.clear();
+  context.forms.set(path, forms);
+  return forms;
+}
+
 /** How an agent running in `ctx.cwd` may write the path relative to it: `src/a.ts` (and `src\a.ts`). */
 function relativeForms(path: ParsedPath, ctx: ParsedContext): string[] {
   const sep = ctx.sep;
@@ -195,8 +235,9 @@ function endsPath(title: string, index: number): boolean {
 
 /** A card's known paths: diff paths first, then locations; each once. */
 export function cardPaths(call: ToolCallState): string[] {
-  const paths = new Set<string>();
-  for (const item of call.content) if (item.type === 'diff') paths.add(item.path);
-  for (const location of call.locations) paths.add(location.path);
-  return [...paths];
+  // A call names a path or two: a list's own check is cheaper than a Set (this runs for every row a view builds).
+  const paths: string[] = [];
+  for (const item of call.content) if (item.type === 'diff' && !paths.includes(item.path)) paths.push(item.path);
+  for (const location of call.locations) if (!paths.includes(location.path)) paths.push(location.path);
+  return paths;
 }

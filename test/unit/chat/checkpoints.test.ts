@@ -6,6 +6,28 @@ import { CHAT_PROTOCOL_VERSION, parseWebviewMessage } from '../../../src/protoco
 const text = (t: string) => ({ type: 'text' as const, text: t });
 
 describe('chat: checkpoints on user messages', () => {
+  it('numbers the turns of prompts that arrive in patches, cut ones too, and again after a reset', () => {
+    const state = new SessionState({ sessionId: 's1', cwd: '/p', schedule: () => undefined });
+    const chat = new ChatTranscript(state, { callTitle: (c) => c.title, turnChanges: () => '' });
+    const turnsOf = (changes: readonly { index: number; item?: unknown }[]) =>
+      changes.flatMap((c) => (c.item && (c.item as { role?: string }).role === 'user' ? [[c.index, (c.item as { turn?: number }).turn]] : []));
+    state.recordPrompt([text('first')]);
+    assert.deepEqual(turnsOf(chat.all().map((item, index) => ({ index, item }))), [[0, 0]]);
+    for (let i = 1; i <= 5; i++) {
+      state.apply({ sessionUpdate: 'agent_message_chunk', content: text(`answer ${i}`) });
+      state.recordPrompt([text(`prompt ${i}`)]);
+    }
+    // A patch cut after every second item: the rest comes with the next ones.
+    const seen: (number | undefined)[][] = [];
+    let looked = 0;
+    for (let patch = chat.patch([], { stop: () => ++looked % 2 === 0 }); ; patch = chat.patch([], { stop: () => ++looked % 2 === 0 })) {
+      seen.push(...turnsOf(patch.changed as { index: number; item?: unknown }[]));
+      if (!patch.more) break;
+    }
+    assert.deepEqual(seen, [[2, 1], [4, 2], [6, 3], [8, 4], [10, 5]]);
+    assert.deepEqual(turnsOf(chat.all().map((item, index) => ({ index, item }))), [[0, 0], [2, 1], [4, 2], [6, 3], [8, 4], [10, 5]]);
+  });
+
   it('marks each prompt with its turn and the summary of what the agent changed in it', () => {
     const state = new SessionState({ sessionId: 's1', cwd: '/p', schedule: () => undefined });
     const summaries = new Map<number, string>([[1, '2 files, +3 −1']]);

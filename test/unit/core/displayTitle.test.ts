@@ -140,6 +140,22 @@ describe('displayTitle', () => {
   it('works with Windows paths', () => {
     assert.equal(displayTitle('Edit C:\\Users\\u\\proj\\src\\a.ts', ['C:\\Users\\u\\proj\\src\\a.ts'], windows), 'Edit src\\a.ts');
   });
+
+  it('shows a path named again the same way, each context its own, also past the paths a context keeps', () => {
+    // A path's forms are worked out once per context: the same path in another workspace, or as
+    // one of thousands named since, must still show as that context shows it.
+    const path = '/home/u/work/api/src/server.ts';
+    assert.equal(displayTitle(`Read ${path}`, [path], multi), 'Read api/src/server.ts');
+    assert.equal(displayTitle(`Read ${path}`, [path], single), 'Read ~/work/api/src/server.ts');
+    assert.equal(displayTitle(`Read ${path}`, [path], { ...multi, cwd: '/home/u/work/api' }), 'Read api/src/server.ts');
+    assert.equal(displayTitle('Edit src/server.ts', [path], { ...multi, cwd: '/home/u/work/api' }), 'Edit api/src/server.ts');
+    for (let i = 0; i < 10_000; i++) {
+      const file = `/home/u/work/web/f${i}.ts`;
+      assert.equal(displayTitle(`Edit ${file} and ${path}`, [file, path], multi), `Edit web/f${i}.ts and api/src/server.ts`);
+    }
+    assert.equal(displayTitle(`Read ${path}`, [path], multi), 'Read api/src/server.ts');
+    assert.equal(displayTitle(`Read ${path}`, [path, path], single), 'Read ~/work/api/src/server.ts');
+  });
 });
 
 describe('cardPaths', () => {
