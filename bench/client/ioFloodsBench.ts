@@ -41,7 +41,8 @@ function runBench(options: IoFloodsOptions): Promise<IoRun[]> {
       ACP_BENCH_IO_FILE_MB: String(options.fileMb),
       ACP_BENCH_IO_REPS: String(options.repetitions),
     },
-    onRecord: (record) => process.stdout.write(`  measured ${record.scenario}: ${num(record.wallMs)} ms, block ${num(record.maxBlockMs)} ms, load ${num(record.load, 2)}\n`),
+    onRecord: (record) =>
+      process.stdout.write(`  measured ${record.scenario}: ${num(record.wallMs)} ms, host CPU ${num(record.cpuMs)} ms, block ${num(record.maxBlockMs)} ms, p99 ${num(record.p99Ms, 1)} ms, load ${num(record.load, 2)}\n`),
   });
 }
 

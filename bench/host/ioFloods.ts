@@ -32,7 +32,7 @@ import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { AcpNativeApi, RenderedToolCall } from '../../src/extension/api';
 import { startLoopBlocks } from '../support/loopBlocks';
-import { profiler, setSetting, sleep } from '../support/inHost';
+import { deflatedBytes, deflateWrites, profiler, setSetting, sleep } from '../support/inHost';
 import { floodMessagesWriterScript, floodWriterScript } from '../support/floodLines';
 
 const EXTENSION_ID = 'acp-native.acp-native';
@@ -213,26 +213,33 @@ function processesNow(): Map<number, ProcessInfo> {
  */
 function machineCpuProbe(): { stop(): Record<string, number> } {
   const mainBefore = threadsCpuMs('self')?.get(String(process.pid)) ?? 0;
+  const hostBefore = process.cpuUsage();
   const before = processesNow();
   return {
     stop() {
       const after = processesNow();
       const mainMs = (threadsCpuMs('self')?.get(String(process.pid)) ?? 0) - mainBefore;
+      // The whole process from getrusage: threads that ended meanwhile included.
+      const hostUsed = process.cpuUsage(hostBefore);
+      const hostMs = (hostUsed.user + hostUsed.system) / 1000;
       const used: Record<string, number> = {};
       const add = (role: string, ms: number) => (used[role] = Math.round(((used[role] ?? 0) + ms) * 10) / 10);
       const host = process.pid;
       const server = process.ppid;
-      const rendererOrBrowser = (cmdline: string) => (cmdline.includes('--type=renderer') ? 'browser renderer' : 'browser other');
+      const browserRole = (cmdline: string) => {
+        const type = /--type=([\w-]+)/.exec(cmdline)?.[1];
+        return type === 'renderer' ? 'browser renderer' : type === 'gpu-process' ? 'browser gpu' : type ? 'browser other' : 'browser main';
+      };
       for (const [pid, now] of after) {
         const then = before.get(pid);
         const ms = now.cpuMs - (then?.cpuMs ?? 0);
         if (pid === host) {
           add('host main thread', mainMs);
-          add('host other threads', ms - mainMs);
+          add('host other threads', hostMs - mainMs);
           add('host children (agent, writer)', now.reapedMs - (then?.reapedMs ?? 0));
         } else if (now.ppid === host) add('host children (agent, writer)', ms);
         else if (pid === server) add('code-server server', ms);
-        else if (/chrom/.test(now.cmdline)) add(rendererOrBrowser(now.cmdline), ms);
+        else if (/chrom/.test(now.cmdline)) add(browserRole(now.cmdline), ms);
         else add('other processes', ms);
       }
       return used;
@@ -329,6 +336,8 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
   const blocks = startLoopBlocks();
   const cpuBlocks = cpuBlockProbe();
   const gc = gcProbe();
+  const sentBefore = deflatedBytes();
+  const writesBefore = deflateWrites();
   const cpu = process.cpuUsage();
   const start = performance.now();
   const detail = await run();
@@ -338,6 +347,7 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
   const { maxCpuMs: maxBlockCpuMs, longestMainRunMs, longestMainWaitMs } = cpuBlocks.stop();
   const collections = gc.stop();
   const machineCpuMs = machine.stop();
+  const sent = { sentKB: Math.round((deflatedBytes() - sentBefore) / 1024), sentWrites: deflateWrites() - writesBefore };
   await profile.stop();
   const grown = memory.stop();
   // ACP_BENCH_HEAP_SNAPSHOT=DIR: the host's heap after the run (what "heap kept" is made of).
@@ -357,7 +367,7 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
     ...grown,
     gc: collections,
     load: os.loadavg()[0],
-    ...(detail ? { detail } : {}),
+    detail: { ...detail, ...sent },
   };
 }
 
