@@ -41,7 +41,8 @@ function runBench(options: IoFloodsOptions): Promise<IoRun[]> {
       ACP_BENCH_IO_FILE_MB: String(options.fileMb),
       ACP_BENCH_IO_REPS: String(options.repetitions),
     },
-    onRecord: (record) => process.stdout.write(`  measured ${record.scenario}: ${num(record.wallMs)} ms, block ${num(record.maxBlockMs)} ms, load ${num(record.load, 2)}\n`),
+    onRecord: (record) =>
+      process.stdout.write(`  measured ${record.scenario}: ${num(record.wallMs)} ms, host CPU ${num(record.cpuMs)} ms, block ${num(record.maxBlockMs)} ms, p99 ${num(record.p99Ms, 1)} ms, load ${num(record.load, 2)}\n`),
   });
 }
 
@@ -103,7 +104,19 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
         ...rows,
       ]),
   );
-  const details = (name: IoScenario) => of(name).map((r) => JSON.stringify({ ...r.detail, heapPeakSpacesMB: r.heapPeakSpacesMB, gc: r.gc })).join('\n    ');
+  const round = (ms: number | undefined) => (ms === undefined ? undefined : Math.round(ms * 10) / 10);
+  const details = (name: IoScenario) =>
+    of(name)
+      .map((r) =>
+        JSON.stringify({
+          ...r.detail,
+          heapPeakSpacesMB: r.heapPeakSpacesMB,
+          gc: r.gc,
+          longestBlock: { ms: round(r.maxBlockMs), mainRunMs: round(r.longestBlockMainRunMs), mainWaitMs: round(r.longestBlockMainWaitMs) },
+          cpuMs: r.machineCpuMs,
+        }),
+      )
+      .join('\n    ');
   console.log(`
 - pipe baseline: the extension host reads the same writer's ${num(options.mb)} MB through a pipe and drops it:
     ${details('pipe baseline')}
@@ -126,7 +139,11 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
     ${details('diff baseline')}${diffVersusBaseline(of('diff open'), of('diff baseline'))}
 - The diff library (structuredPatch of the whole ${num(options.fileMb)} MB before/after, off the host, this process): ${num(diffMs)} ms.
 - "max block CPU ms": the same longest block counted in the host process's CPU time (what the host itself spent in it,
-  without the time the loaded machine gave to other processes meanwhile).
+  without the time the loaded machine gave to other processes meanwhile; all its threads: GC helpers, libuv's pool, workers).
+  longestBlock: the host's main thread in it (Linux schedstat): its time on a CPU and waiting in the runqueue for one.
+- cpuMs: CPU used during the run by every process on the machine, by role (ms; Linux): the host's main thread and its other
+  threads, its children (the agent; the writer, counted when the host reaps it), code-server's server (forwards what the host
+  sends the window), the browser's renderer (the workbench: draws the terminal panel) and other browser processes, and the rest.
 - gc: the garbage collections during the run by kind (count, total and longest pause, ms): most long blocks of a flood.
 - Memory: peak growth of the host's RSS and heap during the run (RSS sampled every 50 ms, heap every 250 ms; garbage not yet collected included),
   and the heap still held after it (after a full collection); heapPeakSpacesMB: which V8 heap spaces grew, at the heap's peak

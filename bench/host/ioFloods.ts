@@ -32,7 +32,7 @@ import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { AcpNativeApi, RenderedToolCall } from '../../src/extension/api';
 import { startLoopBlocks } from '../support/loopBlocks';
-import { profiler, setSetting, sleep } from '../support/inHost';
+import { deflatedBytes, deflateWrites, profiler, setSetting, sleep } from '../support/inHost';
 import { floodMessagesWriterScript, floodWriterScript } from '../support/floodLines';
 
 const EXTENSION_ID = 'acp-native.acp-native';
@@ -54,6 +54,15 @@ export interface IoRun {
    * machine a wall-clock block also counts the time the OS gave the CPU to other processes.
    */
   readonly maxBlockCpuMs: number;
+  /**
+   * The longest block's main-thread time on a CPU and waiting in the runqueue for one (Linux
+   * schedstat; absent elsewhere): what the event loop itself did in it, and how long the loaded
+   * machine kept it from running.
+   */
+  readonly longestBlockMainRunMs?: number;
+  readonly longestBlockMainWaitMs?: number;
+  /** CPU used during the run by every process on the machine, by role (see machineCpuProbe), ms. */
+  readonly machineCpuMs: Record<string, number>;
   /** Peak growth over the span (RSS sampled every 50 ms, heap every 250 ms), MB. */
   readonly rssGrowthMB: number;
   readonly heapGrowthMB: number;
@@ -91,24 +100,149 @@ const collectGarbage = vm.runInNewContext('gc') as () => void;
 
 /**
  * How much CPU the host process used between two ticks of a 10 ms interval: the CPU share of a
- * block (all the process's threads, so an upper bound of its main thread's).
+ * block (all the process's threads, so an upper bound of its main thread's). Where Linux tells it
+ * (schedstat), also the longest block's main-thread time on a CPU and waiting for one: the host's
+ * other threads (V8's GC helpers, libuv's pool deflating code-server's messages, the JSON worker)
+ * run beside the main thread and count in the process's CPU, not in its event loop.
  */
-function cpuBlockProbe(): { stop(): number } {
+function cpuBlockProbe(): { stop(): { maxCpuMs: number; longestMainRunMs?: number; longestMainWaitMs?: number } } {
+  let schedFd: number | undefined;
+  try {
+    schedFd = fs.openSync('/proc/thread-self/schedstat', 'r');
+  } catch {
+    schedFd = undefined;
+  }
+  const schedBuffer = Buffer.alloc(128);
+  // [on a CPU, waiting for one] in ms (Linux only).
+  const sched = (): [number, number] | undefined => {
+    if (schedFd === undefined) return undefined;
+    const length = fs.readSync(schedFd, schedBuffer, 0, schedBuffer.length, 0);
+    const [run, wait] = schedBuffer.toString('latin1', 0, length).split(' ').map(Number);
+    return [run / 1e6, wait / 1e6];
+  };
   let lastWall = performance.now();
   let lastCpu = process.cpuUsage();
+  let lastSched = sched();
   let max = 0;
-  const timer = setInterval(() => {
+  let longest = 0;
+  let longestMain: { run: number; wait: number } | undefined;
+  const tick = () => {
     const wall = performance.now();
     const cpu = process.cpuUsage(lastCpu);
     const cpuMs = (cpu.user + cpu.system) / 1000;
+    const now = sched();
     max = Math.max(max, Math.min(wall - lastWall, cpuMs));
+    if (wall - lastWall > longest) {
+      longest = wall - lastWall;
+      longestMain = now && lastSched ? { run: now[0] - lastSched[0], wait: now[1] - lastSched[1] } : undefined;
+    }
     lastWall = wall;
     lastCpu = process.cpuUsage();
-  }, 10);
+    lastSched = now;
+  };
+  const timer = setInterval(tick, 10);
   return {
     stop() {
+      tick();
       clearInterval(timer);
-      return max;
+      if (schedFd !== undefined) fs.closeSync(schedFd);
+      return { maxCpuMs: max, ...(longestMain ? { longestMainRunMs: longestMain.run, longestMainWaitMs: longestMain.wait } : {}) };
+    },
+  };
+}
+
+/** CPU time (ms) of every thread of a process, from Linux's schedstat (ns, exact); undefined once it is gone. */
+function threadsCpuMs(pid: number | 'self'): Map<string, number> | undefined {
+  try {
+    const threads = new Map<string, number>();
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      try {
+        threads.set(tid, Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'latin1').split(' ')[0]) / 1e6);
+      } catch {
+        // The thread ended meanwhile.
+      }
+    }
+    return threads;
+  } catch {
+    return undefined;
+  }
+}
+
+interface ProcessInfo {
+  readonly ppid: number;
+  readonly cmdline: string;
+  /** CPU of its children it reaped (ms, 10 ms ticks): a writer that exited during the run. */
+  readonly reapedMs: number;
+  readonly cpuMs: number;
+}
+
+/** Every process on the machine with its CPU so far (Linux; empty elsewhere). */
+function processesNow(): Map<number, ProcessInfo> {
+  const processes = new Map<number, ProcessInfo>();
+  let pids: string[];
+  try {
+    pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return processes;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+      // Fields after the command name (which may hold spaces): state ppid ... utime(14) stime cutime cstime.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const threads = threadsCpuMs(Number(pid));
+      if (!threads) continue;
+      let cpuMs = 0;
+      for (const ms of threads.values()) cpuMs += ms;
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ').trim();
+      processes.set(Number(pid), { ppid: Number(fields[1]), cmdline, reapedMs: (Number(fields[13]) + Number(fields[14])) * 10, cpuMs });
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return processes;
+}
+
+/**
+ * The CPU every process on the machine used during a run, by role: the extension host's main
+ * thread and its other threads, its children (the agent, and the writer: reaped when it exits, so
+ * counted from the host's children's time), code-server's server (the host's parent: it forwards
+ * what the host sends the window), the browser's renderer (the workbench, which draws the terminal
+ * panel) and its other processes, and everything else (other work on the machine). On 2 cores,
+ * what the others use is time the host may wait for a CPU.
+ */
+function machineCpuProbe(): { stop(): Record<string, number> } {
+  const mainBefore = threadsCpuMs('self')?.get(String(process.pid)) ?? 0;
+  const hostBefore = process.cpuUsage();
+  const before = processesNow();
+  return {
+    stop() {
+      const after = processesNow();
+      const mainMs = (threadsCpuMs('self')?.get(String(process.pid)) ?? 0) - mainBefore;
+      // The whole process from getrusage: threads that ended meanwhile included.
+      const hostUsed = process.cpuUsage(hostBefore);
+      const hostMs = (hostUsed.user + hostUsed.system) / 1000;
+      const used: Record<string, number> = {};
+      const add = (role: string, ms: number) => (used[role] = Math.round(((used[role] ?? 0) + ms) * 10) / 10);
+      const host = process.pid;
+      const server = process.ppid;
+      const browserRole = (cmdline: string) => {
+        const type = /--type=([\w-]+)/.exec(cmdline)?.[1];
+        return type === 'renderer' ? 'browser renderer' : type === 'gpu-process' ? 'browser gpu' : type ? 'browser other' : 'browser main';
+      };
+      for (const [pid, now] of after) {
+        const then = before.get(pid);
+        const ms = now.cpuMs - (then?.cpuMs ?? 0);
+        if (pid === host) {
+          add('host main thread', mainMs);
+          add('host other threads', hostMs - mainMs);
+          add('host children (agent, writer)', now.reapedMs - (then?.reapedMs ?? 0));
+        } else if (now.ppid === host) add('host children (agent, writer)', ms);
+        else if (pid === server) add('code-server server', ms);
+        else if (/chrom/.test(now.cmdline)) add(browserRole(now.cmdline), ms);
+        else add('other processes', ms);
+      }
+      return used;
     },
   };
 }
@@ -196,17 +330,24 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
   await sleep(300);
   const profile = await profiler('io', `${rep}-${scenario}`);
   const memory = memoryProbe();
+  // Reading every process's /proc takes a few ms: done outside the block probes' span (and after
+  // the memory probe's full collection).
+  const machine = machineCpuProbe();
   const blocks = startLoopBlocks();
   const cpuBlocks = cpuBlockProbe();
   const gc = gcProbe();
+  const sentBefore = deflatedBytes();
+  const writesBefore = deflateWrites();
   const cpu = process.cpuUsage();
   const start = performance.now();
   const detail = await run();
   const wallMs = performance.now() - start;
   const used = process.cpuUsage(cpu);
   const loop = blocks.stop();
-  const maxBlockCpuMs = cpuBlocks.stop();
+  const { maxCpuMs: maxBlockCpuMs, longestMainRunMs, longestMainWaitMs } = cpuBlocks.stop();
   const collections = gc.stop();
+  const machineCpuMs = machine.stop();
+  const sent = { sentKB: Math.round((deflatedBytes() - sentBefore) / 1024), sentWrites: deflateWrites() - writesBefore };
   await profile.stop();
   const grown = memory.stop();
   // ACP_BENCH_HEAP_SNAPSHOT=DIR: the host's heap after the run (what "heap kept" is made of).
@@ -221,10 +362,12 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
     maxBlockMs: loop.maxMs,
     p99Ms: loop.p99Ms,
     maxBlockCpuMs,
+    ...(longestMainRunMs !== undefined ? { longestBlockMainRunMs: longestMainRunMs, longestBlockMainWaitMs: longestMainWaitMs } : {}),
+    machineCpuMs,
     ...grown,
     gc: collections,
     load: os.loadavg()[0],
-    ...(detail ? { detail } : {}),
+    detail: { ...detail, ...sent },
   };
 }
 

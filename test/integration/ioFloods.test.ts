@@ -17,6 +17,21 @@ function endedTerminalCall(api: AcpNativeApi): Promise<RenderedToolCall> {
   });
 }
 
+/**
+ * While output overflows, a panel delivery gives at most this many characters of it (the live
+ * tail; outputPseudoterminal's FLOOD_SHOW_CHARS), before `\n` became `\r\n` (a flood line is 128 characters).
+ */
+const FLOOD_SHOW_CHARS = 16 * 1024;
+const FLOOD_DELIVERY_MAX = FLOOD_SHOW_CHARS + FLOOD_SHOW_CHARS / 128;
+
+/** The median length of the panel's deliveries between two "not shown" notes (the flood's own deliveries). */
+function medianFloodDelivery(rendered: string): number {
+  const between = rendered.split(/\x1b\[0m\r\n\x1b\[2m\[… [^\]]* of output not shown …\]\x1b\[0m\r\n/).slice(1, -1);
+  assert.ok(between.length > 0, 'the panel was given more than one delivery of the flood');
+  const lengths = between.map((text) => text.length).sort((a, b) => a - b);
+  return lengths[Math.floor(lengths.length / 2)];
+}
+
 /** What the panel was given last, after its last "not shown" note and before the exit line. */
 function lastDelivery(rendered: string): string {
   const from = rendered.lastIndexOf(SKIP_NOTE_END);
@@ -53,6 +68,10 @@ describe('I/O floods and a big file: bounded, the tail intact, the diff right', 
     const rendered = call.terminal?.output ?? '';
     assert.ok(rendered.includes(SKIP_NOTE_END), 'the panel says it skipped part of the flood');
     assert.ok(isFloodTail(lastDelivery(rendered), 100 * MB, '\r\n'), 'the panel ends with the output as the command wrote it, in CRLF');
+    // While it flooded, the panel was given a live tail, not all it keeps (128 Ki a delivery): the
+    // window parses and draws all it gets, on the cores the host and the command need.
+    const median = medianFloodDelivery(rendered);
+    assert.ok(median <= FLOOD_DELIVERY_MAX, `flood deliveries of ${median} characters (median)`);
   });
 
   it('honours an explicit outputByteLimit to the byte', async () => {
@@ -70,6 +89,8 @@ describe('I/O floods and a big file: bounded, the tail intact, the diff right', 
     const tail = lastDelivery(rendered);
     assert.ok(tail.endsWith(FLOOD_LAST_LINE.replace('\n', '\r\n')), 'the last line arrived');
     assert.ok(isFloodTail(tail, 100 * MB, '\r\n'), 'what the panel shows last is the output in order, nothing in between lost');
+    const median = medianFloodDelivery(rendered);
+    assert.ok(median <= FLOOD_DELIVERY_MAX, `flood deliveries of ${median} characters (median)`);
   });
 
   it('opens the diff of a 10 MB CRLF file with a BOM: both sides right, every other byte kept', async () => {

@@ -79,12 +79,14 @@ export class ByteTail {
   /**
    * A copy of the kept bytes from `offset` on, starting on a character: where the limit cut
    * inside one, its remaining bytes are skipped (`start` says where the slice really begins).
+   * `newest`: at most the last this many bytes (from a character on: fewer when that cuts one).
    */
-  readFrom(offset: number): ByteSlice {
+  readFrom(offset: number, newest = Infinity): ByteSlice {
     const end = this.length;
-    let start = Math.min(end, Math.max(Number.isFinite(offset) ? Math.floor(offset) : 0, this.droppedBytes));
-    if (start > 0 && start === this.droppedBytes) {
-      while (start < end && start - this.droppedBytes < 3 && isContinuation(this.byteAt(start - this.droppedBytes))) start++;
+    const asked = Math.min(end, Math.max(Number.isFinite(offset) ? Math.floor(offset) : 0, this.droppedBytes));
+    let start = Math.max(asked, end - newest);
+    if (start > 0 && (start === this.droppedBytes || start > asked)) {
+      for (let skipped = 0; start < end && skipped < 3 && isContinuation(this.byteAt(start - this.droppedBytes)); skipped++) start++;
     }
     const out = new Uint8Array(end - start);
     if (out.length > 0) {

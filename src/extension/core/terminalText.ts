@@ -93,6 +93,11 @@ export class PendingOutput {
     this.skippedByWriter += count;
   }
 
+  /** Output was left out since the last `take` (more came than it keeps): the next one will say so. */
+  get overflowing(): boolean {
+    return this.text.dropped > this.reportedDropped || this.skippedByWriter > 0 || this.skippedBytes > 0 || this.bytes.dropped > this.bytesDecoded;
+  }
+
   /**
    * The last `take` left part of the output out: more came since the one before than a panel
    * is given at once (a flood), so giving it more often would only show more of what scrolls by.
@@ -102,17 +107,21 @@ export class PendingOutput {
   }
 
   /** Everything pending, after a dim note when part of it was skipped; empties the buffer. */
-  take(): string {
-    return this.takePieces().join('');
+  take(showChars?: number): string {
+    return this.takePieces(showChars).join('');
   }
 
   /**
    * What `take` returns, in the parts it is kept in (the note first): none over `PIECE_CHARS`
    * unless it was pushed so, so a panel given a flood's newest 128 Ki never makes one string of
    * it (a large object, over 128 KB, which V8 frees only in a full collection).
+   *
+   * `showChars`: give at most the newest this many characters (the rest is skipped, and said so):
+   * a panel in a flood needs only a live tail, not all it would keep.
    */
-  takePieces(): string[] {
-    this.decodeBytes();
+  takePieces(showChars = Infinity): string[] {
+    this.decodeBytes(showChars);
+    if (this.text.size > showChars) this.text.keepNewest(showChars);
     const skipped = this.text.dropped - this.reportedDropped + this.skippedByWriter;
     const skippedBytes = this.skippedBytes;
     this.skippedByWriter = 0;
@@ -126,10 +135,13 @@ export class PendingOutput {
     return [`\x1b[0m\r\n\x1b[2m[… ${what} of output not shown …]\x1b[0m\r\n`, ...pieces];
   }
 
-  /** Moves the pending bytes into `text`, decoded: at most `maxChars` of them, the newest. */
-  private decodeBytes(): void {
+  /**
+   * Moves the pending bytes into `text`, decoded: at most `maxChars` of them (or `newestBytes`),
+   * the newest (a character is at least a byte: no more characters than that).
+   */
+  private decodeBytes(newestBytes = Infinity): void {
     if (this.bytes.length === this.bytesDecoded) return;
-    const slice = this.bytes.readFrom(this.bytesDecoded);
+    const slice = this.bytes.readFrom(this.bytesDecoded, newestBytes);
     this.bytes.dropFront();
     if (slice.start > this.bytesDecoded) {
       // A gap: what was pending came before it (the note goes where the gap is), and a

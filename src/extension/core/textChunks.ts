@@ -208,10 +208,19 @@ export class ChunkedText {
     this.head = 0;
   }
 
+  /** Drops from the front until at most `size` is kept (in the measure's unit), at a character boundary. */
+  keepNewest(size: number): void {
+    this.trimTo(Math.max(0, size));
+  }
+
   private trim(): void {
-    while (this.keptSize > this.limit && this.head < this.chunks.length) {
+    this.trimTo(this.limit);
+  }
+
+  private trimTo(limit: number): void {
+    while (this.keptSize > limit && this.head < this.chunks.length) {
       const first = this.chunks[this.head];
-      const excess = this.keptSize - this.limit;
+      const excess = this.keptSize - limit;
       if (first.size <= excess) {
         this.dropChunk(first);
         continue;

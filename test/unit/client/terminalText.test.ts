@@ -70,6 +70,23 @@ describe('terminal text', () => {
     assert.equal(pending.overflowed, true, 'its writer skipped output');
   });
 
+  it('gives only the newest characters asked for (a flood\'s live tail), saying how much it left out', () => {
+    const utf8 = (text: string) => new TextEncoder().encode(text);
+    const pending = new PendingOutput(20);
+    pending.push('0123456789');
+    assert.equal(pending.overflowing, false, 'all of it fits');
+    assert.equal(pending.take(4), '\x1b[0m\r\n\x1b[2m[… 6 characters of output not shown …]\x1b[0m\r\n6789');
+    assert.equal(pending.overflowed, true);
+    pending.pushBytes(utf8('abcdefghij漢'));
+    assert.equal(pending.take(5), '\x1b[0m\r\n\x1b[2m[… 8 bytes of output not shown …]\x1b[0m\r\nij漢', 'bytes: the newest 5, from a character on');
+    pending.pushBytes(utf8('x'.repeat(25)));
+    assert.equal(pending.overflowing, true, 'more came than it keeps');
+    assert.equal(pending.take(), '\x1b[0m\r\n\x1b[2m[… 5 bytes of output not shown …]\x1b[0m\r\n' + 'x'.repeat(20), 'no limit: all it keeps');
+    assert.equal(pending.overflowing, false);
+    pending.push('short');
+    assert.equal(pending.take(10), 'short', 'under the limit: no note');
+  });
+
   it('keeps a process\'s bytes undecoded until taken, decoding a character split between pushes whole', () => {
     const pending = new PendingOutput(100);
     const bytes = new TextEncoder().encode('é漢\n');

@@ -64,6 +64,16 @@ describe('ByteTail (the newest bytes of a stream, undecoded)', () => {
     assert.deepEqual([decode(missed.bytes), missed.start], ['klmnop', 10]);
   });
 
+  it('reads only the newest bytes when asked, from a character on', () => {
+    const tail = new ByteTail(100);
+    tail.append(utf8('abc漢字xy')); // 3 + 6 + 2 = 11 bytes
+    const newest = tail.readFrom(0, 5);
+    assert.deepEqual([decode(newest.bytes), newest.start, newest.end], ['字xy', 6, 11]);
+    const cut = tail.readFrom(0, 4); // starts inside 字: its other bytes are skipped, not decoded as U+FFFD
+    assert.deepEqual([decode(cut.bytes), cut.start], ['xy', 9]);
+    assert.equal(decode(tail.readFrom(10, 5).bytes), 'y', 'the offset asked still bounds it');
+  });
+
   it('stays bounded and linear under a flood of chunks', () => {
     const tail = new ByteTail(1024 * 1024);
     const chunk = new Uint8Array(65536).fill(0x79);

@@ -21,6 +21,16 @@ const DELIVER_EVERY_MS = 50;
  * flood): 5 deliveries a second of the newest 128 Ki instead of 20 cut that work by 4.
  */
 const FLOOD_DELIVER_EVERY_MS = 200;
+/**
+ * While output comes faster than a delivery carries, a delivery gives only its newest this many
+ * characters (over a hundred lines: more than a panel shows at once), the rest said skipped: a
+ * live tail. Every character given is serialised here, compressed (remote and browser VS Code),
+ * then parsed and drawn by the window's terminal, on the machine the host and the command share:
+ * a 100 MB flood sent the window 0.5–1 MB of it, now 0.13–0.25 MB. Once the command ended, the
+ * last delivery gives all that is pending (up to PENDING_CAP, contiguous with the tail shown
+ * before), so what the panel ends with is the output's end, as before.
+ */
+const FLOOD_SHOW_CHARS = 16 * 1024;
 
 /**
  * A read-only terminal that shows a command's output: an agent's display terminal or a client
@@ -183,7 +193,8 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
     // large object: joining, converting and encoding a flood's 128 Ki at once made four of them per
     // delivery, garbage that only a full collection frees). Converting text that already has CRLF
     // (the header, notes, status lines) leaves it as it is.
-    for (const piece of this.pending.takePieces()) {
+    const showChars = this.pending.overflowing && !this.endValue ? FLOOD_SHOW_CHARS : Infinity;
+    for (const piece of this.pending.takePieces(showChars)) {
       const data = this.crlf.convert(piece);
       if (!data) continue;
       this.delivered.append(data);
