@@ -32,6 +32,7 @@ import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { AcpNativeApi, RenderedToolCall } from '../../src/extension/api';
 import { startLoopBlocks } from '../support/loopBlocks';
+import { mainThreadBlocks } from '../support/mainThreadBlocks';
 import { profiler, setSetting, sleep } from '../support/inHost';
 import { floodMessagesWriterScript, floodWriterScript } from '../support/floodLines';
 
@@ -54,6 +55,14 @@ export interface IoRun {
    * machine a wall-clock block also counts the time the OS gave the CPU to other processes.
    */
   readonly maxBlockCpuMs: number;
+  /**
+   * The longest block as the host's main thread lived it (Linux schedstat): its own CPU time and
+   * its time waiting for a CPU; and the most main-thread CPU in any one block. The process's CPU
+   * above also counts its other threads (parallel GC, zlib, the JSON worker).
+   */
+  readonly maxBlockMainCpuMs: number;
+  readonly maxBlockMainWaitMs: number;
+  readonly mostBlockMainCpuMs: number;
   /** Peak growth over the span (RSS sampled every 50 ms, heap every 250 ms), MB. */
   readonly rssGrowthMB: number;
   readonly heapGrowthMB: number;
@@ -198,6 +207,7 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
   const memory = memoryProbe();
   const blocks = startLoopBlocks();
   const cpuBlocks = cpuBlockProbe();
+  const mainBlocks = mainThreadBlocks();
   const gc = gcProbe();
   const cpu = process.cpuUsage();
   const start = performance.now();
@@ -206,6 +216,7 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
   const used = process.cpuUsage(cpu);
   const loop = blocks.stop();
   const maxBlockCpuMs = cpuBlocks.stop();
+  const main = mainBlocks.stop();
   const collections = gc.stop();
   await profile.stop();
   const grown = memory.stop();
@@ -221,6 +232,9 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
     maxBlockMs: loop.maxMs,
     p99Ms: loop.p99Ms,
     maxBlockCpuMs,
+    maxBlockMainCpuMs: main.longestCpuMs,
+    maxBlockMainWaitMs: main.longestWaitMs,
+    mostBlockMainCpuMs: main.maxCpuMs,
     ...grown,
     gc: collections,
     load: os.loadavg()[0],
@@ -355,25 +369,55 @@ function gcPauses(): { stop(): { gcMaxMs: number; gcMaxKind: string; gcTotalMs: 
   };
 }
 
+/**
+ * When each document reached the extension host during a run (ms from its start) and in which
+ * event-loop turn: VS Code sends an opened document's whole text to the host, and two documents
+ * arriving in one turn are parsed in one block.
+ */
+function documentArrivals(): { stop(): { arrivals: string[]; sidesInOneTurn: boolean } } {
+  const start = performance.now();
+  // A turn is counted only when a document arrives: a new one unless no check (setImmediate) ran since the last.
+  let turn = 0;
+  let turnOpen = false;
+  const seen: { scheme: string; at: number; turn: number }[] = [];
+  const listener = vscode.workspace.onDidOpenTextDocument((doc) => {
+    if (doc.lineCount <= 1000) return;
+    if (!turnOpen) {
+      turn++;
+      turnOpen = true;
+      setImmediate(() => (turnOpen = false));
+    }
+    seen.push({ scheme: doc.uri.scheme, at: performance.now() - start, turn });
+  });
+  return {
+    stop() {
+      listener.dispose();
+      return { arrivals: seen.map((s) => `${s.scheme} at ${Math.round(s.at)} ms, turn ${s.turn}`), sidesInOneTurn: seen.length === 2 && seen[0].turn === seen[1].turn };
+    },
+  };
+}
+
 /** The agent's edit of the file, until its diff editor is open with both sides loaded in the host. */
 async function diffOpen(api: AcpNativeApi, file: string): Promise<Record<string, unknown>> {
   const gc = gcPauses();
+  const arrivals = documentArrivals();
   const stop = await api.prompt(`edit ${file}`);
   if (stop !== 'end_turn') throw new Error(`edit: stop reason ${stop}`);
   const input = await waitFor('the diff editor', () => diffTabOf(file));
   const [left, right] = await Promise.all([vscode.workspace.openTextDocument(input.original), vscode.workspace.openTextDocument(input.modified)]);
   // What the extension keeps of the before side beside VS Code's document of it.
   const keptBeforeChars = api.stats().kept.diffBeforeChars;
-  return { leftChars: charsOf(left), rightChars: charsOf(right), leftScheme: input.original.scheme, keptBeforeChars, ...gc.stop() };
+  return { leftChars: charsOf(left), rightChars: charsOf(right), leftScheme: input.original.scheme, keptBeforeChars, ...gc.stop(), ...arrivals.stop() };
 }
 
 /** VS Code's own diff editor on two files on disk, until both sides are loaded in the host. */
 async function plainDiff(before: string, after: string): Promise<Record<string, unknown>> {
   const gc = gcPauses();
+  const arrivals = documentArrivals();
   await vscode.commands.executeCommand('vscode.diff', vscode.Uri.file(before), vscode.Uri.file(after), 'plain diff', { preview: true, preserveFocus: true });
   const input = await waitFor('the diff editor', () => diffTabOf(after));
   const [left, right] = await Promise.all([vscode.workspace.openTextDocument(input.original), vscode.workspace.openTextDocument(input.modified)]);
-  return { leftChars: charsOf(left), rightChars: charsOf(right), leftScheme: input.original.scheme, ...gc.stop() };
+  return { leftChars: charsOf(left), rightChars: charsOf(right), leftScheme: input.original.scheme, ...gc.stop(), ...arrivals.stop() };
 }
 
 export async function run(): Promise<void> {
