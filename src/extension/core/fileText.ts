@@ -5,8 +5,6 @@
  * Only UTF-8 round-trips exactly; anything else is refused rather than decoded with U+FFFD.
  */
 
-import { isAscii } from 'node:buffer';
-
 export type Eol = '\n' | '\r\n';
 
 /** Why a file's bytes are not served as text. */
@@ -16,22 +14,13 @@ export type DecodedFile = { ok: true; text: string; bom: boolean } | { ok: false
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
-/** Whether every byte is ASCII (one native scan, ~0.1 ms for 10 MB; `isAscii` is Node ≥ 18.15/19.6). */
-const isAsciiBytes = (bytes: Buffer): boolean => typeof isAscii === 'function' && isAscii(bytes);
-
 /** Decodes a file's bytes as UTF-8 (BOM kept aside), refusing what would not round-trip. */
 export function decodeFileBytes(bytes: Uint8Array): DecodedFile {
   if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
     return { ok: false, reason: 'utf16' };
   }
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // Buffer's indexOf is a memchr: 0.5 ms for 10 MB, where Uint8Array.includes took 7-10 ms.
-  if (view.indexOf(0) !== -1) return { ok: false, reason: 'binary' };
-  // ASCII (no BOM then) is UTF-8 as it is: read as Latin-1, a copy of the bytes, ~1 ms for 10 MB
-  // (kept outside V8's heap from ~1 MB on), where the validating UTF-8 decode took 6-7 ms on a
-  // quiet machine and 25-35 ms in one turn of the loaded extension host (three reads of the file
-  // per agent edit of it).
-  if (isAsciiBytes(view)) return { ok: true, text: view.toString('latin1'), bom: false };
+  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(0) !== -1) return { ok: false, reason: 'binary' };
   const bom = bytes.length >= 3 && UTF8_BOM.every((b, i) => bytes[i] === b);
   try {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bom ? bytes.subarray(3) : bytes);
