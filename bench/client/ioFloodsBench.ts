@@ -73,6 +73,14 @@ function diffVersusBaseline(open: readonly IoRun[], base: readonly IoRun[]): str
   diff open vs diff baseline: host CPU ${ratio(cpu)}; longest block ${block(open)} vs ${block(base)} ms; heap kept ${kept(open)} vs ${kept(base)} MB.`;
 }
 
+/** The longest block over the runs as the host's main thread lived it: its own CPU / its wait for a CPU (ms). */
+function longestMainThread(runs: readonly IoRun[]): string {
+  if (runs.length === 0) return '';
+  const longest = runs.reduce((a, b) => (b.maxBlockMs > a.maxBlockMs ? b : a));
+  if (longest.longestBlockMainRunMs === undefined) return '—';
+  return `${num(longest.longestBlockMainRunMs)} / ${num(longest.longestBlockMainWaitMs ?? 0)}`;
+}
+
 function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number): void {
   const of = (name: IoScenario) => runs.filter((r) => r.scenario === name);
   const med = (name: IoScenario, pick: (r: IoRun) => number) => median(of(name).map(pick));
@@ -89,6 +97,7 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
       num(maxOf(name, (r) => r.maxBlockMs)),
       num(maxOf(name, (r) => r.p99Ms), 1),
       num(maxOf(name, (r) => r.maxBlockCpuMs)),
+      longestMainThread(of(name)),
       num(maxOf(name, (r) => r.rssGrowthMB)),
       num(maxOf(name, (r) => r.heapGrowthMB)),
       num(maxOf(name, (r) => r.heapRetainedMB), 1),
@@ -100,7 +109,7 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
   console.log(
     '\n' +
       table([
-        ['scenario (median; max over runs for blocks and memory)', 'size', 'wall ms', 'vs base', 'host CPU ms', 'vs base', 'max block ms', 'p99 ms', 'max block CPU ms', 'peak RSS +MB', 'peak heap +MB', 'heap kept +MB', 'load (1 min)'],
+        ['scenario (median; max over runs for blocks and memory)', 'size', 'wall ms', 'vs base', 'host CPU ms', 'vs base', 'max block ms', 'p99 ms', 'max block CPU ms', 'its main thread CPU / wait ms', 'peak RSS +MB', 'peak heap +MB', 'heap kept +MB', 'load (1 min)'],
         ...rows,
       ]),
   );
@@ -144,6 +153,8 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
 - cpuMs: CPU used during the run by every process on the machine, by role (ms; Linux): the host's main thread and its other
   threads, its children (the agent; the writer, counted when the host reaps it), code-server's server (forwards what the host
   sends the window), the browser's renderer (the workbench: draws the terminal panel) and other browser processes, and the rest.
+- arrivals (diff open, diff baseline): when each 10 MB document reached the extension host (VS Code sends an opened
+  document's whole text to the host, one block to parse it) and in which event-loop turn; sidesInOneTurn: both in one.
 - gc: the garbage collections during the run by kind (count, total and longest pause, ms): most long blocks of a flood.
 - Memory: peak growth of the host's RSS and heap during the run (RSS sampled every 50 ms, heap every 250 ms; garbage not yet collected included),
   and the heap still held after it (after a full collection); heapPeakSpacesMB: which V8 heap spaces grew, at the heap's peak

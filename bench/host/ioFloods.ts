@@ -498,25 +498,55 @@ function gcPauses(): { stop(): { gcMaxMs: number; gcMaxKind: string; gcTotalMs: 
   };
 }
 
+/**
+ * When each document reached the extension host during a run (ms from its start) and in which
+ * event-loop turn: VS Code sends an opened document's whole text to the host, and two documents
+ * arriving in one turn are parsed in one block.
+ */
+function documentArrivals(): { stop(): { arrivals: string[]; sidesInOneTurn: boolean } } {
+  const start = performance.now();
+  // A turn is counted only when a document arrives: a new one unless no check (setImmediate) ran since the last.
+  let turn = 0;
+  let turnOpen = false;
+  const seen: { scheme: string; at: number; turn: number }[] = [];
+  const listener = vscode.workspace.onDidOpenTextDocument((doc) => {
+    if (doc.lineCount <= 1000) return;
+    if (!turnOpen) {
+      turn++;
+      turnOpen = true;
+      setImmediate(() => (turnOpen = false));
+    }
+    seen.push({ scheme: doc.uri.scheme, at: performance.now() - start, turn });
+  });
+  return {
+    stop() {
+      listener.dispose();
+      return { arrivals: seen.map((s) => `${s.scheme} at ${Math.round(s.at)} ms, turn ${s.turn}`), sidesInOneTurn: seen.length === 2 && seen[0].turn === seen[1].turn };
+    },
+  };
+}
+
 /** The agent's edit of the file, until its diff editor is open with both sides loaded in the host. */
 async function diffOpen(api: AcpNativeApi, file: string): Promise<Record<string, unknown>> {
   const gc = gcPauses();
+  const arrivals = documentArrivals();
   const stop = await api.prompt(`edit ${file}`);
   if (stop !== 'end_turn') throw new Error(`edit: stop reason ${stop}`);
   const input = await waitFor('the diff editor', () => diffTabOf(file));
   const [left, right] = await Promise.all([vscode.workspace.openTextDocument(input.original), vscode.workspace.openTextDocument(input.modified)]);
   // What the extension keeps of the before side beside VS Code's document of it.
   const keptBeforeChars = api.stats().kept.diffBeforeChars;
-  return { leftChars: charsOf(left), rightChars: charsOf(right), leftScheme: input.original.scheme, keptBeforeChars, ...gc.stop() };
+  return { leftChars: charsOf(left), rightChars: charsOf(right), leftScheme: input.original.scheme, keptBeforeChars, ...gc.stop(), ...arrivals.stop() };
 }
 
 /** VS Code's own diff editor on two files on disk, until both sides are loaded in the host. */
 async function plainDiff(before: string, after: string): Promise<Record<string, unknown>> {
   const gc = gcPauses();
+  const arrivals = documentArrivals();
   await vscode.commands.executeCommand('vscode.diff', vscode.Uri.file(before), vscode.Uri.file(after), 'plain diff', { preview: true, preserveFocus: true });
   const input = await waitFor('the diff editor', () => diffTabOf(after));
   const [left, right] = await Promise.all([vscode.workspace.openTextDocument(input.original), vscode.workspace.openTextDocument(input.modified)]);
-  return { leftChars: charsOf(left), rightChars: charsOf(right), leftScheme: input.original.scheme, ...gc.stop() };
+  return { leftChars: charsOf(left), rightChars: charsOf(right), leftScheme: input.original.scheme, ...gc.stop(), ...arrivals.stop() };
 }
 
 export async function run(): Promise<void> {
