@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import { decodeText, eolOf, encodeText } from '../core/actionHunks';
@@ -624,7 +625,12 @@ export class ActionLogCapture extends Disposable {
       if (existing && existing.source !== 'watcher') return;
       const onDisk = readSnapshotSync(path);
       // A folder a command made (or touched) is no file it changed: it was listed without undo.
-      if (!existing && onDisk.kind === 'unknown' && fs.statSync(path, { throwIfNoEntry: false })?.isDirectory()) return;
+      if (!existing && onDisk.kind === 'unknown' && fs.statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+        // Files a command writes into a folder it just made can come before the watcher watches the
+        // folder (`mkdir d && printf x > d/f`): no event tells of them, so they are looked for here.
+        if (what === 'created') for (const file of filesIn(path)) this.onDiskChange(vscode.Uri.file(file), 'created');
+        return;
+      }
       // Taken once: it reads the file and encodes the document's text.
       const before = existing ? existing.before : this.watcherBefore(sessionId, path, what);
       if (onDisk.kind === 'absent' && before.kind !== 'bytes') {
@@ -691,6 +697,31 @@ export class ActionLogCapture extends Disposable {
 function hasOriginalFile(meta: unknown, path: string): boolean {
   const response = (meta as { claudeCode?: { toolResponse?: { filePath?: unknown; originalFile?: unknown } } } | undefined)?.claudeCode?.toolResponse;
   return response?.filePath === path && response.originalFile !== undefined;
+}
+
+/** At most this many files of a folder a command made are listed (a build's output folder stays quiet). */
+const MAX_FILES_IN_NEW_FOLDER = 100;
+/** Folders VS Code's file watcher leaves out by default, never walked here either. */
+const UNWATCHED_FOLDERS = new Set(['.git', 'node_modules']);
+
+/** The files under a folder, breadth first, at most MAX_FILES_IN_NEW_FOLDER of them. */
+function filesIn(folder: string): string[] {
+  const files: string[] = [];
+  const folders = [folder];
+  for (let i = 0; i < folders.length && files.length < MAX_FILES_IN_NEW_FOLDER; i++) {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(folders[i], { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const path = join(folders[i], entry.name);
+      if (entry.isDirectory() && !UNWATCHED_FOLDERS.has(entry.name)) folders.push(path);
+      else if (entry.isFile() && files.length < MAX_FILES_IN_NEW_FOLDER) files.push(path);
+    }
+  }
+  return files;
 }
 
 function newTurnCalls(): TurnCalls {
