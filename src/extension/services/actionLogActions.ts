@@ -205,7 +205,8 @@ export class ActionLogActions {
       const uri = vscode.Uri.file(change.path);
       return [uri, this.beforeUri(change), uri] as const;
     });
-    await vscode.commands.executeCommand('vscode.changes', `Agent changes (${changes.length} ${changes.length === 1 ? 'file' : 'files'})`, entries);
+    // VS Code's multi-diff editor appends the count of files itself: `Agent changes (2 files)`.
+    await vscode.commands.executeCommand('vscode.changes', 'Agent changes', entries);
   }
 
   async openFile(sessionId: string, changeId: number): Promise<void> {

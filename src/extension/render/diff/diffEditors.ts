@@ -105,8 +105,7 @@ export class DiffEditors extends Disposable {
       await vscode.commands.executeCommand('vscode.diff', only.left, only.right, title, showOptions);
       return;
     }
-    const files = new Set(entries.map((e) => e.item.path));
-    const title = multiDiffTitle(callDisplayTitle(call, ctx), files.size, entries.length);
+    const title = multiDiffTitle(callDisplayTitle(call, ctx));
     // Each entry is keyed by a URI of its own: several hunks of one file must stay distinct.
     await vscode.commands.executeCommand(
       'vscode.changes',
