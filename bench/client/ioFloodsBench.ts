@@ -77,8 +77,7 @@ function diffVersusBaseline(open: readonly IoRun[], base: readonly IoRun[]): str
 function longestMainThread(runs: readonly IoRun[]): string {
   if (runs.length === 0) return '';
   const longest = runs.reduce((a, b) => (b.maxBlockMs > a.maxBlockMs ? b : a));
-  if (longest.longestBlockMainRunMs === undefined) return '—';
-  return `${num(longest.longestBlockMainRunMs)} / ${num(longest.longestBlockMainWaitMs ?? 0)}`;
+  return `${num(longest.longestBlockMainRunMs)} / ${num(longest.longestBlockMainWaitMs)}`;
 }
 
 function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number): void {

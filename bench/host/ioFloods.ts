@@ -32,6 +32,7 @@ import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { AcpNativeApi, RenderedToolCall } from '../../src/extension/api';
 import { startLoopBlocks } from '../support/loopBlocks';
+import { startMainThreadBlocks } from '../support/mainThreadBlocks';
 import { deflatedBytes, deflateWrites, profiler, setSetting, sleep } from '../support/inHost';
 import { floodMessagesWriterScript, floodWriterScript } from '../support/floodLines';
 
@@ -56,11 +57,11 @@ export interface IoRun {
   readonly maxBlockCpuMs: number;
   /**
    * The longest block's main-thread time on a CPU and waiting in the runqueue for one (Linux
-   * schedstat; absent elsewhere): what the event loop itself did in it, and how long the loaded
-   * machine kept it from running.
+   * schedstat; elsewhere the process's CPU and no wait): what the event loop itself did in it, and
+   * how long the loaded machine kept it from running.
    */
-  readonly longestBlockMainRunMs?: number;
-  readonly longestBlockMainWaitMs?: number;
+  readonly longestBlockMainRunMs: number;
+  readonly longestBlockMainWaitMs: number;
   /** CPU used during the run by every process on the machine, by role (see machineCpuProbe), ms. */
   readonly machineCpuMs: Record<string, number>;
   /** Peak growth over the span (RSS sampled every 50 ms, heap every 250 ms), MB. */
@@ -100,53 +101,27 @@ const collectGarbage = vm.runInNewContext('gc') as () => void;
 
 /**
  * How much CPU the host process used between two ticks of a 10 ms interval: the CPU share of a
- * block (all the process's threads, so an upper bound of its main thread's). Where Linux tells it
- * (schedstat), also the longest block's main-thread time on a CPU and waiting for one: the host's
- * other threads (V8's GC helpers, libuv's pool deflating code-server's messages, the JSON worker)
- * run beside the main thread and count in the process's CPU, not in its event loop.
+ * block (all the process's threads, so an upper bound of its main thread's: V8's GC helpers, libuv's
+ * pool deflating code-server's messages and the JSON worker run beside it). The main thread's own
+ * share of the longest block is `startMainThreadBlocks`'s.
  */
-function cpuBlockProbe(): { stop(): { maxCpuMs: number; longestMainRunMs?: number; longestMainWaitMs?: number } } {
-  let schedFd: number | undefined;
-  try {
-    schedFd = fs.openSync('/proc/thread-self/schedstat', 'r');
-  } catch {
-    schedFd = undefined;
-  }
-  const schedBuffer = Buffer.alloc(128);
-  // [on a CPU, waiting for one] in ms (Linux only).
-  const sched = (): [number, number] | undefined => {
-    if (schedFd === undefined) return undefined;
-    const length = fs.readSync(schedFd, schedBuffer, 0, schedBuffer.length, 0);
-    const [run, wait] = schedBuffer.toString('latin1', 0, length).split(' ').map(Number);
-    return [run / 1e6, wait / 1e6];
-  };
+function cpuBlockProbe(): { stop(): number } {
   let lastWall = performance.now();
   let lastCpu = process.cpuUsage();
-  let lastSched = sched();
   let max = 0;
-  let longest = 0;
-  let longestMain: { run: number; wait: number } | undefined;
   const tick = () => {
     const wall = performance.now();
     const cpu = process.cpuUsage(lastCpu);
-    const cpuMs = (cpu.user + cpu.system) / 1000;
-    const now = sched();
-    max = Math.max(max, Math.min(wall - lastWall, cpuMs));
-    if (wall - lastWall > longest) {
-      longest = wall - lastWall;
-      longestMain = now && lastSched ? { run: now[0] - lastSched[0], wait: now[1] - lastSched[1] } : undefined;
-    }
+    max = Math.max(max, Math.min(wall - lastWall, (cpu.user + cpu.system) / 1000));
     lastWall = wall;
     lastCpu = process.cpuUsage();
-    lastSched = now;
   };
   const timer = setInterval(tick, 10);
   return {
     stop() {
       tick();
       clearInterval(timer);
-      if (schedFd !== undefined) fs.closeSync(schedFd);
-      return { maxCpuMs: max, ...(longestMain ? { longestMainRunMs: longestMain.run, longestMainWaitMs: longestMain.wait } : {}) };
+      return max;
     },
   };
 }
@@ -335,6 +310,7 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
   const machine = machineCpuProbe();
   const blocks = startLoopBlocks();
   const cpuBlocks = cpuBlockProbe();
+  const mainThread = startMainThreadBlocks();
   const gc = gcProbe();
   const sentBefore = deflatedBytes();
   const writesBefore = deflateWrites();
@@ -344,7 +320,8 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
   const wallMs = performance.now() - start;
   const used = process.cpuUsage(cpu);
   const loop = blocks.stop();
-  const { maxCpuMs: maxBlockCpuMs, longestMainRunMs, longestMainWaitMs } = cpuBlocks.stop();
+  const maxBlockCpuMs = cpuBlocks.stop();
+  const main = mainThread.stop();
   const collections = gc.stop();
   const machineCpuMs = machine.stop();
   const sent = { sentKB: Math.round((deflatedBytes() - sentBefore) / 1024), sentWrites: deflateWrites() - writesBefore };
@@ -362,7 +339,8 @@ async function measure(rep: number, scenario: IoScenario, mb: number, run: () =>
     maxBlockMs: loop.maxMs,
     p99Ms: loop.p99Ms,
     maxBlockCpuMs,
-    ...(longestMainRunMs !== undefined ? { longestBlockMainRunMs: longestMainRunMs, longestBlockMainWaitMs: longestMainWaitMs } : {}),
+    longestBlockMainRunMs: main.longestCpuMs,
+    longestBlockMainWaitMs: main.longestWaitMs,
     machineCpuMs,
     ...grown,
     gc: collections,

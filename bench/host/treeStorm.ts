@@ -18,12 +18,13 @@ import * as fs from 'node:fs';
 import * as inspector from 'node:inspector/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { performance, PerformanceObserver } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api';
 import { replaySessionId, replayUpdates } from '../../test/agents/stormMessages';
 import { activateWithStormAgent, deflatedBytes, deflateWrites, profiler, setSetting, sleep, watchSpawns } from '../support/inHost';
 import { startLoopBlocks } from '../support/loopBlocks';
+import { startGcPauses, startMainThreadBlocks } from '../support/mainThreadBlocks';
 
 
 /**
@@ -154,78 +155,6 @@ async function refreshCost(api: AcpNativeApi): Promise<number> {
   return (used.user + used.system) / 1000 / REFRESH_SAMPLES;
 }
 
-/** Garbage-collection pauses of the extension host while it runs. */
-function gcPauses(): { stop(): { maxMs: number; totalMs: number } } {
-  let maxMs = 0;
-  let totalMs = 0;
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      maxMs = Math.max(maxMs, entry.duration);
-      totalMs += entry.duration;
-    }
-  });
-  observer.observe({ entryTypes: ['gc'] });
-  return {
-    stop: () => {
-      observer.disconnect();
-      return { maxMs, totalMs };
-    },
-  };
-}
-
-/**
- * The extension host's main thread in its event-loop blocks (5 ms ticks): in the longest block, its
- * own CPU time and its time waiting for a CPU (Linux schedstat: runnable, not run); and the most CPU
- * it spent in any one block. On a loaded 2-core machine a block's wall time is mostly other
- * processes' turns: its CPU is what the extension host itself did. Elsewhere (no /proc), the whole
- * process's CPU time and no wait.
- */
-function mainThreadBlocks(): { stop(): { longestCpuMs: number; longestWaitMs: number; maxCpuMs: number } } {
-  let schedFd: number | undefined;
-  try {
-    schedFd = fs.openSync('/proc/thread-self/schedstat', 'r');
-  } catch {
-    schedFd = undefined;
-  }
-  const buffer = Buffer.alloc(128);
-  // [on a CPU, waiting for one] in ms since some start.
-  const read = (): [number, number] => {
-    if (schedFd === undefined) {
-      const cpu = process.cpuUsage();
-      return [(cpu.user + cpu.system) / 1000, 0];
-    }
-    const length = fs.readSync(schedFd, buffer, 0, buffer.length, 0);
-    const [run, wait] = buffer.toString('latin1', 0, length).split(' ').map(Number);
-    return [run / 1e6, wait / 1e6];
-  };
-  let last = performance.now();
-  let [lastRun, lastWait] = read();
-  let longest = 0;
-  const result = { longestCpuMs: 0, longestWaitMs: 0, maxCpuMs: 0 };
-  const tick = () => {
-    const now = performance.now();
-    const [run, wait] = read();
-    if (now - last > longest) {
-      longest = now - last;
-      result.longestCpuMs = run - lastRun;
-      result.longestWaitMs = wait - lastWait;
-    }
-    result.maxCpuMs = Math.max(result.maxCpuMs, run - lastRun);
-    last = now;
-    lastRun = run;
-    lastWait = wait;
-  };
-  const timer = setInterval(tick, 5);
-  return {
-    stop: () => {
-      tick();
-      clearInterval(timer);
-      if (schedFd !== undefined) fs.closeSync(schedFd);
-      return result;
-    },
-  };
-}
-
 /** Memory of the extension host after a full garbage collection. */
 async function memoryAfterGc(): Promise<NodeJS.MemoryUsage> {
   const session = new inspector.Session();
@@ -272,8 +201,8 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
   const sentBefore = deflatedBytes();
   const writesBefore = deflateWrites();
   const blocks = startLoopBlocks();
-  const mainThread = mainThreadBlocks();
-  const gc = gcPauses();
+  const mainThread = startMainThreadBlocks();
+  const gc = startGcPauses();
   const spawned = { count: 0, longestMs: 0 };
   const spawnWatch = watchSpawns((_file, ms) => {
     spawned.count++;

@@ -3,8 +3,7 @@
  * benches: in the longest block, its own CPU time and its time waiting for a CPU (Linux schedstat:
  * runnable, not run); and the most CPU it spent in any one block. On a loaded 2-core machine a
  * block's wall time is mostly other processes' turns: its CPU is what the extension host itself did.
- * Elsewhere (no /proc), the whole process's CPU time and no wait. (bench/host/treeStorm.ts has the
- * same reading of its own.)
+ * Elsewhere (no /proc), the whole process's CPU time and no wait.
  */
 import * as fs from 'node:fs';
 import { performance, PerformanceObserver } from 'node:perf_hooks';

@@ -232,6 +232,13 @@ async function writeFile(client: Client, sessionId: string, file: string, cwd: s
   await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed' });
 }
 
+/** One call proposing two new files (two diffs, nothing written): its card opens as a multi-diff editor. */
+async function proposeTwoFiles(client: Client, sessionId: string, first: string, second: string): Promise<void> {
+  const toolCallId = `toolu_${nextId++}`;
+  const content: acp.ToolCallContent[] = [first, second].map((file) => ({ type: 'diff', path: file, oldText: null, newText: `${path.basename(file)}\n` }));
+  await update(client, sessionId, { sessionUpdate: 'tool_call', toolCallId, title: 'Propose two files', kind: 'edit', status: 'completed', content, locations: [] });
+}
+
 async function deleteFile(client: Client, sessionId: string, file: string, cwd: string): Promise<void> {
   const toolCallId = `toolu_${nextId++}`;
   const title = `Delete ${path.relative(cwd, file)}`;
@@ -582,6 +589,9 @@ acp
         break;
       case 'delete-file':
         await deleteFile(client, sid, arg, cwd);
+        break;
+      case 'propose-two-files':
+        await proposeTwoFiles(client, sid, arg, arg2 ?? '');
         break;
       case 'shell':
         await shell(client, sid, cwd, firstLine.trim().slice('shell'.length).trim());

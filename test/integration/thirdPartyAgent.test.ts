@@ -51,6 +51,21 @@ describe('what third-party agents send', function () {
     );
   });
 
+  it('opens a call with diffs of two files as one multi-diff editor, its count in the title once', async () => {
+    const [first, second] = [inWorkspace('src/proposed-a.ts'), inWorkspace('src/proposed-b.ts')];
+    // Only the editor opened here: an auto-open on completion could land after this test, over the next one's preview tab.
+    await setSetting('acpNative.diff.autoOpen', 'onClick');
+    try {
+      await within('the proposing turn', api.prompt(`propose-two-files ${first} ${second}`));
+      await vscode.commands.executeCommand('acpNative.openToolCall', api.activeSessionId, lastCall(api).id);
+      // VS Code's multi-diff editor appends the count of its entries to the title it is given.
+      const labels = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label));
+      await waitFor('the multi-diff tab', () => labels().includes('Propose two files (2 files)'), 15_000, () => JSON.stringify(labels()));
+    } finally {
+      await setSetting('acpNative.diff.autoOpen', 'onComplete');
+    }
+  });
+
   it('updates an open diff editor when the call-time snippet is replaced by the applied hunk', async () => {
     const file = inWorkspace('src/hello.ts');
     fs.writeFileSync(file, 'export const greeting = "Hello";\nexport const target = "world";\n');

@@ -30,14 +30,6 @@ export function diffEditorTitle(input: DiffTitleInput): string {
   return `${input.displayPath} (${action}${hunk})`;
 }
 
-/**
- * Title of the multi-diff editor for a card with several diffs: the call's own. VS Code's multi-diff
- * editor appends the count of its entries itself (`Refactor (3 files)`); a count here showed twice.
- */
-export function multiDiffTitle(callTitle: string): string {
-  return callTitle;
-}
-
 /** Compares a diff's new text with a file's content, ignoring line-ending style. */
 export function isWholeFileContent(newText: string, fileText: string): boolean {
   return normalizeEol(newText) === normalizeEol(fileText);

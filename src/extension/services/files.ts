@@ -186,5 +186,3 @@ async function explained<T>(what: string, run: () => Promise<T>): Promise<T> {
     throw acp.RequestError.internalError({ reason: errorMessage(error) }, `Could not ${what}: ${errorMessage(error)}`);
   }
 }
-
-/** What is there before the agent writes: bytes on disk, plus unsaved text when there is some. */

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { actionOf, diffEditorTitle, isWholeFileContent, multiDiffTitle } from '../../../src/extension/core/editorTitles';
+import { actionOf, diffEditorTitle, isWholeFileContent } from '../../../src/extension/core/editorTitles';
 
 describe('diff editor titles', () => {
   it('names the file and what the agent did', () => {
@@ -16,9 +16,6 @@ describe('diff editor titles', () => {
     assert.equal(actionOf('', false), 'Agent Edit');
   });
 
-  it('titles the multi-diff editor by the call alone (VS Code appends the count of its entries)', () => {
-    assert.equal(multiDiffTitle('Refactor'), 'Refactor');
-  });
 
   it('treats CRLF and LF content as the same file content', () => {
     assert.equal(isWholeFileContent('a\nb\n', 'a\r\nb\r\n'), true);

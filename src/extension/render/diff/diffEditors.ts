@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import { cardOf, type ToolCallState } from '../../core/toolCalls';
-import { diffEditorTitle, isWholeFileContent, multiDiffTitle } from '../../core/editorTitles';
+import { diffEditorTitle, isWholeFileContent } from '../../core/editorTitles';
 import type { AgentSessions, SessionRecord } from '../../connection/agentSessions';
 import type { Config } from '../../config';
 import { errorMessage, type Logger } from '../../log';
@@ -105,7 +105,8 @@ export class DiffEditors extends Disposable {
       await vscode.commands.executeCommand('vscode.diff', only.left, only.right, title, showOptions);
       return;
     }
-    const title = multiDiffTitle(callDisplayTitle(call, ctx));
+    // The call's own title: VS Code's multi-diff editor appends the count of its entries itself.
+    const title = callDisplayTitle(call, ctx);
     // Each entry is keyed by a URI of its own: several hunks of one file must stay distinct.
     await vscode.commands.executeCommand(
       'vscode.changes',

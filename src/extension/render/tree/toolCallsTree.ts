@@ -163,26 +163,27 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
+    if (node.type === 'session') return undefined;
+    // A closed session's nodes have no parent: VS Code must not be sent looking for the session
+    // among the root's children (it logs "Cannot resolve tree item"; see core/treeModel.ts `callParent`).
+    const state = this.sessions.session(node.sessionId)?.state;
+    if (!state) return undefined;
     switch (node.type) {
-      case 'session':
-        return undefined;
       case 'call': {
-        const state = this.sessions.session(node.sessionId)?.state;
-        const order = state?.toolCall(node.toolCallId)?.order;
-        const parent = callParent(state && order !== undefined ? { order, count: state.toolCalls().length } : undefined, node === this.following);
+        const order = state.toolCall(node.toolCallId)?.order;
+        const parent = callParent(order !== undefined ? { order, count: state.toolCalls().length } : undefined, node === this.following);
         if (!parent) return undefined;
         return parent.type === 'session' ? this.sessionNodeOf(node.sessionId) : this.callGroupNodeOf(node.sessionId, parent.group);
       }
       case 'callGroup':
       case 'review':
-        // A closed session's nodes have no parent: VS Code must not be sent looking for it (core/treeModel.ts `callParent`).
-        return this.sessions.session(node.sessionId) ? this.sessionNodeOf(node.sessionId) : undefined;
+        return this.sessionNodeOf(node.sessionId);
       case 'text':
       case 'location':
       case 'rawInput':
-        return this.sessions.session(node.sessionId) ? this.callNodeOf(node.sessionId, node.toolCallId) : undefined;
+        return this.callNodeOf(node.sessionId, node.toolCallId);
       case 'reviewFile':
-        return this.sessions.session(node.sessionId) ? this.reviewNodeOf(node.sessionId, node.turn) : undefined;
+        return this.reviewNodeOf(node.sessionId, node.turn);
     }
   }
 
