@@ -38,7 +38,7 @@ const lazyChunks = {
   // The MCP SDK with ajv: only when a session's MCP server is first used.
   'src/agent/mcp/sdk.ts': 'dist/agentMcp.js',
   // The extension's archive readers (yauzl, tar-stream, seek-bzip): only when an agent is installed.
-  'src/extension/services/registry/archives.ts': 'dist/registryArchives.js',
+  'src/extension/agents/registry/archives.ts': 'dist/registryArchives.js',
 };
 
 /**

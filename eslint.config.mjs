@@ -1,6 +1,12 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
 
+const VSCODE_BANNED = { name: 'vscode', message: 'Pure module: no vscode here.' };
+const ZOD_NAMESPACE = {
+  selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z']",
+  message: "import * as z from 'zod': esbuild keeps all of zod's locales (264 KB) for the `z` re-export.",
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', '.cache/**', 'node_modules/**', 'demo/**', 'test/fixtures/**', 'media/**/*.js'] },
   ...tseslint.configs.recommended,
@@ -26,34 +32,57 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
-  // Layers point down: core ← connection ← services ← render ← the composition root (context.ts,
-  // commands.ts, apiImpl.ts, extension.ts). The top-level adapters (config.ts, log.ts, titles.ts,
-  // util/) are shared by every layer but core. Each rule names what a layer must not reach.
+  // The house by feature (docs/architecture.md). Each rule names what a part must not reach.
+  // Pure parts never import `vscode` (type imports included), so their unit tests run in plain
+  // Node: the bundled agent, the protocol both sides share, and in the extension `base/`, `wire/`
+  // and every feature's `model/` folder.
   {
-    // The pure layers must never reach VS Code: they are unit-tested in plain Node.
-    files: ['src/agent/**/*.ts', 'src/protocol/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Pure module: no vscode here.' }] }],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z']",
-          message: "import * as z from 'zod': esbuild keeps all of zod's locales (264 KB) for the `z` re-export.",
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/extension/core/**/*.ts'],
+    files: ['src/agent/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'vscode', message: 'Pure module: no vscode here.' }],
+          paths: [VSCODE_BANNED],
+          patterns: [{ regex: String.raw`^(\.\./)+extension(/|$)`, message: 'The bundled agent is its own program: it never imports the extension.' }],
+        },
+      ],
+      'no-restricted-syntax': ['error', ZOD_NAMESPACE],
+    },
+  },
+  {
+    files: ['src/protocol/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [VSCODE_BANNED],
+          patterns: [{ regex: String.raw`^(\.\./)+(agent|extension)(/|$)`, message: 'src/protocol is what both programs share: it imports neither.' }],
+        },
+      ],
+      'no-restricted-syntax': ['error', ZOD_NAMESPACE],
+    },
+  },
+  {
+    files: ['src/extension/base/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [VSCODE_BANNED], patterns: [{ regex: String.raw`^\.\./`, message: 'base/ is what every feature stands on: it imports nothing of them.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/extension/wire/**/*.ts', 'src/extension/**/model/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [VSCODE_BANNED],
           patterns: [
             {
-              regex: String.raw`^(\.\./)+(connection|services|render|util)(/|$)|^(\.\./)+(config|log|titles|context|commands|api|apiImpl|extension)$`,
-              message: 'core/ is the bottom layer: it imports nothing of the extension around it.',
+              // Up and out of the pure part only into another pure part (a model/, base/, wire/, src/protocol).
+              regex: String.raw`^(\.\./)+(?!(.*/)?(model|base|wire|protocol)/|(\.\./)*package\.json$)`,
+              message: 'Pure code imports only pure code: another model/ folder, base/, wire/ or src/protocol.',
             },
           ],
         },
@@ -61,45 +90,15 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/extension/connection/**/*.ts'],
+    // The adapters: any feature may use another's, none reaches the root that wires them.
+    files: ['src/extension/**/*.ts'],
+    ignores: ['src/extension/base/**', 'src/extension/wire/**', 'src/extension/**/model/**', 'src/extension/*.ts', 'src/extension/api/createApi.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
-            {
-              regex: String.raw`^(\.\./)+(services|render)(/|$)|^(\.\./)+(context|commands|apiImpl|extension)$`,
-              message: 'connection/ sits below services/ and render/: pass what it needs in its deps.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/extension/services/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: String.raw`^(\.\./)+render(/|$)|^(\.\./)+(context|commands|apiImpl|extension)$`,
-              message: 'services/ sits below render/: renderers use services, never the other way round.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/extension/render/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: String.raw`^(\.\./)+(context|commands|apiImpl|extension)$`, message: 'render/ must not reach the composition root: take deps.' },
+            { regex: String.raw`^(\.\./)+(root|commands|extension)$|^(\.\./)+api/createApi$`, message: 'Features never reach the root (root.ts, commands.ts, extension.ts, api/createApi.ts): take deps.' },
           ],
         },
       ],

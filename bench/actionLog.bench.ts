@@ -22,10 +22,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { decodeText } from '../src/extension/core/actionHunks';
-import { viewOf, type FileChange } from '../src/extension/core/actionLog';
-import { planUndo, planWholeUndo } from '../src/extension/core/undoPlan';
-import { ActionLogStore, fingerprintFile } from '../src/extension/services/actionLogStore';
+import { decodeText } from '../src/extension/review/model/actionHunks';
+import { viewOf, type FileChange } from '../src/extension/review/model/actionLog';
+import { planUndo, planWholeUndo } from '../src/extension/review/model/undoPlan';
+import { ActionLogStore, fingerprintFile } from '../src/extension/review/actionLogStore';
 
 const envNumber = (name: string, fallback: number): number => {
   const value = Number(process.env[name]);

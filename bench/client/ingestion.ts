@@ -8,7 +8,7 @@
  * params taken raw. The raw baseline reads the bytes through the SDK's own `ndJsonStream`: the
  * SDK's framing and dispatch alone. "Ours" reads them as the extension does (AgentProcess.stream():
  * JsonLineFilter, SlicedFeed, one JSON.parse per line) and adds what the extension adds: its
- * validator (core/updateShape.ts), the queue and the session state. Two more runs show the steps
+ * validator (wire/updateShape.ts), the queue and the session state. Two more runs show the steps
  * before, in the same run: the same over the SDK's `ndJsonStream` ("sdk framing"), and that with
  * the SDK's router kept (its zod parse, then a light shape check).
  *
@@ -21,14 +21,14 @@ import * as acp from '@agentclientprotocol/sdk';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
-import { removeSdkSessionRouter } from '../../src/extension/connection/agentConnection';
-import { messageStream } from '../../src/extension/connection/messageStream';
-import type { Logger } from '../../src/extension/log';
-import { KeyedSerialQueue } from '../../src/extension/core/serialQueue';
-import { checkSessionNotification } from '../../src/extension/core/updateShape';
-import { SessionState } from '../../src/extension/core/session';
-import { EarlyUpdates } from '../../src/extension/core/earlyUpdates';
-import { UpdateRouter } from '../../src/extension/core/updateRouting';
+import { removeSdkSessionRouter } from '../../src/extension/wire/agentConnection';
+import { messageStream } from '../../src/extension/wire/messageStream';
+import type { Logger } from '../../src/extension/base/log';
+import { KeyedSerialQueue } from '../../src/extension/base/serialQueue';
+import { checkSessionNotification } from '../../src/extension/wire/updateShape';
+import { SessionState } from '../../src/extension/session/model/sessionState';
+import { EarlyUpdates } from '../../src/extension/session/model/earlyUpdates';
+import { UpdateRouter } from '../../src/extension/session/model/updateRouting';
 import type { UpdateMix } from './updateMix';
 
 const CHUNK_BYTES = 64 * 1024;
@@ -82,7 +82,7 @@ function agentStdoutNode(bytes: Uint8Array): Readable {
 const silent: Logger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, show: () => undefined };
 
 /**
- * The extension's own framing (connection/messageStream.ts: JsonLineFilter → SlicedFeed → one
+ * The extension's own framing (wire/messageStream.ts: JsonLineFilter → SlicedFeed → one
  * JSON.parse per line → MessageQueue, read by the SDK), as `AgentProcess.stream()` builds it, over the same reads.
  */
 function extensionFraming(bytes: Uint8Array): acp.Stream {
@@ -119,7 +119,7 @@ export async function runRaw(bytes: Uint8Array, count: number, framing: 'sdk' | 
 
 /**
  * Ours: the extension's framing and the same dispatch into the session core, as `AgentProcess`,
- * `AgentConnection` and `AgentSessions.receiveUpdate` do it (its routing, core/updateRouting.ts,
+ * `AgentConnection` and `AgentSessions.receiveUpdate` do it (its routing, session/model/updateRouting.ts,
  * runs here as is; the action log's arrival hook is not part of it). `sdk framing`: the same over
  * the SDK's `ndJsonStream` instead (the extension's path before its own framing). `before`: that, and the SDK's
  * router kept (its zod parse, then a light check).
@@ -201,7 +201,7 @@ export const inProcess = {
     if (sink < 0) console.log(sink);
     return ms;
   },
-  /** The extension's validator (core/updateShape.ts) over each parsed notification. */
+  /** The extension's validator (wire/updateShape.ts) over each parsed notification. */
   check(mix: UpdateMix): number {
     const notifications = mix.updates.map((update) => ({ sessionId: mix.sessionId, update }));
     let sink = 0;

@@ -109,9 +109,9 @@ async function terminalFlood(mb: number): Promise<Record<string, number>> {
 /** Loaded before measuring: compiling them is not the fault's cost. */
 async function load() {
   return {
-    agentProcess: await import('../../src/extension/connection/agentProcess'),
-    agentConnection: await import('../../src/extension/connection/agentConnection'),
-    clientTerminals: await import('../../src/extension/services/clientTerminals'),
+    agentProcess: await import('../../src/extension/wire/agentProcess'),
+    agentConnection: await import('../../src/extension/wire/agentConnection'),
+    clientTerminals: await import('../../src/extension/cards/terminal/clientTerminals'),
     terminalPanels: await import('./terminalPanels'),
   };
 }

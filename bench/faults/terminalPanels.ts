@@ -1,8 +1,8 @@
 /**
  * The terminal panels client terminals write to, as the bench sees them: the real pseudoterminal
- * (render/terminal/outputPseudoterminal.ts), opened at once, its output consumed and counted.
+ * (cards/terminal/outputPseudoterminal.ts), opened at once, its output consumed and counted.
  */
-import { OutputPseudoterminal } from '../../src/extension/render/terminal/outputPseudoterminal';
+import { OutputPseudoterminal } from '../../src/extension/cards/terminal/outputPseudoterminal';
 
 export function terminalPanels() {
   let rendered = 0;

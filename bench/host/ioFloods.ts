@@ -30,7 +30,7 @@ import { performance, PerformanceObserver, constants as perfConstants, type Perf
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
-import type { AcpNativeApi, RenderedToolCall } from '../../src/extension/api';
+import type { AcpNativeApi, RenderedToolCall } from '../../src/extension/api/api';
 import { startLoopBlocks } from '../support/loopBlocks';
 import { startMainThreadBlocks } from '../support/mainThreadBlocks';
 import { deflatedBytes, deflateWrites, profiler, setSetting, sleep } from '../support/inHost';

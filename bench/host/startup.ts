@@ -21,7 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import * as vscode from 'vscode';
-import type { AcpNativeApi } from '../../src/extension/api';
+import type { AcpNativeApi } from '../../src/extension/api/api';
 
 const EXTENSION_ID = 'acp-native.acp-native';
 const PROMPT = '/read README.md';

@@ -15,7 +15,7 @@
 import * as os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { AcpNativeApi } from '../../src/extension/api';
+import type { AcpNativeApi } from '../../src/extension/api/api';
 import { startLoopBlocks } from '../support/loopBlocks';
 import { startGcPauses, startMainThreadBlocks } from '../support/mainThreadBlocks';
 import { startWindowCpu } from '../support/windowCpu';

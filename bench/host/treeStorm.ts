@@ -20,7 +20,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { AcpNativeApi } from '../../src/extension/api';
+import type { AcpNativeApi } from '../../src/extension/api/api';
 import { replaySessionId, replayUpdates } from '../../test/agents/stormMessages';
 import { activateWithStormAgent, deflatedBytes, deflateWrites, profiler, setSetting, sleep, watchSpawns } from '../support/inHost';
 import { startLoopBlocks } from '../support/loopBlocks';
@@ -29,7 +29,7 @@ import { startGcPauses, startMainThreadBlocks } from '../support/mainThreadBlock
 
 /**
  * How long the tree's refresh counter must stay still to call the tree settled: its timer waits
- * 50–500 ms, longer after a costly refresh (core/treeRefresh.ts `refreshDelay`).
+ * 50–500 ms, longer after a costly refresh (cards/tree/model/treeRefresh.ts `refreshDelay`).
  */
 const QUIET_MS = 1000;
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { AcpNativeApi } from '../../src/extension/api';
+import type { AcpNativeApi } from '../../src/extension/api/api';
 
 /** Sets a user (global) setting: `acpNative.trace` → section `acpNative`, key `trace`. */
 export async function setSetting(key: string, value: unknown): Promise<void> {

@@ -1,17 +1,17 @@
 import * as vscode from 'vscode';
-import type { AcpNative } from './context';
-import { errorMessage } from './log';
-import { AgentExitedError } from './connection/agentConnection';
+import type { AcpNative } from './root';
+import { errorMessage } from './base/log';
+import { AgentExitedError } from './wire/agentConnection';
 import type { McpServer } from '@agentclientprotocol/sdk';
-import type { SkippedServer } from './core/mcpConfig';
-import { summarize } from './services/mcpServers';
-import { isAuthRequired, StillNotSignedInError } from './core/signIn';
-import { summaryText } from './core/actionLog';
-import { fileDisplayPath } from './titles';
-import type { UndoOutcome } from './services/actionLogActions';
-import { realPath } from './services/actionLogFiles';
-import { ACTIVITY_LABELS, switcherEntries } from './core/openSessions';
-import { openSessionsOf } from './render/chat/openSessions';
+import type { SkippedServer } from './agents/mcp/model/mcpConfig';
+import { summarize } from './agents/mcp/mcpServerService';
+import { isAuthRequired, StillNotSignedInError } from './agents/signIn/model/authMethods';
+import { summaryText } from './review/model/actionLog';
+import { fileDisplayPath } from './workspace/titles';
+import type { UndoOutcome } from './review/actionLogActions';
+import { realPath } from './review/snapshotFiles';
+import { ACTIVITY_LABELS, switcherEntries } from './session/model/openSessions';
+import { openSessionsOf } from './chat/sessionList';
 
 type CommandHandler = (acp: AcpNative, ...args: unknown[]) => unknown;
 

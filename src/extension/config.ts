@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AutoApprove } from './core/permissions';
+import type { AutoApprove } from './permissions/model/autoApprove';
 
 /** An agent from `acpNative.agents`. */
 export interface AgentSetting {
@@ -88,7 +88,7 @@ export class Config {
     return this.section.get<string[]>(KEYS.bundledAgentArgs, []).filter((a) => typeof a === 'string');
   }
 
-  /** `acpNative.mcpServers` as written; core/mcpConfig.ts reads it (and says what it cannot use). */
+  /** `acpNative.mcpServers` as written; agents/mcp/model/mcpConfig.ts reads it (and says what it cannot use). */
   get mcpServers(): unknown {
     return this.section.get<unknown>(KEYS.mcpServers, []);
   }

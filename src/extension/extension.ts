@@ -1,14 +1,14 @@
 // First: it notes when the bundle began evaluating.
-import { moduleEvaluationStartedAt } from './startupClock';
+import { moduleEvaluationStartedAt } from './base/startupClock';
 import * as vscode from 'vscode';
 import { performance } from 'node:perf_hooks';
-import type { AcpNativeApi } from './api';
-import { createApi } from './apiImpl';
+import type { AcpNativeApi } from './api/api';
+import { createApi } from './api/createApi';
 import { registerCommands } from './commands';
-import { AcpNative } from './context';
-import { channelLogger } from './log';
+import { AcpNative } from './root';
+import type { Logger } from './base/log';
 
-export type { AcpNativeApi } from './api';
+export type { AcpNativeApi } from './api/api';
 
 export function activate(context: vscode.ExtensionContext): AcpNativeApi {
   const startedAt = performance.now();
@@ -21,4 +21,15 @@ export function activate(context: vscode.ExtensionContext): AcpNativeApi {
 
 export function deactivate(): void {
   // Everything is disposed through context.subscriptions.
+}
+
+function channelLogger(channel: vscode.LogOutputChannel): Logger {
+  return {
+    trace: (m) => channel.trace(m),
+    debug: (m) => channel.debug(m),
+    info: (m) => channel.info(m),
+    warn: (m) => channel.warn(m),
+    error: (m, ...rest) => channel.error(m, ...rest),
+    show: () => channel.show(true),
+  };
 }

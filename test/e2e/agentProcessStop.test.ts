@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentProcess } from '../../src/extension/connection/agentProcess';
+import { AgentProcess } from '../../src/extension/wire/agentProcess';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, show() {} };
 

@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { AgentConnection, type ClientRequestHandlers } from '../../src/extension/connection/agentConnection';
-import type { Logger } from '../../src/extension/log';
+import { AgentConnection, type ClientRequestHandlers } from '../../src/extension/wire/agentConnection';
+import type { Logger } from '../../src/extension/base/log';
 
 /** Answers initialize, then sends the updates given in argv[1] as JSON, one notification each. */
 const AGENT = `

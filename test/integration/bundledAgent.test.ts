@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AcpNativeApi } from '../../src/extension/api';
-import { CALLS_PER_GROUP } from '../../src/extension/core/treeModel';
+import type { AcpNativeApi } from '../../src/extension/api/api';
+import { CALLS_PER_GROUP } from '../../src/extension/cards/tree/model/treeModel';
 import { closeAllEditors, diffTabs, fence, getApi, inWorkspace, isMultiRoot, lastCall, readFile, setSetting, useBundledAgent, waitFor, within, workspaceRoot } from './support/helpers';
 
 describe('bundled agent rendered natively', function () {

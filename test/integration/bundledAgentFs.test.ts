@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { AcpNativeApi } from '../../src/extension/api';
+import type { AcpNativeApi } from '../../src/extension/api/api';
 import { closeAllEditors, fence, getApi, inWorkspace, isMultiRoot, lastCall, setSetting, useBundledAgent, waitFor, within } from './support/helpers';
 
 /** The extension advertises fs/*, so the bundled agent's file changes go through the editor. */

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AcpNativeApi } from '../../src/extension/api';
+import type { AcpNativeApi } from '../../src/extension/api/api';
 import { closeAllEditors, getApi, inWorkspace, isMultiRoot, lastCall, setSetting, startTestAgent, waitFor, within } from './support/helpers';
 
 type Block = { type: string; text?: string; uri?: string; name?: string };

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AcpNativeApi } from '../../src/extension/api';
+import type { AcpNativeApi } from '../../src/extension/api/api';
 import { closeAllEditors, diffTabs, fence, getApi, isMultiRoot, setSetting, useBundledAgent, waitFor, within } from './support/helpers';
 
 describe('chat: session history and load', function () {

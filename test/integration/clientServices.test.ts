@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AcpNativeApi } from '../../src/extension/api';
+import type { AcpNativeApi } from '../../src/extension/api/api';
 import { allTabs, getApi, inWorkspace, isMultiRoot, lastCall, setSetting, startTestAgent, useBundledAgent, waitFor, within, dirtyDocument, runScenario as run } from './support/helpers';
 
 async function revertAll(): Promise<void> {

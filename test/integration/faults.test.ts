@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { AcpNativeApi } from '../../src/extension/api';
-import { DEFAULT_OUTPUT_LIMIT } from '../../src/extension/services/clientTerminals';
+import type { AcpNativeApi } from '../../src/extension/api/api';
+import { DEFAULT_OUTPUT_LIMIT } from '../../src/extension/cards/terminal/clientTerminals';
 import { getApi, inWorkspace, isMultiRoot, lastCall, setSetting, startTestAgent, waitFor, within } from './support/helpers';
 
 /** The longest the extension host's event loop stalled while `run` ran (a 10 ms interval's lateness). */

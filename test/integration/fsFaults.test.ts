@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AcpNativeApi } from '../../src/extension/api';
+import type { AcpNativeApi } from '../../src/extension/api/api';
 import { getApi, inWorkspace, isMultiRoot, setSetting, startTestAgent, waitFor, within, dirtyDocument, runScenario as run, type Reported } from './support/helpers';
 
 // The fault cases of issue 13 that concern the agent's file requests, each as a user would meet

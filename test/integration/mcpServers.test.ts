@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { AcpNativeApi } from '../../src/extension/api';
+import type { AcpNativeApi } from '../../src/extension/api/api';
 import { getApi, inWorkspace, isMultiRoot, lastCall, setSetting, startTestAgent, testAgentPath, useBundledAgent, waitFor, within, workspaceRoot } from './support/helpers';
 
 interface ShowMcpResult {

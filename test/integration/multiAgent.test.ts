@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AcpNativeApi, OpenSessionInfo } from '../../src/extension/api';
+import type { AcpNativeApi, OpenSessionInfo } from '../../src/extension/api/api';
 import { getApi, isMultiRoot, setSetting, testAgentPath, waitFor, within } from './support/helpers';
 
 /**

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AcpNativeApi } from '../../src/extension/api';
+import type { AcpNativeApi } from '../../src/extension/api/api';
 import { closeAllEditors, diffTabs, getApi, startTestAgent, inWorkspace, lastCall, setSetting, waitFor, within, workspaceRoot } from './support/helpers';
 
 // Runs only in the multi-root pass of the suite (test/fixtures/multiroot/multiroot.code-workspace).

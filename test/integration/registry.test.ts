@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AcpNativeApi } from '../../src/extension/api';
+import type { AcpNativeApi } from '../../src/extension/api/api';
 import { tarGz, zip, type ArchiveEntry } from '../support/archiveBuilder';
 import { getApi, isMultiRoot, setSetting, testAgentPath, within } from './support/helpers';
 

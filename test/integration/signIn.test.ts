@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AcpNativeApi } from '../../src/extension/api';
+import type { AcpNativeApi } from '../../src/extension/api/api';
 import { getApi, isMultiRoot, setSetting, testAgentPath, waitFor, within } from './support/helpers';
 
 /** What the sign-in test agent (test/agents/signInAgent.ts) recorded, in order. */

@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AcpNativeApi } from '../../src/extension/api';
+import type { AcpNativeApi } from '../../src/extension/api/api';
 import { getApi, isMultiRoot, setSetting, waitFor, within } from './support/helpers';
 
 describe('sign-in with real agents (opt-in)', function () {

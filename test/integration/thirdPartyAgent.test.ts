@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { AcpNativeApi } from '../../src/extension/api';
+import type { AcpNativeApi } from '../../src/extension/api/api';
 import { closeAllEditors, diffTabs, getApi, isMultiRoot, startTestAgent, inWorkspace, lastCall, setSetting, waitFor, within } from './support/helpers';
 
 describe('what third-party agents send', function () {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { StopReason } from '@agentclientprotocol/sdk';
-import type { AcpNativeApi, LoggedChange } from '../../../src/extension/api';
+import type { AcpNativeApi, LoggedChange } from '../../../src/extension/api/api';
 import { closeAllEditors, getApi, isMultiRoot, setSetting, startTestAgent, waitFor, within } from './helpers';
 
 export interface ActionLogSuite {

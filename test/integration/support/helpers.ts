@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
-import type { AcpNativeApi, RenderedToolCall } from '../../../src/extension/api';
+import type { AcpNativeApi, RenderedToolCall } from '../../../src/extension/api/api';
 
 export const EXTENSION_ID = 'acp-native.acp-native';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { SessionState } from '../../../src/extension/core/session';
-import { ChatTranscript } from '../../../src/extension/core/chatViewModel';
+import { SessionState } from '../../../src/extension/session/model/sessionState';
+import { ChatTranscript } from '../../../src/extension/chat/model/chatViewModel';
 import { CHAT_PROTOCOL_VERSION, parseWebviewMessage } from '../../../src/protocol/chat';
 
 const text = (t: string) => ({ type: 'text' as const, text: t });

@@ -1,0 +1,208 @@
+import * as vscode from 'vscode';
+import type { AcpNativeApi, AcpNativeStats, LoggedChange, RenderedToolCall, RenderedTreeItem } from './api';
+import { placeHunks } from '../review/model/actionHunks';
+import { snapshotText, type FileChange, type FileChangeView } from '../review/model/actionLog';
+import { currentFile } from '../review/snapshotFiles';
+import type { AcpNative } from '../root';
+import { callNode, type TreeNode } from '../cards/tree/model/treeModel';
+import { cardOf } from '../session/model/toolCalls';
+import type { ToolCallState } from '../session/model/toolCalls';
+import type { SessionRecord } from '../session/agentSessions';
+import { callDisplayTitle } from '../workspace/titles';
+import { PermissionService } from '../permissions/permissionService';
+import { sessionActivity, sessionTitle } from '../session/model/openSessions';
+import { openSessionsOf } from '../chat/sessionList';
+
+/** Builds the API `activate()` returns, reading what the renderers actually produced. */
+export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], activation: AcpNativeStats['activation']): AcpNativeApi {
+  const changed = new vscode.EventEmitter<void>();
+  const permissionsChanged = new vscode.EventEmitter<void>();
+  subscriptions.push(
+    changed,
+    permissionsChanged,
+    acp.sessions.onDidChangeSession(({ session }) => {
+      if (session === acp.sessions.active) changed.fire();
+    }),
+    acp.sessions.onDidChangeSessions(() => changed.fire()),
+    acp.permissions.requests.onDidChange(() => permissionsChanged.fire()),
+  );
+  return {
+    prompt: (text, sessionId) => acp.sessions.prompt(text, sessionId),
+    cancel: (sessionId) => acp.sessions.cancel(sessionId),
+    newSession: async (agentName) => (await acp.sessions.newSession(agentName)).state.sessionId,
+    stopAgent: (agentName) => acp.sessions.stopAgent(agentName),
+    sessions: () => {
+      const activeId = acp.sessions.active?.state.sessionId;
+      return openSessionsOf(acp.sessions, acp.permissions, acp.elicitations).map((s) => {
+        const record = acp.sessions.session(s.sessionId);
+        return {
+          sessionId: s.sessionId,
+          agent: record?.agentKey ?? '',
+          agentName: s.agentName,
+          title: sessionTitle(s),
+          busy: s.busy,
+          active: s.sessionId === activeId,
+          activity: sessionActivity(s),
+          agentRunning: record?.connection.process.isAlive ?? false,
+        };
+      });
+    },
+    setActiveSession: (sessionId) => void acp.sessions.setActive(sessionId),
+    closeSession: (sessionId) => acp.sessions.closeSession(sessionId),
+    runningAgents: () => acp.sessions.runningAgentKeys,
+    restartAgent: async () => (await acp.sessions.restart()).state.sessionId,
+    pendingPermissions: () =>
+      acp.permissions.requests.pending().map((q) => ({
+        id: q.id,
+        sessionId: q.sessionId,
+        toolCallId: q.toolCall.toolCallId,
+        title: PermissionService.titleOf(q),
+        kind: q.toolCall.kind ?? undefined,
+        options: q.options.map((o) => ({ name: o.name, kind: o.kind })),
+      })),
+    answerPermission: (id, kind) => acp.permissions.answerByKind(id, kind),
+    onDidChangePermissions: permissionsChanged.event,
+    largeCopies: () => acp.actionLog.largeCopiesOnDisk(),
+    changes: () => {
+      const sessionId = acp.sessions.active?.state.sessionId;
+      return sessionId ? acp.actionLog.views(sessionId).map((view) => loggedChange(view, acp.actionLog.largeBusy(view.change))) : [];
+    },
+    keepHunk: (path, index) => {
+      const { sessionId, change } = latestChange(acp, path);
+      return acp.actionLogActions.keepHunk(sessionId, change.id, index);
+    },
+    undoHunk: async (path, index) => {
+      const { sessionId, change } = latestChange(acp, path);
+      return acp.actionLogActions.undo(sessionId, change.id, [index]);
+    },
+    restoreCheckpoint: async (turn) => {
+      const sessionId = acp.sessions.active?.state.sessionId;
+      if (!sessionId) throw new Error('There is no active session.');
+      return acp.actionLogActions.restoreCheckpoint(sessionId, turn);
+    },
+    undoRestore: () => acp.actionLogActions.undoRestore(),
+    get activeSessionId() {
+      return acp.sessions.active?.state.sessionId;
+    },
+    toolCalls: () => {
+      const session = acp.sessions.active ?? acp.sessions.all.at(-1);
+      return session ? session.state.toolCalls().map((call) => renderedCall(acp, session, call)) : [];
+    },
+    onDidChangeToolCalls: changed.event,
+    stats: () => {
+      const session = acp.sessions.active ?? acp.sessions.all.at(-1);
+      return {
+        treeRefreshes: acp.tree.refreshCount,
+        treeItems: { ...acp.tree.itemCounts },
+        hunkLenses: { ...acp.hunkLenses.counts },
+        updatesApplied: session?.counters.updatesApplied ?? 0,
+        changeEvents: session?.counters.changeEvents ?? 0,
+        toolCallsViewVisible: acp.tree.view.visible,
+        kept: {
+          diffCards: acp.diffEditors.trackedCards,
+          terminalSessions: acp.displayTerminals.trackedSessions,
+          followAlongSessions: acp.chat.followAlong.trackedSessions,
+          diffBeforeChars: acp.diffEditors.keptBeforeChars,
+        },
+        sessionIds: acp.sessions.all.map((s) => s.state.sessionId),
+        availableCommands: (session?.state.availableCommands ?? []).map((c) => c.name),
+        activation,
+      };
+    },
+    sessionHistory: async () => {
+      const listed = await acp.sessions.listSessions();
+      const entries = listed ?? acp.chat.history.all();
+      return entries.map((s) => ({ sessionId: s.sessionId, title: s.title ?? undefined }));
+    },
+    loadSession: async (sessionId) => {
+      await acp.sessions.loadSession(sessionId);
+    },
+    chatMessagesPosted: () => ({ ...acp.chat.view.posted }),
+    registryAgents: () => acp.registry.catalogue(),
+    addRegistryAgent: (id) => acp.registry.add(id),
+    removeRegistryAgent: (id) => acp.registry.remove(id),
+    useAgent: (name) => acp.registry.use(name),
+    authMethods: () => (acp.sessions.runningAgent?.authMethods ?? []).map((m) => ({ id: m.id, name: m.name, type: m.type })),
+    signIn: async (methodId, secret) => {
+      if (!(await acp.signIn.signIn(methodId, secret))) throw new Error('Sign-in was cancelled.');
+    },
+  };
+}
+
+function latestChange(acp: AcpNative, path: string): { sessionId: string; change: FileChange } {
+  const sessionId = acp.sessions.active?.state.sessionId;
+  if (!sessionId) throw new Error('There is no active session.');
+  const change = acp.actionLog.log.latestOf(sessionId, path);
+  if (!change) throw new Error(`The agent has not changed ${path} in this session.`);
+  return { sessionId, change };
+}
+
+function loggedChange(view: FileChangeView, checking: boolean): LoggedChange {
+  const { change } = view;
+  let conflicts = 0;
+  const after = change.after ? snapshotText(change.after) : undefined;
+  const now = currentFile(change.path);
+  if (after?.ok && now.kind === 'text' && view.status !== 'no-undo' && !view.created && !view.deleted) {
+    const places = placeHunks(after.text, now.text, view.hunks);
+    conflicts = places.filter((p, i) => !p.ok && change.hunkStates[i] === 'pending').length;
+  }
+  return {
+    turn: change.turn,
+    path: change.path,
+    hunks: view.hunks.length,
+    status: view.status,
+    source: change.source,
+    ...(view.reason ? { reason: view.reason } : {}),
+    conflicts,
+    created: view.created,
+    deleted: view.deleted,
+    added: view.added,
+    removed: view.removed,
+    wholeFile: view.wholeFile,
+    checking,
+  };
+}
+
+function renderedCall(acp: AcpNative, session: SessionRecord, call: ToolCallState): RenderedToolCall {
+  const sessionId = session.state.sessionId;
+  const card = cardOf(call);
+  const rendered: RenderedToolCall = {
+    id: call.id,
+    title: callDisplayTitle(call),
+    agentTitle: call.title,
+    kind: call.kind,
+    status: call.status,
+    card,
+    uris: [...acp.diffEditors.urisOf(sessionId, call.id)],
+    tree: treeItem(acp, callNode(sessionId, call.id)),
+    ...(call.rawOutput !== undefined ? { rawOutput: call.rawOutput } : {}),
+  };
+  const view = call.terminalId ? acp.terminalViews.get(call.terminalId) : undefined;
+  if (view) {
+    const pty = view.pty;
+    rendered.terminal = {
+      id: view.terminalId,
+      name: view.name,
+      // Read when asked (an enumerable getter: spreads and JSON see it): joining up to 1 MB of a
+      // flooding panel's output for every toolCalls() call, whether or not the caller looks at it,
+      // made a caller polling toolCalls() a flood's main source of long-lived garbage.
+      get output() {
+        return pty.renderedText;
+      },
+      ...(pty.ended ? { exit: pty.ended } : {}),
+    };
+  }
+  return rendered;
+}
+
+function treeItem(acp: AcpNative, node: TreeNode): RenderedTreeItem {
+  const item = acp.tree.item(node);
+  const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+  return {
+    label,
+    ...(typeof item.description === 'string' ? { description: item.description } : {}),
+    ...(item.iconPath instanceof vscode.ThemeIcon ? { icon: item.iconPath.id } : {}),
+    ...(item.command ? { command: { command: item.command.command, arguments: item.command.arguments ?? [] } } : {}),
+    children: acp.tree.children(node).map((child) => treeItem(acp, child)),
+  };
+}

@@ -1,0 +1,504 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import {
+  CALLS_PER_GROUP,
+  callChildren,
+  callGroupLabel,
+  callGroupNode,
+  callLayout,
+  callParent,
+  callNode,
+  hasCallChildren,
+  kindIcon,
+  labelOf,
+  reviewFileNode,
+  reviewNode,
+  sessionNode,
+  statusLabel,
+  type TreeNode,
+} from './model/treeModel';
+import type { ActionLogCapture } from '../../review/actionLogCapture';
+import { summaryText, type FileChangeView } from '../../review/model/actionLog';
+import { cardOf, cardOpens, type CardKind, type ToolCallState } from '../../session/model/toolCalls';
+import type { AgentSessions } from '../../session/agentSessions';
+import { Disposable } from '../../base/lifecycle';
+import { callDisplayTitle, fileDisplayPath, titleContext } from '../../workspace/titles';
+import type { TitleContext } from '../../workspace/model/displayTitle';
+import { PendingRefresh, refreshDelay, sessionListChange, type SessionShown } from './model/treeRefresh';
+import { textDocUri } from './textDocuments';
+import { sessionTitle } from '../../session/model/openSessions';
+
+export const TOOL_CALLS_VIEW_ID = 'acpNative.toolCalls';
+
+/**
+ * The Tool Calls view: sessions at the top, their tool calls in order beneath, each with its
+ * text, locations and raw input. Refreshes are coalesced, name only the nodes that changed, and
+ * come less often when they cost more; the newest call is revealed.
+ */
+export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider<TreeNode> {
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>());
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  readonly view: vscode.TreeView<TreeNode>;
+  private refreshTimer: NodeJS.Timeout | undefined;
+  private readonly pending = new PendingRefresh();
+  /** How many times the tree was refreshed: the benchmark reports it. */
+  refreshCount = 0;
+  /** Tree items handed to VS Code, and how many of them had to be built (the rest came from the cache). */
+  readonly itemCounts = { served: 0, built: 0 };
+  /** The session whose newest call changed since the last refresh: the view follows it. */
+  private follow: string | undefined;
+  /** The call being revealed to follow the agent (one at a time), and the session to follow once it is. */
+  private following: TreeNode | undefined;
+  private followNext: string | undefined;
+  /** The sessions as last listed, to tell a new or closed session from a busy one. */
+  private shownSessions: SessionShown[] = [];
+  /** Per session: the review turns as last listed, to tell a new turn from a changed one. */
+  private readonly shownTurns = new Map<string, string>();
+  /** Sessions whose action log changed since the last refresh. */
+  private readonly logChanged = new Set<string>();
+  /**
+   * Extension-host time of the refresh in progress and of the last one (ms): the tree's own code
+   * and VS Code converting and sending the items, up to the end of the event-loop turn.
+   */
+  private refreshCost = { current: 0, last: 0, measuring: false };
+  /** When the tree last told VS Code of a change (`performance.now()`): refreshes keep VS Code's debounce apart. */
+  private lastFiredAt = Number.NEGATIVE_INFINITY;
+  /**
+   * One node object per session and per call. VS Code's tree view finds an element's node by object
+   * identity: a fresh object for a known node (from `getParent`, or the revealed call) misses, and
+   * `reveal` then re-fetches every sibling — all of a session's calls — on each refresh; a refresh
+   * of a node VS Code does not know by identity does nothing.
+   */
+  private readonly nodes = new Map<
+    string,
+    { session: TreeNode; calls: Map<string, TreeNode>; groups: Map<number, TreeNode>; reviews: Map<number, TreeNode> }
+  >();
+  /**
+   * A call's TreeItem while the call (its `revision`) and the workspace folders (which shape its
+   * title) stay the same: a refresh lists up to `CALLS_PER_GROUP` calls of which a few changed.
+   */
+  private readonly callItems = new WeakMap<ToolCallState, { revision: number; titles: TitleContext; item: vscode.TreeItem }>();
+
+  constructor(
+    private readonly sessions: AgentSessions,
+    private readonly actionLog: ActionLogCapture,
+  ) {
+    super();
+    this._register(
+      actionLog.onDidChange((sessionId) => {
+        // What changed is read once per refresh: the log fires for every file a call touches, and
+        // listing a session's turns walks all its changes (quadratic over a storm of edits).
+        this.logChanged.add(sessionId);
+        this.scheduleRefresh();
+      }),
+    );
+    this.view = this._register(vscode.window.createTreeView(TOOL_CALLS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }));
+    this._register(
+      sessions.onDidChangeSessions(() => {
+        for (const id of this.nodes.keys()) if (!sessions.session(id)) this.nodes.delete(id);
+        for (const id of this.shownTurns.keys()) if (!sessions.session(id)) this.shownTurns.delete(id);
+        const shown = sessions.all.map((s) => ({ id: s.state.sessionId, busy: s.busy }));
+        const change = sessionListChange(this.shownSessions, shown);
+        this.shownSessions = shown;
+        if (change.root) this.pending.everything();
+        for (const id of change.changed) this.pending.session(id);
+        if (!this.pending.empty) this.scheduleRefresh();
+      }),
+    );
+    this._register(
+      sessions.onDidChangeSession(({ session, changes }) => {
+        if (changes.toolCalls.size === 0 && !changes.info) return;
+        const sessionId = session.state.sessionId;
+        // New calls change the session's children (and its count); others redraw only their own node.
+        if (changes.newToolCalls.size > 0 || changes.info) this.pending.session(sessionId);
+        else for (const id of changes.toolCalls) this.pending.call(sessionId, id);
+        const newest = session.state.toolCalls().at(-1);
+        if (newest && changes.toolCalls.has(newest.id)) this.follow = sessionId;
+        this.scheduleRefresh();
+      }),
+    );
+    this._register({ dispose: () => clearTimeout(this.refreshTimer) });
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    this.measureRefresh();
+    return this.children(node);
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    this.measureRefresh();
+    this.itemCounts.served++;
+    return this.item(node);
+  }
+
+  /** The children of a node, as `getChildren` gives them to VS Code (the API's snapshot reads them too). */
+  children(node?: TreeNode): TreeNode[] {
+    if (!node) return this.sessions.all.map((s) => this.sessionNodeOf(s.state.sessionId));
+    if (node.type === 'session') {
+      const state = this.sessions.session(node.sessionId)?.state;
+      if (!state) return [];
+      const all = state.toolCalls();
+      // A long session's older calls fold into groups: a refresh must not re-fetch thousands of rows.
+      const { groups, firstListed } = callLayout(all.length);
+      const folded = Array.from({ length: groups }, (_, group) => this.callGroupNodeOf(node.sessionId, group));
+      const calls = all.slice(firstListed).map((call) => this.callNodeOf(node.sessionId, call.id));
+      // The turns that changed files, newest first, above the calls.
+      const turns = this.actionLog.log.turns(node.sessionId);
+      this.shownTurns.set(node.sessionId, turnsKey(turns));
+      return [...[...turns].reverse().map((turn) => this.reviewNodeOf(node.sessionId, turn)), ...folded, ...calls];
+    }
+    if (node.type === 'callGroup') {
+      const calls = this.sessions.session(node.sessionId)?.state.toolCalls() ?? [];
+      const first = node.group * CALLS_PER_GROUP;
+      return calls.slice(first, first + CALLS_PER_GROUP).map((call) => this.callNodeOf(node.sessionId, call.id));
+    }
+    if (node.type === 'review') {
+      return this.turnViews(node.sessionId, node.turn).map((v) => reviewFileNode(node.sessionId, node.turn, v.change.id, v.change.path));
+    }
+    if (node.type === 'call') {
+      const call = this.call(node);
+      return call ? callChildren(node.sessionId, call) : [];
+    }
+    return [];
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    if (node.type === 'session') return undefined;
+    // A closed session's nodes have no parent: VS Code must not be sent looking for the session
+    // among the root's children (it logs "Cannot resolve tree item"; see cards/tree/model/treeModel.ts `callParent`).
+    const state = this.sessions.session(node.sessionId)?.state;
+    if (!state) return undefined;
+    switch (node.type) {
+      case 'call': {
+        const order = state.toolCall(node.toolCallId)?.order;
+        const parent = callParent(order !== undefined ? { order, count: state.toolCalls().length } : undefined, node === this.following);
+        if (!parent) return undefined;
+        return parent.type === 'session' ? this.sessionNodeOf(node.sessionId) : this.callGroupNodeOf(node.sessionId, parent.group);
+      }
+      case 'callGroup':
+      case 'review':
+        return this.sessionNodeOf(node.sessionId);
+      case 'text':
+      case 'location':
+      case 'rawInput':
+        return this.callNodeOf(node.sessionId, node.toolCallId);
+      case 'reviewFile':
+        return this.reviewNodeOf(node.sessionId, node.turn);
+    }
+  }
+
+  /**
+   * The tooltip of a call, on hover only: a `MarkdownString` set in `getTreeItem` is parsed by the
+   * extension host (markdown lexing) for every call on every refresh, which costs about as much as
+   * building the rest of the item.
+   */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    if (node.type !== 'call' || item.tooltip !== undefined) return item;
+    const call = this.call(node);
+    if (call) {
+      item.tooltip = new vscode.MarkdownString(`**${escapeMd(callDisplayTitle(call))}**\n\n${call.kind ?? 'tool'} · ${statusLabel(call.status)}`);
+    }
+    return item;
+  }
+
+  /** A node's TreeItem, as `getTreeItem` gives it to VS Code. */
+  item(node: TreeNode): vscode.TreeItem {
+    switch (node.type) {
+      case 'session':
+        return this.sessionItem(node);
+      case 'call':
+        return this.callItem(node);
+      case 'callGroup': {
+        const item = new vscode.TreeItem(callGroupLabel(node.group), vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = node.id;
+        item.iconPath = new vscode.ThemeIcon('history');
+        item.description = 'earlier calls';
+        item.contextValue = 'acpNative.toolCallGroup';
+        return item;
+      }
+      case 'text': {
+        const item = new vscode.TreeItem(labelOf(node.text), vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.iconPath = new vscode.ThemeIcon('note');
+        item.tooltip = node.text.length > 2000 ? `${node.text.slice(0, 2000)}…` : node.text;
+        item.command = {
+          command: 'vscode.open',
+          title: 'Open Full Text',
+          arguments: [textDocUri({ sessionId: node.sessionId, toolCallId: node.toolCallId, field: 'content', index: node.index }, 'output')],
+        };
+        item.contextValue = 'acpNative.text';
+        return item;
+      }
+      case 'location': {
+        const where = node.line != null ? `${fileDisplayPath(node.path)}:${node.line}` : fileDisplayPath(node.path);
+        const item = new vscode.TreeItem(where, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.resourceUri = vscode.Uri.file(node.path);
+        item.iconPath = new vscode.ThemeIcon('location');
+        const line = Math.max(0, (node.line ?? 1) - 1);
+        item.command = {
+          command: 'vscode.open',
+          title: 'Open Location',
+          arguments: [vscode.Uri.file(node.path), { selection: new vscode.Range(line, 0, line, 0), preview: true }],
+        };
+        item.contextValue = 'acpNative.location';
+        return item;
+      }
+      case 'review': {
+        const views = this.turnViews(node.sessionId, node.turn);
+        const pending = views.filter((v) => v.status === 'pending' || v.status === 'partial').length;
+        const item = new vscode.TreeItem(`Changes of prompt ${node.turn + 1}`, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = node.id;
+        item.description = `${summaryText(this.actionLog.summary(node.sessionId, node.turn))}${pending ? ` · ${pending} to review` : ''}`;
+        item.iconPath = new vscode.ThemeIcon('git-compare');
+        item.command = { command: 'acpNative.reviewChanges', title: 'Review Changes', arguments: [node] };
+        item.contextValue = pending > 0 ? 'acpNative.review.pending' : 'acpNative.review';
+        return item;
+      }
+      case 'reviewFile': {
+        const view = this.turnViews(node.sessionId, node.turn).find((v) => v.change.id === node.changeId);
+        const item = new vscode.TreeItem(fileDisplayPath(node.path), vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.resourceUri = vscode.Uri.file(node.path);
+        item.description = view ? fileDescription(view) : 'gone';
+        if (view?.reason) item.tooltip = view.reason;
+        item.command = { command: 'acpNative.review.openFile', title: 'Compare', arguments: [node] };
+        const reviewable = view?.status === 'pending' || view?.status === 'partial';
+        item.contextValue = `acpNative.reviewFile.${reviewable ? 'pending' : (view?.status ?? 'gone')}`;
+        return item;
+      }
+      case 'rawInput': {
+        const item = new vscode.TreeItem('Input', vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.description = labelOf(node.json.replace(/\s+/g, ' '), 60);
+        item.iconPath = new vscode.ThemeIcon('json');
+        item.tooltip = node.json.length > 2000 ? `${node.json.slice(0, 2000)}…` : node.json;
+        item.command = {
+          command: 'vscode.open',
+          title: 'Open Input',
+          arguments: [textDocUri({ sessionId: node.sessionId, toolCallId: node.toolCallId, field: 'rawInput' }, 'input')],
+        };
+        return item;
+      }
+    }
+  }
+
+  /** Shows a call's node in the view, selected and focused. */
+  async revealCall(sessionId: string, toolCallId: string): Promise<void> {
+    if (!this.call({ sessionId, toolCallId })) return;
+    // A refresh still waiting may be the one that lists this call: VS Code must have it first, or it
+    // looks for the call among the children it fetched before and fails ("Cannot resolve tree item").
+    if (this.refreshTimer) {
+      clearTimeout(this.refreshTimer);
+      this.refresh();
+    }
+    // The view finds nodes by identity: reveal this tree's own node object.
+    await this.view.reveal(this.callNodeOf(sessionId, toolCallId), { select: true, focus: true, expand: true });
+  }
+
+  private turnViews(sessionId: string, turn: number): FileChangeView[] {
+    return this.actionLog.views(sessionId).filter((v) => v.change.turn === turn);
+  }
+
+  private sessionItem(node: Extract<TreeNode, { type: 'session' }>): vscode.TreeItem {
+    const record = this.sessions.session(node.sessionId);
+    const state = record?.state;
+    // Titled as in the chat's switcher (the agent's title, else the first prompt); several agents at
+    // once, so each node also says whose session it is.
+    const titled = state && (state.title || state.transcript.some((e) => e.type === 'message' && e.role === 'user'));
+    const label = titled ? sessionTitle(state) : `${record?.agentName ?? 'Agent'} · ${path.basename(state?.cwd ?? '')}`;
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = node.id;
+    const doing = record?.busy ? 'working' : `${state?.toolCalls().length ?? 0} tool calls`;
+    item.description = titled && record ? `${record.agentName} · ${doing}` : doing;
+    item.iconPath = new vscode.ThemeIcon(record?.busy ? 'loading~spin' : 'comment-discussion');
+    item.contextValue = 'acpNative.session';
+    return item;
+  }
+
+  private callItem(node: Extract<TreeNode, { type: 'call' }>): vscode.TreeItem {
+    const call = this.call(node);
+    if (!call) return new vscode.TreeItem('(gone)');
+    const cached = this.callItems.get(call);
+    const titles = titleContext();
+    if (cached && cached.revision === call.revision && cached.titles === titles) return cached.item;
+    const item = this.buildCallItem(node, call, titles);
+    this.itemCounts.built++;
+    this.callItems.set(call, { revision: call.revision, titles, item });
+    return item;
+  }
+
+  private buildCallItem(node: TreeNode, call: ToolCallState, ctx: TitleContext): vscode.TreeItem {
+    const card = cardOf(call);
+    const item = new vscode.TreeItem(
+      callDisplayTitle(call, ctx),
+      hasCallChildren(call) ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
+    item.id = node.id;
+    item.iconPath = statusIcon(call, card);
+    const loc = call.locations[0];
+    item.description = loc ? `${fileDisplayPath(loc.path, ctx)}${loc.line != null ? `:${loc.line}` : ''}` : statusLabel(call.status);
+    // The tooltip comes from `resolveTreeItem`, on hover.
+    item.contextValue = `acpNative.toolCall.${card}`;
+    // A card that opens only the tree has nothing more to open from it.
+    if (cardOpens(card) !== 'tree') {
+      item.command = { command: 'acpNative.openToolCall', title: 'Open', arguments: [node.sessionId, call.id] };
+    }
+    return item;
+  }
+
+  private sessionNodes(sessionId: string): { session: TreeNode; calls: Map<string, TreeNode>; groups: Map<number, TreeNode>; reviews: Map<number, TreeNode> } {
+    let entry = this.nodes.get(sessionId);
+    if (!entry) {
+      entry = { session: sessionNode(sessionId), calls: new Map(), groups: new Map(), reviews: new Map() };
+      this.nodes.set(sessionId, entry);
+    }
+    return entry;
+  }
+
+  private sessionNodeOf(sessionId: string): TreeNode {
+    return this.sessionNodes(sessionId).session;
+  }
+
+  private callNodeOf(sessionId: string, toolCallId: string): TreeNode {
+    const calls = this.sessionNodes(sessionId).calls;
+    let node = calls.get(toolCallId);
+    if (!node) {
+      node = callNode(sessionId, toolCallId);
+      calls.set(toolCallId, node);
+    }
+    return node;
+  }
+
+  private reviewNodeOf(sessionId: string, turn: number): TreeNode {
+    const reviews = this.sessionNodes(sessionId).reviews;
+    let node = reviews.get(turn);
+    if (!node) {
+      node = reviewNode(sessionId, turn);
+      reviews.set(turn, node);
+    }
+    return node;
+  }
+
+  private callGroupNodeOf(sessionId: string, group: number): TreeNode {
+    const groups = this.sessionNodes(sessionId).groups;
+    let node = groups.get(group);
+    if (!node) {
+      node = callGroupNode(sessionId, group);
+      groups.set(group, node);
+    }
+    return node;
+  }
+
+  private call(node: { sessionId: string; toolCallId: string }): ToolCallState | undefined {
+    return this.sessions.session(node.sessionId)?.state.toolCall(node.toolCallId);
+  }
+
+  private scheduleRefresh(): void {
+    if (this.refreshTimer) return;
+    this.refreshTimer = setTimeout(() => this.refresh(), refreshDelay(this.refreshCost.last, performance.now() - this.lastFiredAt));
+  }
+
+  private refresh(): void {
+    this.refreshTimer = undefined;
+    this.refreshCount++;
+    this.refreshCost.current = 0;
+    for (const sessionId of this.logChanged) {
+      const turns = this.shownTurns.get(sessionId);
+      // A new turn adds a node under the session; a changed turn redraws its own node.
+      if (turns === undefined || turns !== turnsKey(this.actionLog.log.turns(sessionId))) this.pending.session(sessionId);
+      else this.pending.review(sessionId);
+    }
+    this.logChanged.clear();
+    const targets = this.pending.take();
+    if (targets.root) {
+      this.lastFiredAt = performance.now();
+      this.changeEmitter.fire(undefined);
+    } else {
+      const known = (sessionId: string) => this.nodes.has(sessionId) && this.sessions.session(sessionId);
+      const changed: TreeNode[] = [
+        ...targets.sessions.filter(known).map((id) => this.sessionNodeOf(id)),
+        ...targets.calls.filter((c) => known(c.sessionId)).map((c) => this.callNodeOf(c.sessionId, c.toolCallId)),
+        ...targets.reviews.filter(known).flatMap((id) => [...this.sessionNodes(id).reviews.values()]),
+      ];
+      if (changed.length > 0) {
+        this.lastFiredAt = performance.now();
+        this.changeEmitter.fire(changed);
+      }
+    }
+    const follow = this.follow;
+    this.follow = undefined;
+    if (follow && this.view.visible) this.revealNewest(follow);
+  }
+
+  /**
+   * Follows the agent: reveals the session's newest call, which is always listed under the session.
+   * One reveal at a time, the newest target once it settles: VS Code runs a reveal only after the
+   * refreshes before it reached the view, and while a storm keeps the workbench busy, reveals asked
+   * on every refresh piled up and then ran at once, each for a call that had meanwhile folded into a
+   * group, fetching and opening that group: one block of 300–750 ms at the end of the storm.
+   */
+  private revealNewest(sessionId: string): void {
+    if (this.following) {
+      this.followNext = sessionId;
+      return;
+    }
+    const newest = this.sessions.session(sessionId)?.state.toolCalls().at(-1);
+    if (!newest) return;
+    const node = this.callNodeOf(sessionId, newest.id);
+    this.following = node;
+    const done = () => {
+      this.following = undefined;
+      const next = this.followNext;
+      this.followNext = undefined;
+      if (next && this.view.visible) this.revealNewest(next);
+    };
+    this.view.reveal(node, { select: false, focus: false, expand: false }).then(done, done);
+  }
+
+  /**
+   * Adds the extension-host time of this event-loop turn to the refresh's cost, once per turn: VS
+   * Code asks for children and items, converts and sends them in the same turn.
+   */
+  private measureRefresh(): void {
+    const cost = this.refreshCost;
+    if (cost.measuring) return;
+    cost.measuring = true;
+    const start = performance.now();
+    setImmediate(() => {
+      cost.measuring = false;
+      cost.current += performance.now() - start;
+      cost.last = cost.current;
+    });
+  }
+}
+
+/** The review turns of a session as a comparable key. */
+function turnsKey(turns: readonly number[]): string {
+  return turns.join(',');
+}
+
+function statusIcon(call: ToolCallState, card: CardKind): vscode.ThemeIcon {
+  switch (call.status) {
+    case 'pending':
+    case 'in_progress':
+      return new vscode.ThemeIcon('loading~spin');
+    case 'failed':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+    case 'completed':
+      return new vscode.ThemeIcon(kindIcon(call.kind, card), new vscode.ThemeColor('testing.iconPassed'));
+  }
+}
+
+/** "+3 −1 · modified", "created · changed by a command", "no undo: …". */
+function fileDescription(view: FileChangeView): string {
+  if (view.status === 'no-undo') return `${view.change.source === 'watcher' ? 'changed by a command · ' : ''}${view.reason ?? 'no undo'}`;
+  const what = `${view.created ? 'created' : view.deleted ? 'deleted' : view.wholeFile ? 'changed' : `+${view.added} −${view.removed}`}${view.wholeFile ? ' · over 2 MB: undo as a whole file, no hunks' : ''}`;
+  const by = view.change.source === 'watcher' ? ' · changed by a command' : '';
+  const status = view.status === 'pending' ? '' : ` · ${view.status}`;
+  return `${what}${by}${status}`;
+}
+
+function escapeMd(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

@@ -1,0 +1,101 @@
+import * as vscode from 'vscode';
+import type { AgentSessions } from '../session/agentSessions';
+import type { Config } from '../config';
+import { errorMessage, type Logger } from '../base/log';
+import type { PermissionService } from '../permissions/permissionService';
+import type { ElicitationService } from '../forms/elicitationService';
+import { WorkspaceFiles } from '../workspace/workspaceFiles';
+import { SendToChat } from './sendToChat';
+import { Disposable } from '../base/lifecycle';
+import type { ToolCallsTree } from '../cards/tree/toolCallsTree';
+import { LlmApiKey, pickAgent, pickAgentForSession, type AddedAgentList } from './agentPicker';
+import { ChatActions } from './chatActions';
+import { ChatView } from './chatView';
+import { FollowAlong } from './followAlong';
+import { SessionHistory } from './sessionHistory';
+import { ChatStatusBar } from './statusBar';
+
+/**
+ * Where a person talks to the agent: the Chat view, its status-bar item, the session history,
+ * the agent picker and follow-along. The context object owns one of these.
+ */
+export class Chat extends Disposable {
+  readonly view: ChatView;
+  readonly actions: ChatActions;
+  readonly history: SessionHistory;
+  readonly apiKey: LlmApiKey;
+  readonly followAlong: FollowAlong;
+  readonly files: WorkspaceFiles;
+  readonly send: SendToChat;
+
+  constructor(
+    private readonly deps: {
+      extensionContext: vscode.ExtensionContext;
+      sessions: AgentSessions;
+      permissions: PermissionService;
+      elicitations: ElicitationService;
+      tree: ToolCallsTree;
+      config: Config;
+      log: Logger;
+      registry?: AddedAgentList;
+      /** The action log's per-turn summaries, for "Restore to before this prompt" on user messages. */
+      turns?: { changesOf(sessionId: string): (turn: number) => string | undefined; onDidChange: vscode.Event<string> };
+    },
+  ) {
+    super();
+    const { extensionContext, sessions, permissions, elicitations, tree, config, log, turns } = deps;
+    this.files = this._register(new WorkspaceFiles(log));
+    this.apiKey = this._register(new LlmApiKey(extensionContext.secrets));
+    this.history = this._register(new SessionHistory(extensionContext.workspaceState, sessions));
+    this.actions = this._register(
+      new ChatActions({ sessions, permissions, tree, history: this.history, config, apiKey: this.apiKey, registry: deps.registry, elicitations, files: this.files }),
+    );
+    this.view = this._register(
+      new ChatView({ extensionUri: extensionContext.extensionUri, sessions, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}) }),
+    );
+    this.send = new SendToChat({ actions: this.actions, view: this.view });
+    this._register(new ChatStatusBar(sessions, permissions.requests, elicitations));
+    this.followAlong = this._register(new FollowAlong({ sessions, config }));
+  }
+
+  /**
+   * Lists the agent's sessions (`session/list`), else those recorded here, and loads the one
+   * picked (`session/load`): its conversation and cards come back.
+   */
+  async showHistory(): Promise<string | undefined> {
+    const { sessions, log } = this.deps;
+    let listed: { sessionId: string; title?: string | null; updatedAt?: string | null }[] | undefined;
+    try {
+      listed = await sessions.listSessions();
+    } catch (error) {
+      log.warn(`session/list failed, showing the sessions recorded here: ${errorMessage(error)}`);
+    }
+    const recorded = this.history.all();
+    const titleOf = (id: string) => recorded.find((r) => r.sessionId === id)?.title;
+    const entries = listed ?? recorded;
+    const items = entries.map((s) => ({
+      label: s.title || titleOf(s.sessionId) || s.sessionId,
+      description: s.updatedAt ? new Date(s.updatedAt).toLocaleString() : '',
+      detail: s.sessionId === sessions.active?.state.sessionId ? 'open now' : undefined,
+      sessionId: s.sessionId,
+    }));
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage('ACP: no earlier sessions in this workspace.');
+      return undefined;
+    }
+    const pick = await vscode.window.showQuickPick(items, { title: 'ACP: Session History', placeHolder: 'Open a session with all its cards', matchOnDescription: true });
+    if (!pick) return undefined;
+    await sessions.loadSession(pick.sessionId);
+    await this.view.focus();
+    return pick.sessionId;
+  }
+
+  /** **New Session with Agent…**: the agent picked starts (if needed) beside those running. */
+  newSessionWithAgent(): Promise<string | undefined> {
+    return pickAgentForSession({ config: this.deps.config, sessions: this.deps.sessions, registry: this.deps.registry });
+  }
+
+  chooseAgent(): Promise<void> {
+    return pickAgent({ config: this.deps.config, sessions: this.deps.sessions, apiKey: this.apiKey, registry: this.deps.registry });
+  }
+}

@@ -1,0 +1,227 @@
+import * as vscode from 'vscode';
+import type * as acp from '@agentclientprotocol/sdk';
+import { CHAT_PROTOCOL_VERSION, type ChatChoice, type HostToWebview, type WebviewToHost } from '../../protocol/chat';
+import { assertNever } from '../../protocol/assertNever';
+import type { AgentSessions, SessionRecord } from '../session/agentSessions';
+import type { Config } from '../config';
+import type { PermissionService } from '../permissions/permissionService';
+import type { ToolCallsTree } from '../cards/tree/toolCallsTree';
+import { Disposable } from '../base/lifecycle';
+import { fileDisplayPath } from '../workspace/titles';
+import { pickAgent, pickAgentForSession, type AddedAgentList, type LlmApiKey } from './agentPicker';
+import type { SessionHistory } from './sessionHistory';
+import type { ElicitationService } from '../forms/elicitationService';
+import type { WorkspaceFiles } from '../workspace/workspaceFiles';
+
+/** A mentioned file larger than this goes as a link even to agents that take embedded context. */
+const MAX_EMBEDDED_BYTES = 256 * 1024;
+
+interface Attachment extends ChatChoice {
+  readonly blocks: acp.ContentBlock[];
+}
+
+/** What the webview asks for, done with VS Code's own means (commands, quick picks, editors). */
+export class ChatActions extends Disposable {
+  private attachments: Attachment[] = [];
+  private nextAttachmentId = 1;
+  private readonly attachmentsEmitter = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChangeAttachments = this.attachmentsEmitter.event;
+  /** Sends an answer back to the webview (set by the view). */
+  reply: (message: HostToWebview) => void = () => undefined;
+
+  constructor(
+    private readonly deps: {
+      sessions: AgentSessions;
+      permissions: PermissionService;
+      tree: ToolCallsTree;
+      history: SessionHistory;
+      config: Config;
+      apiKey: LlmApiKey;
+      registry?: AddedAgentList | undefined;
+      elicitations: ElicitationService;
+      files: WorkspaceFiles;
+    },
+  ) {
+    super();
+  }
+
+  attachmentChoices(): ChatChoice[] {
+    return this.attachments.map(({ id, name }) => ({ id, name }));
+  }
+
+  async handle(message: Exclude<WebviewToHost, { type: 'ready' }>, session: SessionRecord | undefined): Promise<void> {
+    const { sessions } = this.deps;
+    switch (message.type) {
+      case 'prompt':
+        await this.prompt(message.text);
+        return;
+      case 'cancel':
+        return sessions.cancel(session?.state.sessionId);
+      case 'answerPermission':
+        this.deps.permissions.answerByKind(message.questionId, message.optionKind);
+        return;
+      case 'inspectPermission':
+        await this.deps.permissions.inspect(message.questionId);
+        return;
+      case 'openToolCall':
+        if (!session) return;
+        if (message.target === 'tree') return this.deps.tree.revealCall(session.state.sessionId, message.toolCallId);
+        await vscode.commands.executeCommand('acpNative.openToolCall', session.state.sessionId, message.toolCallId);
+        return;
+      case 'setMode':
+        if (session) await sessions.setMode(session.state.sessionId, message.modeId);
+        return;
+      case 'setConfigOption':
+        if (session) await sessions.setConfigOption(session.state.sessionId, message.configId, message.value);
+        return;
+      case 'attach':
+        return this.attach(message.what);
+      case 'detach':
+        this.attachments = this.attachments.filter((a) => a.id !== message.id);
+        this.attachmentsEmitter.fire();
+        return;
+      case 'newSession':
+        await sessions.newSession();
+        return;
+      case 'history':
+        await vscode.commands.executeCommand('acpNative.showHistory');
+        return;
+      case 'pickAgent':
+        return pickAgent({ config: this.deps.config, sessions, apiKey: this.deps.apiKey, registry: this.deps.registry });
+      case 'newSessionWithAgent':
+        await pickAgentForSession({ config: this.deps.config, sessions, registry: this.deps.registry });
+        return;
+      case 'switchSession':
+        sessions.setActive(message.sessionId);
+        return;
+      case 'closeSession':
+        return sessions.closeSession(message.sessionId);
+      case 'restoreCheckpoint':
+        // The command asks first, listing the files.
+        if (session) await vscode.commands.executeCommand('acpNative.restoreCheckpoint', { sessionId: session.state.sessionId, turn: message.turn });
+        return;
+      case 'reviewTurn':
+        if (session) await vscode.commands.executeCommand('acpNative.reviewChanges', { sessionId: session.state.sessionId, turn: message.turn });
+        return;
+      case 'mentionQuery': {
+        const items = await this.deps.files.query(message.query);
+        this.reply({ v: CHAT_PROTOCOL_VERSION, type: 'mentionResults', requestId: message.requestId, items });
+        return;
+      }
+      case 'mention': {
+        const uri = this.deps.files.resolve(message.path);
+        if (uri) await this.attachUri(uri, message.isFolder, message.path);
+        return;
+      }
+      case 'attachImage':
+        return this.attachImage(message.name, message.mimeType, message.data);
+      case 'answerElicitation':
+        this.deps.elicitations.answer(message.id, message.action, message.answers);
+        return;
+      default:
+        assertNever(message, 'chat message');
+    }
+  }
+
+  /** Sends the prompt with the attached context; the attachments go with it. */
+  async prompt(text: string, sessionId?: string): Promise<acp.StopReason> {
+    const attached = this.attachments.flatMap((a) => a.blocks);
+    this.attachments = [];
+    this.attachmentsEmitter.fire();
+    return this.deps.sessions.prompt([{ type: 'text', text }, ...attached], sessionId);
+  }
+
+  /**
+   * A file or folder for the next prompt: a `resource_link`, or for agents that take embedded
+   * context a text file's content (the open document's, unsaved changes included).
+   */
+  async attachUri(uri: vscode.Uri, isFolder: boolean, label = fileDisplayPath(uri.fsPath)): Promise<void> {
+    const id = `a${this.nextAttachmentId++}`;
+    const link: acp.ContentBlock = { type: 'resource_link', uri: uri.toString(), name: isFolder ? `${label}/` : label, mimeType: null };
+    let block: acp.ContentBlock = link;
+    if (!isFolder && (await this.promptCapability('embeddedContext'))) {
+      const text = await textOf(uri);
+      if (text !== undefined) block = { type: 'resource', resource: { uri: uri.toString(), text, mimeType: null } };
+    }
+    if (this.attachments.some((a) => a.name === (isFolder ? `${label}/` : label))) return;
+    this.attachments.push({ id, name: isFolder ? `${label}/` : label, blocks: [block] });
+    this.attachmentsEmitter.fire();
+  }
+
+  /** Text (a selection, a terminal's output) for the next prompt, as a fenced block. */
+  attachText(name: string, text: string, language = ''): void {
+    const id = `a${this.nextAttachmentId++}`;
+    this.attachments.push({ id, name, blocks: [{ type: 'text', text: `\n${name}:\n\`\`\`${language}\n${text}\n\`\`\`` }] });
+    this.attachmentsEmitter.fire();
+  }
+
+  /** The selection of an editor for the next prompt (as + Selection does). */
+  attachSelection(editor: vscode.TextEditor): Promise<void> {
+    return this.attachEditor(editor, 'selection');
+  }
+
+  private async attachImage(name: string, mimeType: string, data: string): Promise<void> {
+    if (!(await this.promptCapability('image'))) {
+      const agent = this.deps.sessions.active?.agentName ?? 'The agent';
+      void vscode.window.showWarningMessage(`ACP: ${agent} does not take images (promptCapabilities.image), so the image was not attached.`);
+      return;
+    }
+    const id = `a${this.nextAttachmentId++}`;
+    this.attachments.push({ id, name: name || 'image', blocks: [{ type: 'image', mimeType, data }] });
+    this.attachmentsEmitter.fire();
+  }
+
+  private async attach(what: 'file' | 'selection'): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) {
+      void vscode.window.showInformationMessage('ACP: open a file to attach it.');
+      return;
+    }
+    return this.attachEditor(editor, what);
+  }
+
+  private async attachEditor(editor: vscode.TextEditor, what: 'file' | 'selection'): Promise<void> {
+    const { document, selection } = editor;
+    const uri = document.uri.toString();
+    const label = fileDisplayPath(document.uri.fsPath);
+    const id = `a${this.nextAttachmentId++}`;
+    if (what === 'file' || selection.isEmpty) {
+      this.attachments.push({ id, name: label, blocks: [{ type: 'resource_link', uri, name: label, mimeType: null }] });
+    } else {
+      const range = `${selection.start.line + 1}-${selection.end.line + 1}`;
+      const text = document.getText(selection);
+      const name = `${label}:${range}`;
+      // Embedded resources only go to agents that say they take them (ACP promptCapabilities).
+      const embedded = (await this.embeddedContextSupported())
+        ? [{ type: 'resource' as const, resource: { uri: `${uri}#L${range}`, text, mimeType: null } }]
+        : [{ type: 'text' as const, text: `\n${name}:\n\`\`\`${document.languageId}\n${text}\n\`\`\`` }];
+      this.attachments.push({ id, name, blocks: embedded });
+    }
+    this.attachmentsEmitter.fire();
+  }
+
+  private embeddedContextSupported(): Promise<boolean> {
+    return this.promptCapability('embeddedContext');
+  }
+
+  /** Whether the agent takes this kind of prompt content (starts it when needed). */
+  private async promptCapability(what: 'embeddedContext' | 'image'): Promise<boolean> {
+    const session = this.deps.sessions.active ?? (await this.deps.sessions.newSession());
+    return session.connection.initializeResponse.agentCapabilities?.promptCapabilities?.[what] === true;
+  }
+}
+
+/** A text file's content (the open document's when it is open), or undefined for binary or large files. */
+async function textOf(uri: vscode.Uri): Promise<string | undefined> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return open.getText().length <= MAX_EMBEDDED_BYTES ? open.getText() : undefined;
+  try {
+    const stat = await vscode.workspace.fs.stat(uri);
+    if (stat.size > MAX_EMBEDDED_BYTES) return undefined;
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    if (bytes.includes(0)) return undefined;
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined; // not UTF-8, or gone: a link says enough
+  }
+}

@@ -1,0 +1,295 @@
+import * as vscode from 'vscode';
+import { CHAT_PROTOCOL_VERSION, packChanges, packItem, parseWebviewMessage, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../protocol/chat';
+import { ChatTranscript, changeBytes, chatStatus, turnsRefreshWait, type PatchOptions } from './model/chatViewModel';
+import { switcherEntries, type OpenSession } from '../session/model/openSessions';
+import { openSessionsOf } from './sessionList';
+import type { AgentSessions, SessionRecord } from '../session/agentSessions';
+import { PermissionService } from '../permissions/permissionService';
+import type { ElicitationService } from '../forms/elicitationService';
+import { errorMessage, type Logger } from '../base/log';
+import { Disposable } from '../base/lifecycle';
+import { callDisplayTitle } from '../workspace/titles';
+import type { ChatActions } from './chatActions';
+import { chatHtml, chatResourceRoots } from './chatHtml';
+
+export const CHAT_VIEW_ID = 'acpNative.chat';
+/** Changes are gathered this long and sent as one message (a frame at 60 Hz). */
+const FLUSH_DELAY_MS = 16;
+/**
+ * A flush builds rows for this long at most; the rest goes in the next message, on a later
+ * event-loop turn (a storm of tool calls adds hundreds of rows between two flushes: building and
+ * posting them at once blocked the extension host 10–30 ms at a time).
+ */
+const FLUSH_BUDGET_MS = 3;
+/**
+ * A message carries about this many bytes of changes at most (estimated from the text it holds);
+ * the rest goes in the next one. After a `session/load` a patch or a reset built in 3 ms was up to
+ * 100 KB: VS Code serialising it and code-server compressing it blocked the host 20–40 ms more.
+ */
+const POST_BUDGET_BYTES = 24 * 1024;
+
+/** Stops a patch or reset once it took FLUSH_BUDGET_MS to build or holds POST_BUDGET_BYTES. */
+function postBudget(): PatchOptions {
+  const started = performance.now();
+  let bytes = 0;
+  let looked = 0;
+  // The clock is read every 8th item (a row builds in microseconds; reading it per row was a visible share of a flush).
+  return { stop: (built) => (bytes += changeBytes(built)) >= POST_BUDGET_BYTES || (++looked % 8 === 0 && performance.now() - started > FLUSH_BUDGET_MS) };
+}
+
+/**
+ * The Chat view's host side: a thin adapter. It shows the active session (else the newest),
+ * sends the webview a `reset` when that session changes, then coalesced `patch` (transcript
+ * deltas) and `status` messages; what the webview posts goes to `ChatActions`.
+ */
+export class ChatView extends Disposable implements vscode.WebviewViewProvider {
+  private view: vscode.WebviewView | undefined;
+  /** The webview said `ready` and has not been torn down since. */
+  private ready = false;
+  private transcript: ChatTranscript | undefined;
+  private shown: SessionRecord | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly pendingToolCalls = new Set<string>();
+  private pendingStatus = false;
+  private pendingTranscript = false;
+  private pendingTurns = false;
+  /**
+   * The action log's turn summaries, read once per flush or reset (every user message asks) and
+   * dropped after it: they change with the log.
+   */
+  private turnChanges: ((turn: number) => string | undefined) | undefined;
+  /** JSON of the status last posted: a status like it is not posted again (streamed text changes none). */
+  private postedStatus: string | undefined;
+  /**
+   * The last reset or patch posted was cut (`more`): the webview waits for the rest, so the next
+   * patch is posted even when it holds no change (it is the one without `more`).
+   */
+  private resetComing = false;
+  /** When the turn summaries were last refreshed (see `turnsRefreshWait`), and the wait for the next. */
+  private turnsRefreshed = -Infinity;
+  private turnsTimer: NodeJS.Timeout | undefined;
+  /** Messages posted, by type: tests and the benchmark read them. */
+  readonly posted = { reset: 0, patch: 0, status: 0 };
+
+  constructor(
+    private readonly deps: {
+      extensionUri: vscode.Uri;
+      sessions: AgentSessions;
+      permissions: PermissionService;
+      elicitations: ElicitationService;
+      actions: ChatActions;
+      log: Logger;
+      /**
+       * What the action log says of each turn of a session (see `ChatViewDeps.turnChanges`), read
+       * in one pass and asked turn by turn, and when it changes.
+       */
+      turns?: { changesOf(sessionId: string): (turn: number) => string | undefined; onDidChange: vscode.Event<string> };
+    },
+  ) {
+    super();
+    this._register(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this));
+    this._register(deps.sessions.onDidChangeSessions(() => this.schedule({ status: true })));
+    this._register(
+      deps.sessions.onDidChangeSession(({ session, changes }) => {
+        // Another session's title or first prompt shows in the switcher.
+        if (session !== this.shown) {
+          if (changes.info || changes.transcript) this.schedule({ status: true });
+          return;
+        }
+        this.schedule({ toolCalls: changes.toolCalls, transcript: changes.transcript, status: true });
+      }),
+    );
+    this._register(deps.permissions.requests.onDidChange(() => this.schedule({ status: true })));
+    this._register(deps.actions.onDidChangeAttachments(() => this.schedule({ status: true })));
+    if (deps.turns) {
+      this._register(
+        deps.turns.onDidChange((sessionId) => {
+          if (sessionId === this.shown?.state.sessionId) this.schedule({ turns: true });
+        }),
+      );
+    }
+    this._register(deps.elicitations.onDidChange(() => this.schedule({ status: true })));
+    deps.actions.reply = (message) => this.post(message);
+    this._register({ dispose: () => (clearTimeout(this.timer), clearTimeout(this.turnsTimer)) });
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    view.webview.options = { enableScripts: true, localResourceRoots: chatResourceRoots(this.deps.extensionUri) };
+    view.webview.html = chatHtml(view.webview, this.deps.extensionUri);
+    const subscriptions = [
+      view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      // Without retainContextWhenHidden the page is torn down when hidden and says `ready` again.
+      view.onDidChangeVisibility(() => {
+        if (!view.visible) this.ready = false;
+      }),
+    ];
+    view.onDidDispose(() => {
+      subscriptions.forEach((s) => s.dispose());
+      if (this.view === view) {
+        this.view = undefined;
+        this.ready = false;
+      }
+    });
+  }
+
+  /** The chat is on screen and listening: the agent's questions show there. */
+  get isVisible(): boolean {
+    return this.view?.visible === true && this.ready;
+  }
+
+  /** Reveals the view and puts the cursor in the prompt box. */
+  async focus(): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'focusPrompt' });
+  }
+
+  /** The session the view shows: the active one, else the newest. */
+  currentSession(): SessionRecord | undefined {
+    return this.deps.sessions.active ?? this.deps.sessions.all.at(-1);
+  }
+
+  private receive(raw: unknown): void {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.deps.log.warn(`Chat view: message ignored (${parsed.error})`);
+      return;
+    }
+    const message: WebviewToHost = parsed.message;
+    if (message.type === 'ready') {
+      this.ready = true;
+      this.sendReset();
+      return;
+    }
+    void this.deps.actions.handle(message, this.currentSession()).catch((error: unknown) => {
+      this.deps.log.error(`Chat view: ${message.type} failed: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(`ACP: ${errorMessage(error)}`);
+    });
+  }
+
+  private schedule(what: { toolCalls?: ReadonlySet<string>; transcript?: boolean; status?: boolean; turns?: boolean }, delay = FLUSH_DELAY_MS): void {
+    for (const id of what.toolCalls ?? []) this.pendingToolCalls.add(id);
+    this.pendingTurns ||= !!what.turns;
+    this.pendingTranscript ||= !!what.transcript;
+    this.pendingStatus ||= !!what.status;
+    if (this.timer) {
+      if (delay >= FLUSH_DELAY_MS) return;
+      clearTimeout(this.timer); // the rest of a cut patch or reset: at once, not a frame later
+    }
+    this.timer = setTimeout(() => this.flush(), delay);
+  }
+
+  private flush(): void {
+    try {
+      this.flushNow();
+    } finally {
+      this.turnChanges = undefined;
+    }
+  }
+
+  private flushNow(): void {
+    this.timer = undefined;
+    const toolCalls = [...this.pendingToolCalls];
+    const transcript = this.pendingTranscript || toolCalls.length > 0;
+    const status = this.pendingStatus;
+    let turns = this.pendingTurns;
+    this.pendingToolCalls.clear();
+    this.pendingTranscript = this.pendingStatus = this.pendingTurns = false;
+    if (!this.ready) return; // the next `ready` sends everything
+    const turnsWait = turns ? turnsRefreshWait({ now: performance.now(), last: this.turnsRefreshed, busy: this.shown?.busy ?? false }) : 0;
+    if (turnsWait > 0) {
+      // The action log changes with every edit of a storm: its summaries wait, not the rows.
+      turns = false;
+      this.pendingTurns = true;
+      this.turnsTimer ??= setTimeout(() => {
+        this.turnsTimer = undefined;
+        this.schedule({}, 0);
+      }, turnsWait);
+    }
+    if (turns) this.turnsRefreshed = performance.now();
+    if (this.currentSession() !== this.shown) {
+      this.sendReset();
+      return;
+    }
+    if ((transcript || turns) && this.transcript) {
+      const patch = transcript ? this.transcript.patch(toolCalls, postBudget()) : this.transcript.refreshTurns();
+      if (transcript && turns) {
+        const done = new Set(patch.changed.map((c) => c.index));
+        patch.changed.push(...this.transcript.refreshTurns().changed.filter((c) => !done.has(c.index)));
+        patch.changed.sort((a, b) => a.index - b.index);
+      }
+      // The rest of a cut patch goes out on the next turn of the event loop, not a frame later.
+      if (patch.more) this.schedule({ transcript: true }, 0);
+      // A cut patch is posted even when empty: the webview may be waiting for the rest of a reset.
+      if (patch.changed.length > 0 || patch.more || this.resetComing) {
+        this.posted.patch++;
+        this.resetComing = !!patch.more;
+        this.post({ v: CHAT_PROTOCOL_VERSION, type: 'patch', length: patch.length, changed: packChanges(patch.changed), ...(patch.more ? { more: true as const } : {}) });
+      }
+    }
+    if (status) {
+      const next = this.status();
+      const json = JSON.stringify(next);
+      if (json !== this.postedStatus) {
+        this.postedStatus = json;
+        this.posted.status++;
+        this.post({ v: CHAT_PROTOCOL_VERSION, type: 'status', status: next });
+      }
+    }
+  }
+
+  private sendReset(): void {
+    try {
+      this.resetNow();
+    } finally {
+      this.turnChanges = undefined;
+    }
+  }
+
+  private resetNow(): void {
+    this.shown = this.currentSession();
+    const shown = this.shown;
+    const turns = this.deps.turns;
+    this.transcript = shown
+      ? new ChatTranscript(shown.state, {
+          callTitle: (call) => callDisplayTitle(call),
+          ...(turns ? { turnChanges: (turn: number) => (this.turnChanges ??= turns.changesOf(shown.state.sessionId))(turn) } : {}),
+        })
+      : undefined;
+    const status = this.status();
+    this.postedStatus = JSON.stringify(status);
+    this.posted.reset++;
+    // A long session goes in parts: the first here, the rest in the patches that follow at once.
+    const reset = this.transcript?.reset(postBudget()) ?? { items: [] };
+    this.resetComing = !!reset.more;
+    if (reset.more) this.schedule({ transcript: true }, 0);
+    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'reset', status, items: reset.items.map(packItem), ...(reset.more ? { more: true as const } : {}) });
+  }
+
+  private status(): ChatStatus {
+    const session = this.shown;
+    const sessionId = session?.state.sessionId;
+    return chatStatus({
+      state: session?.state,
+      agentName: session?.agentName,
+      busy: session?.busy ?? false,
+      questions: sessionId ? this.deps.permissions.requests.pending(sessionId) : [],
+      questionTitle: (q) => PermissionService.titleOf(q),
+      questionInspect: (q) => this.deps.permissions.inspectLabel(q.id),
+      attachments: this.deps.actions.attachmentChoices(),
+      elicitations: this.deps.elicitations.pending(sessionId),
+      acceptsImages: session?.connection.initializeResponse.agentCapabilities?.promptCapabilities?.image === true,
+      sessions: switcherEntries(this.openSessions(), sessionId),
+    });
+  }
+
+  private openSessions(): OpenSession[] {
+    return openSessionsOf(this.deps.sessions, this.deps.permissions, this.deps.elicitations);
+  }
+
+  private post(message: HostToWebview): void {
+    if (!this.view || !this.ready) return;
+    void this.view.webview.postMessage(message);
+  }
+}

@@ -1,0 +1,59 @@
+import * as vscode from 'vscode';
+import type { AgentSessions } from '../session/agentSessions';
+import { Disposable } from '../base/lifecycle';
+
+export interface RecordedSession {
+  sessionId: string;
+  agentName: string;
+  title: string;
+  /** ISO time of the last change seen. */
+  updatedAt: string;
+}
+
+const KEY = 'acpNative.chat.sessions';
+/** Newest first; older ones fall off. */
+const MAX_RECORDED = 100;
+const MAX_TITLE_CHARS = 80;
+
+/**
+ * The sessions this extension saw, kept in the workspace's state: the history list for agents
+ * that cannot list their sessions (`session/list`), and the titles for those that can.
+ */
+export class SessionHistory extends Disposable {
+  constructor(
+    private readonly memento: vscode.Memento,
+    sessions: AgentSessions,
+  ) {
+    super();
+    const record = () => {
+      for (const session of sessions.all) {
+        const firstPrompt = session.state.transcript.find((e) => e.type === 'message' && e.role === 'user');
+        const title = session.state.title ?? (firstPrompt?.type === 'message' ? firstPrompt.text : '');
+        if (title) this.remember({ sessionId: session.state.sessionId, agentName: session.agentName, title: oneLine(title), updatedAt: new Date().toISOString() });
+      }
+    };
+    this._register(sessions.onDidChangeSessions(record));
+  }
+
+  all(): RecordedSession[] {
+    const stored = this.memento.get<unknown>(KEY, []);
+    return Array.isArray(stored) ? stored.filter(isRecordedSession) : [];
+  }
+
+  private remember(entry: RecordedSession): void {
+    const others = this.all().filter((s) => s.sessionId !== entry.sessionId);
+    const previous = this.all().find((s) => s.sessionId === entry.sessionId);
+    if (previous && previous.title === entry.title && previous.agentName === entry.agentName) return;
+    void this.memento.update(KEY, [entry, ...others].slice(0, MAX_RECORDED));
+  }
+}
+
+function oneLine(text: string): string {
+  const line = text.trim().split(/\r?\n/, 1)[0] ?? '';
+  return line.length > MAX_TITLE_CHARS ? `${line.slice(0, MAX_TITLE_CHARS - 1)}…` : line;
+}
+
+function isRecordedSession(value: unknown): value is RecordedSession {
+  const v = value as Partial<RecordedSession> | null;
+  return typeof v?.sessionId === 'string' && typeof v.agentName === 'string' && typeof v.title === 'string' && typeof v.updatedAt === 'string';
+}

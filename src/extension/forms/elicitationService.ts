@@ -1,0 +1,204 @@
+import * as vscode from 'vscode';
+import type * as acp from '@agentclientprotocol/sdk';
+import { checkField, parseElicitationSchema, validateAnswers, type FormField } from './model/elicitation';
+import type { ChatElicitation, ChatElicitationAction } from '../../protocol/chat';
+import type { Logger } from '../base/log';
+import { Disposable } from '../base/lifecycle';
+
+type Response = acp.CreateElicitationResponse;
+
+interface OpenForm {
+  readonly id: number;
+  /** Undefined for a request-scoped question (not tied to a session). */
+  readonly sessionId: string | undefined;
+  readonly message: string;
+  readonly fields: readonly FormField[];
+  errors: Record<string, string>;
+  /** Shown in the chat; otherwise asked with native input boxes (still cancellable here). */
+  readonly inline: boolean;
+  readonly resolve: (response: Response) => void;
+}
+
+/**
+ * `elicitation/create`: the agent asks the person for structured input. A form is answered inline
+ * in the Chat view when it is on screen, else with native input boxes and quick picks; a `url`
+ * request asks before opening the browser. Cancelling the turn (or the agent withdrawing the
+ * request) answers every open form `cancel`. Open forms are kept per session id.
+ */
+export class ElicitationService extends Disposable {
+  private readonly open = new Map<number, OpenForm>();
+  private nextId = 1;
+  /**
+   * Sessions whose turn is being cancelled: a question that was in flight when the cancel went out
+   * is answered `cancel` on arrival instead of waiting for a person who has moved on.
+   */
+  private readonly cancelling = new Set<string>();
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChange = this.changed.event;
+  /** Whether the Chat view is on screen to show forms inline. */
+  shownInChat: () => boolean = () => false;
+
+  constructor(private readonly log: Logger) {
+    super();
+    this._register({ dispose: () => this.cancelAll() });
+  }
+
+  async request(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<Response> {
+    const sessionId = 'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : undefined;
+    if (sessionId !== undefined && this.cancelling.has(sessionId)) return { action: 'cancel' };
+    switch (params.mode) {
+      case 'form':
+        return this.form(sessionId, params.message, (params as { requestedSchema?: acp.ElicitationSchema }).requestedSchema, signal);
+      case 'url':
+        return this.url(params.message, String((params as { url?: unknown }).url ?? ''), signal);
+      default:
+        this.log.warn(`elicitation/create: mode "${String(params.mode)}" is not supported; declined`);
+        return { action: 'decline' };
+    }
+  }
+
+  /** The open forms of a session (and those not tied to any session). */
+  pending(sessionId: string | undefined): ChatElicitation[] {
+    return [...this.open.values()]
+      .filter((f) => f.inline && (f.sessionId === undefined || f.sessionId === sessionId))
+      .map((f) => ({ id: f.id, message: f.message, fields: f.fields, errors: f.errors }));
+  }
+
+  /** An answer from the chat. An invalid one stays open with its errors shown. */
+  answer(id: number, action: ChatElicitationAction, answers: Readonly<Record<string, string | boolean>>): void {
+    const form = this.open.get(id);
+    if (!form) return; // answered or cancelled meanwhile: the first answer wins
+    if (action !== 'accept') return this.settle(form, { action });
+    const result = validateAnswers(form.fields, answers);
+    if (!result.ok) {
+      form.errors = result.errors;
+      this.changed.fire();
+      return;
+    }
+    this.settle(form, { action: 'accept', content: result.content });
+  }
+
+  /** A new turn of the session starts: its questions are asked again. */
+  beginTurn(sessionId: string): void {
+    this.cancelling.delete(sessionId);
+  }
+
+  /** `session/cancel`: every open form of the session is answered `cancel`, and so are those still in flight. */
+  cancelSession(sessionId: string): void {
+    this.cancelling.add(sessionId);
+    for (const form of [...this.open.values()]) if (form.sessionId === sessionId) this.settle(form, { action: 'cancel' });
+  }
+
+  /** The session is gone: its open forms are cancelled and nothing of it is kept. */
+  forgetSession(sessionId: string): void {
+    this.cancelSession(sessionId);
+    this.cancelling.delete(sessionId);
+  }
+
+  private cancelAll(): void {
+    for (const form of [...this.open.values()]) this.settle(form, { action: 'cancel' });
+  }
+
+  private settle(form: OpenForm, response: Response): void {
+    if (!this.open.delete(form.id)) return;
+    form.resolve(response);
+    if (form.inline) this.changed.fire();
+  }
+
+  private async form(sessionId: string | undefined, message: string, schema: acp.ElicitationSchema | undefined, signal: AbortSignal): Promise<Response> {
+    const { fields, unsupported } = parseElicitationSchema(schema);
+    const requiredUnsupported = unsupported.filter((key) => (schema?.required ?? []).includes(key));
+    if (requiredUnsupported.length) {
+      void vscode.window.showWarningMessage(`ACP: the agent asked for ${requiredUnsupported.join(', ')}, which this editor cannot ask for; declined.`);
+      return { action: 'decline' };
+    }
+    const inline = this.shownInChat();
+    return new Promise<Response>((resolve) => {
+      const form: OpenForm = { id: this.nextId++, sessionId, message, fields, errors: {}, inline, resolve };
+      this.open.set(form.id, form);
+      signal.addEventListener('abort', () => this.settle(form, { action: 'cancel' }), { once: true });
+      if (signal.aborted) this.settle(form, { action: 'cancel' });
+      if (inline) this.changed.fire();
+      else
+        void this.askNatively(form).then(
+          (response) => this.settle(form, response),
+          () => this.settle(form, { action: 'cancel' }),
+        );
+    });
+  }
+
+  /**
+   * One input box or quick pick per field; Escape anywhere cancels, "Decline" declines. A
+   * cancelled turn settles the form meanwhile; what is typed after that is dropped.
+   */
+  private async askNatively(form: OpenForm): Promise<Response> {
+    const { message, fields } = form;
+    const stillOpen = () => this.open.has(form.id);
+    const start = await vscode.window.showInformationMessage(`The agent asks: ${message}`, 'Answer…', 'Decline');
+    if (!stillOpen() || start === undefined) return { action: 'cancel' };
+    if (start === 'Decline') return { action: 'decline' };
+    const answers: Record<string, string | boolean> = {};
+    for (const [index, field] of fields.entries()) {
+      if (!stillOpen()) return { action: 'cancel' };
+      const title = `${message} (${index + 1}/${fields.length})`;
+      const answer = await askField(field, title);
+      if (answer === undefined) return { action: 'cancel' };
+      if (answer !== '') answers[field.key] = answer;
+    }
+    const result = validateAnswers(fields, answers);
+    return result.ok ? { action: 'accept', content: result.content } : { action: 'cancel' };
+  }
+
+  /** Forms open now, inline or native, by session (tests and diagnostics). */
+  openForms(): { sessionId: string | undefined; inline: boolean; message: string }[] {
+    return [...this.open.values()].map((f) => ({ sessionId: f.sessionId, inline: f.inline, message: f.message }));
+  }
+
+  private async url(message: string, url: string, signal: AbortSignal): Promise<Response> {
+    let parsed: vscode.Uri;
+    try {
+      parsed = vscode.Uri.parse(url, true);
+    } catch {
+      return { action: 'decline' };
+    }
+    if (parsed.scheme !== 'https' && parsed.scheme !== 'http') {
+      this.log.warn(`elicitation/create: refused to open a ${parsed.scheme}: URL`);
+      return { action: 'decline' };
+    }
+    const pick = await vscode.window.showInformationMessage(`The agent asks you to open ${parsed.authority}: ${message}`, { detail: url }, 'Open in Browser', 'Decline');
+    if (signal.aborted || pick === undefined) return { action: 'cancel' };
+    if (pick === 'Decline') return { action: 'decline' };
+    await vscode.env.openExternal(parsed);
+    return { action: 'accept' };
+  }
+}
+
+/** The answer to one field: text, a boolean, '' for "left empty", undefined when cancelled. */
+async function askField(field: FormField, title: string): Promise<string | boolean | undefined> {
+  const placeHolder = field.description ?? field.title;
+  switch (field.kind) {
+    case 'boolean': {
+      const items = [{ label: 'Yes', value: true }, { label: 'No', value: false }];
+      const pick = await vscode.window.showQuickPick(items, { title: `${title}: ${field.title}`, placeHolder, ignoreFocusOut: true });
+      return pick?.value;
+    }
+    case 'enum': {
+      const items = field.options.map((o) => ({ label: o.title, description: o.value === field.default ? 'default' : undefined, value: o.value }));
+      const pick = await vscode.window.showQuickPick(items, { title: `${title}: ${field.title}`, placeHolder, ignoreFocusOut: true });
+      return pick?.value;
+    }
+    case 'string':
+    case 'number':
+    case 'integer':
+      return vscode.window.showInputBox({
+        title: `${title}: ${field.title}${field.required ? '' : ' (optional)'}`,
+        prompt: field.description ?? undefined,
+        value: field.default === null ? '' : String(field.default),
+        ignoreFocusOut: true,
+        validateInput: (text) => {
+          const checked = checkField(field, text);
+          return 'error' in checked ? checked.error : undefined;
+        },
+      });
+  }
+}

@@ -1,0 +1,182 @@
+import * as vscode from 'vscode';
+import * as acp from '@agentclientprotocol/sdk';
+import { isAutoApproved, optionOfKind } from './model/autoApprove';
+import { PermissionRequests, permissionTitle, unanswerableReason, type PermissionQuestion } from './model/permissionRequests';
+import type { Config } from '../config';
+import type { Logger } from '../base/log';
+import { titleContext } from '../workspace/titles';
+import { Disposable } from '../base/lifecycle';
+
+const SHOW_DIFF = 'Show Diff';
+
+/**
+ * `session/request_permission`, and the questions the editor asks on its own (overwrite unsaved
+ * changes, outside the workspace). Approved at once when the setting or an earlier "always"
+ * answer covers the tool kind; otherwise asked inline in the Chat view when it is visible, else in
+ * a notification whose buttons are the options (plus "Show Diff" for an edit, "Compare" for an
+ * overwrite). Dismissing the notification rejects once. Cancelling the turn, or the agent
+ * cancelling the request, answers the question `cancelled`; a click after that does nothing.
+ */
+export class PermissionService extends Disposable {
+  readonly requests = new PermissionRequests();
+  /**
+   * Whether questions are on screen elsewhere (the Chat view shows them inline): then no
+   * notification is added, which would stay behind once the question is answered there. Both the
+   * agent's questions and the editor's own (overwrite unsaved changes…) follow this rule.
+   */
+  questionsShownElsewhere: () => boolean = () => false;
+  /** The name of the agent a session belongs to: with several agents running, the notification says which asks. */
+  agentNameOf: (sessionId: string) => string | undefined = () => undefined;
+  /** A button of an editor question that shows more without answering (Compare), by question id. */
+  private readonly inspections = new Map<number, { label: string; run: () => Promise<void> }>();
+
+  constructor(
+    private readonly deps: {
+      config: Config;
+      log: Logger;
+      /** Opens the diff of the tool call the question is about. */
+      showDiff: (sessionId: string, toolCallId: string) => Promise<void>;
+    },
+  ) {
+    super();
+  }
+
+  /** A question nobody can answer would hang the turn: it is refused at once, as invalid params. */
+  validate(params: acp.RequestPermissionRequest): void {
+    const unanswerable = unanswerableReason(params.options);
+    if (unanswerable) {
+      this.deps.log.warn(`Refused a permission request: ${unanswerable}`);
+      throw acp.RequestError.invalidParams({ options: params.options }, unanswerable);
+    }
+  }
+
+  async request(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    this.validate(params);
+    const auto = this.deps.config.autoApprove;
+    if (isAutoApproved(auto, params.toolCall.kind)) {
+      const allow = optionOfKind(params.options, 'allow_once', 'allow_always');
+      if (allow) {
+        this.deps.log.info(`Permission approved by the setting (${auto}): ${params.toolCall.title ?? params.toolCall.toolCallId}`);
+        return { outcome: { outcome: 'selected', optionId: allow.optionId } };
+      }
+    }
+    const { question, answer } = this.requests.ask(params.sessionId, params.toolCall, params.options);
+    if (question) {
+      // The agent gave up on the request ($/cancel_request or the connection closed).
+      signal.addEventListener('abort', () => this.requests.cancel(question.id), { once: true });
+      if (signal.aborted) this.requests.cancel(question.id);
+      const hasDiff = (question.toolCall.content ?? []).some((c) => c.type === 'diff');
+      const showDiff = () => this.deps.showDiff(question.sessionId, question.toolCall.toolCallId);
+      // The chat shows the question, and its tool row opens the diff.
+      if (!this.questionsShownElsewhere()) void this.notify(question, `${this.agentNameOf(question.sessionId) ?? 'The agent'} asks to ${kindVerb(question.toolCall.kind)}: ${PermissionService.titleOf(question)}`, hasDiff ? showDiff : undefined);
+    }
+    return { outcome: await answer };
+  }
+
+  /**
+   * A question the editor asks on the agent's behalf (overwrite unsaved changes, go outside the
+   * workspace). Same registry, so it can be answered wherever questions are shown and a cancelled
+   * turn answers it; no earlier "always" answer stands for it. True when allowed.
+   */
+  async confirm(request: {
+    sessionId: string;
+    title: string;
+    message: string;
+    allow: string;
+    reject: string;
+    /** A button that shows more without answering, e.g. a comparison. */
+    inspect?: { label: string; run: () => Promise<void> };
+    /** The agent's request this question serves: when the agent cancels it, the question closes. */
+    signal?: AbortSignal;
+  }): Promise<boolean> {
+    const allow: acp.PermissionOption = { optionId: 'allow', name: request.allow, kind: 'allow_once' };
+    const reject: acp.PermissionOption = { optionId: 'reject', name: request.reject, kind: 'reject_once' };
+    const toolCall: acp.ToolCallUpdate = { toolCallId: `editor-question-${Date.now()}`, title: request.title, kind: 'other' };
+    if (request.signal?.aborted) return false;
+    const { question, answer } = this.requests.ask(request.sessionId, toolCall, [allow, reject], { standing: false });
+    if (question) {
+      const { signal, inspect } = request;
+      const cancel = () => this.requests.cancel(question.id);
+      signal?.addEventListener('abort', cancel, { once: true });
+      if (inspect) this.inspections.set(question.id, inspect);
+      void answer.finally(() => {
+        signal?.removeEventListener('abort', cancel);
+        this.inspections.delete(question.id);
+      });
+      if (!this.questionsShownElsewhere()) void this.notify(question, request.message, inspect?.run, inspect?.label);
+    }
+    const result = await answer;
+    return result.outcome === 'selected' && result.optionId === 'allow';
+  }
+
+  /** The label of a question's show-more button (Compare), if it has one. */
+  inspectLabel(questionId: number): string | undefined {
+    return this.inspections.get(questionId)?.label;
+  }
+
+  /** Runs a question's show-more button without answering it. False if it has none. */
+  async inspect(questionId: number): Promise<boolean> {
+    const inspection = this.inspections.get(questionId);
+    if (!inspection) return false;
+    await inspection.run();
+    return true;
+  }
+
+  /** Answers by option kind (never by id: agents change their ids). False if not open. */
+  answerByKind(questionId: number, kind: acp.PermissionOptionKind): boolean {
+    const question = this.requests.pending().find((q) => q.id === questionId);
+    const option = question && optionOfKind(question.options, kind);
+    return option ? this.requests.answer(questionId, option.optionId) : false;
+  }
+
+  cancelSession(sessionId: string): number {
+    return this.requests.cancelAll(sessionId);
+  }
+
+  static titleOf(question: PermissionQuestion): string {
+    return permissionTitle(question.toolCall, titleContext());
+  }
+
+  private async notify(question: PermissionQuestion, message: string, inspect?: () => Promise<void>, inspectLabel = SHOW_DIFF): Promise<void> {
+    for (;;) {
+      const buttons = [...question.options.map((o) => o.name), ...(inspect ? [inspectLabel] : [])];
+      const picked = await vscode.window.showWarningMessage(message, ...buttons);
+      if (!this.requests.isOpen(question.id)) return; // answered elsewhere or cancelled
+      if (inspect && picked === inspectLabel) {
+        await inspect().catch((error: unknown) => this.deps.log.warn(`${inspectLabel} failed: ${String(error)}`));
+        continue;
+      }
+      const option = question.options.find((o) => o.name === picked) ?? optionOfKind(question.options, 'reject_once', 'reject_always');
+      if (option) this.requests.answer(question.id, option.optionId);
+      else this.requests.cancel(question.id);
+      return;
+    }
+  }
+}
+
+function kindVerb(kind: acp.ToolKind | null | undefined): string {
+  switch (kind) {
+    case 'read':
+      return 'read';
+    case 'edit':
+      return 'edit a file';
+    case 'delete':
+      return 'delete';
+    case 'move':
+      return 'move';
+    case 'search':
+      return 'search';
+    case 'execute':
+      return 'run a command';
+    case 'think':
+      return 'think';
+    case 'fetch':
+      return 'fetch';
+    case 'switch_mode':
+      return 'switch mode';
+    case 'other':
+    case null:
+    case undefined:
+      return 'use a tool';
+  }
+}

@@ -1,0 +1,101 @@
+import * as vscode from 'vscode';
+import { placeHunks } from './model/actionHunks';
+import { snapshotText, type FileChange } from './model/actionLog';
+import { lensesMayChange } from './model/lensRefresh';
+import type { ActionLogCapture } from './actionLogCapture';
+import { Disposable } from '../base/lifecycle';
+
+export const KEEP_HUNK_COMMAND = 'acpNative.actionLog.keepHunk';
+export const UNDO_HUNK_COMMAND = 'acpNative.actionLog.undoHunk';
+/** Changes of the log this close together refresh the lenses once. */
+const LENS_REFRESH_MS = 50;
+
+/**
+ * Keep and Undo over each of the agent's hunks, in the real file — so also on the editable side of
+ * the diff editors. A hunk whose lines the user changed since says so instead of offering Undo.
+ */
+export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChangeCodeLenses = this.changeEmitter.event;
+  /** Files whose editor was last given lenses (not none). */
+  private readonly shownLenses = new Set<string>();
+  /** Coalesced log changes looked at, and how many of them told the window to ask again (the API's stats). */
+  readonly counts = { checks: 0, refreshes: 0 };
+
+  constructor(
+    private readonly capture: ActionLogCapture,
+    private readonly activeSessionId: () => string | undefined,
+  ) {
+    super();
+    // Coalesced, and only for editors on screen: the log changes with every file of every tool call,
+    // and each fire is a message to the window, which asks every visible editor's lenses again.
+    let timer: NodeJS.Timeout | undefined;
+    this._register(
+      capture.onDidChange(() => {
+        timer ??= setTimeout(() => {
+          timer = undefined;
+          this.counts.checks++;
+          const visible = vscode.window.visibleTextEditors.filter((e) => e.document.uri.scheme === 'file').map((e) => e.document.uri.fsPath);
+          if (!lensesMayChange(visible, this.shownLenses, (path) => this.changeOf(path) !== undefined)) return;
+          this.counts.refreshes++;
+          this.changeEmitter.fire();
+        }, LENS_REFRESH_MS);
+      }),
+    );
+    this._register({ dispose: () => clearTimeout(timer) });
+    this._register(vscode.workspace.onDidCloseTextDocument((doc) => this.shownLenses.delete(doc.uri.fsPath)));
+    this._register(vscode.languages.registerCodeLensProvider({ scheme: 'file' }, this));
+  }
+
+  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    const lenses = this.lensesOf(doc);
+    if (lenses.length > 0) this.shownLenses.add(doc.uri.fsPath);
+    else this.shownLenses.delete(doc.uri.fsPath);
+    return lenses;
+  }
+
+  private lensesOf(doc: vscode.TextDocument): vscode.CodeLens[] {
+    const found = this.changeOf(doc.uri.fsPath);
+    if (!found) return [];
+    const { sessionId, change } = found;
+    const view = this.capture.view(change);
+    const after = snapshotText(change.after ?? { kind: 'unknown', reason: '' });
+    if (!after.ok || view.status === 'no-undo') return [];
+    const places = placeHunks(after.text, doc.getText(), view.hunks);
+    const lenses: vscode.CodeLens[] = [];
+    const pending = change.hunkStates.filter((s) => s === 'pending').length;
+    const top = new vscode.Range(0, 0, 0, 0);
+    lenses.push(
+      new vscode.CodeLens(top, { title: `Agent change, prompt ${change.turn + 1}: ${pending} of ${view.hunks.length} hunks to review`, command: '' }),
+      new vscode.CodeLens(top, { title: 'Keep All', command: 'acpNative.review.keep', arguments: [{ sessionId, changeId: change.id }] }),
+      new vscode.CodeLens(top, { title: 'Undo All', command: 'acpNative.review.undo', arguments: [{ sessionId, changeId: change.id }] }),
+    );
+    view.hunks.forEach((hunk, index) => {
+      if (change.hunkStates[index] !== 'pending') return;
+      const place = places[index];
+      const line = Math.min(place.ok ? place.start : hunk.newStart, Math.max(0, doc.lineCount - 1));
+      const range = new vscode.Range(line, 0, line, 0);
+      const counts = `+${hunk.newLines.length} −${hunk.oldLines.length}`;
+      if (!place.ok) {
+        lenses.push(new vscode.CodeLens(range, { title: `Agent hunk ${counts}: edited since, Undo leaves it alone`, command: '' }));
+        return;
+      }
+      lenses.push(
+        new vscode.CodeLens(range, { title: `Keep ${counts}`, command: KEEP_HUNK_COMMAND, arguments: [sessionId, change.id, index] }),
+        new vscode.CodeLens(range, { title: 'Undo', command: UNDO_HUNK_COMMAND, arguments: [sessionId, change.id, index] }),
+      );
+    });
+    return lenses;
+  }
+
+  /** The latest change of the file with hunks still to review, the active session's first. */
+  private changeOf(path: string): { sessionId: string; change: FileChange } | undefined {
+    const active = this.activeSessionId();
+    const ids = [...(active ? [active] : []), ...this.capture.log.sessionIds().filter((id) => id !== active)];
+    for (const sessionId of ids) {
+      const change = this.capture.log.latestOf(sessionId, path);
+      if (change?.after && change.hunkStates.includes('pending')) return { sessionId, change };
+    }
+    return undefined;
+  }
+}

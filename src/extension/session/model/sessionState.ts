@@ -1,0 +1,369 @@
+import type {
+  AvailableCommand,
+  ContentBlock,
+  ContentChunk,
+  Cost,
+  Notice,
+  PlanEntry,
+  SessionConfigOption,
+  SessionMode,
+  SessionModeState,
+  SessionNotification,
+  SessionUpdate,
+  ToolCall,
+  ToolCallUpdate,
+} from '@agentclientprotocol/sdk';
+import { readTerminalMeta } from '../../../protocol/terminalMeta';
+import { ChangeCoalescer, flushAfterFrame, type ChangeListener, type FlushScheduler, type PendingChanges } from './changes';
+import { DisplayTerminalStore, type DisplayTerminalState } from './terminalStore';
+import { ToolCallStore, type ToolCallState } from './toolCalls';
+import { Transcript, type MessageRole, type TranscriptEntry } from './transcript';
+import { jsonEqual } from './wireValues';
+
+export type { SessionChanges } from './changes';
+
+export interface SessionStateOptions {
+  sessionId: string;
+  cwd: string;
+  additionalDirectories?: readonly string[];
+  /** From the `session/new` (or `session/load`) response. */
+  modes?: SessionModeState | null;
+  configOptions?: readonly SessionConfigOption[] | null;
+  /** When coalesced changes are delivered; default: one frame later (see `DEFAULT_FLUSH_DELAY_MS`). */
+  schedule?: FlushScheduler;
+  /** Output kept per display terminal, in string length. */
+  displayOutputLimit?: number;
+  /** Tolerated oddities (unknown ids or variants, malformed items), as they happen: log them. */
+  onWarning?: (message: string) => void;
+}
+
+export interface SessionUsage {
+  /** Tokens in context. */
+  readonly used: number;
+  /** Context window size. */
+  readonly size: number;
+  /** Cumulative cost: the last one the agent sent (it is cumulative, so it stays until replaced). */
+  readonly cost: Cost | undefined;
+}
+
+/** Kept so a long session cannot grow these lists without bound. */
+const MAX_WARNINGS = 100;
+const MAX_NOTICES = 50;
+
+/**
+ * The state of one ACP session, fed `session/update`s in arrival order (see `KeyedSerialQueue`).
+ * `apply` never throws: a malformed or unknown update is skipped with a warning and the session
+ * goes on. Renderers read the getters and listen to `onDidChange` (coalesced); they must not
+ * mutate what the getters return.
+ */
+export class SessionState {
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly additionalDirectories: readonly string[];
+
+  private readonly calls = new ToolCallStore();
+  private readonly displayTerminals: DisplayTerminalStore;
+  private readonly conversation = new Transcript();
+  private readonly changes: ChangeCoalescer;
+  private readonly onWarning: ((message: string) => void) | undefined;
+
+  private planEntries: readonly PlanEntry[] = [];
+  private modeId: string | undefined;
+  private modes: readonly SessionMode[] = [];
+  private commands: readonly AvailableCommand[] = [];
+  private options: readonly SessionConfigOption[] = [];
+  private usageValue: SessionUsage | undefined;
+  private titleValue: string | undefined;
+  private updatedAtValue: string | undefined;
+  private noticeList: Notice[] = [];
+  private warningList: string[] = [];
+  private warningTotal = 0;
+
+  constructor(options: SessionStateOptions) {
+    this.sessionId = options.sessionId;
+    this.cwd = options.cwd;
+    this.additionalDirectories = options.additionalDirectories ?? [];
+    this.displayTerminals = new DisplayTerminalStore({ outputLimit: options.displayOutputLimit });
+    this.onWarning = options.onWarning;
+    this.changes = new ChangeCoalescer(options.schedule ?? flushAfterFrame, (error) =>
+      this.warn(`a change listener threw: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    this.modeId = options.modes?.currentModeId;
+    this.modes = options.modes?.availableModes ?? [];
+    this.options = options.configOptions ?? [];
+  }
+
+  // ── Reading ────────────────────────────────────────────────────────────────
+
+  /** In arrival order. */
+  toolCalls(): readonly ToolCallState[] {
+    return this.calls.all();
+  }
+
+  toolCall(id: string): ToolCallState | undefined {
+    return this.calls.get(id);
+  }
+
+  /** A display terminal (`_meta` convention). Client terminals (`terminal/create`) live elsewhere. */
+  terminal(id: string): DisplayTerminalState | undefined {
+    return this.displayTerminals.get(id);
+  }
+
+  terminals(): DisplayTerminalState[] {
+    return this.displayTerminals.all();
+  }
+
+  get plan(): readonly PlanEntry[] {
+    return this.planEntries;
+  }
+
+  get currentModeId(): string | undefined {
+    return this.modeId;
+  }
+
+  get availableModes(): readonly SessionMode[] {
+    return this.modes;
+  }
+
+  get availableCommands(): readonly AvailableCommand[] {
+    return this.commands;
+  }
+
+  get configOptions(): readonly SessionConfigOption[] {
+    return this.options;
+  }
+
+  get usage(): SessionUsage | undefined {
+    return this.usageValue;
+  }
+
+  get title(): string | undefined {
+    return this.titleValue;
+  }
+
+  get updatedAt(): string | undefined {
+    return this.updatedAtValue;
+  }
+
+  get transcript(): readonly TranscriptEntry[] {
+    return this.conversation.entries;
+  }
+
+  /** The latest notices (`notice` updates), oldest first. */
+  get notices(): readonly Notice[] {
+    return this.noticeList;
+  }
+
+  /** The latest warnings, oldest first (see `warningCount` for how many there were). */
+  get warnings(): readonly string[] {
+    return this.warningList;
+  }
+
+  get warningCount(): number {
+    return this.warningTotal;
+  }
+
+  // ── Changes ────────────────────────────────────────────────────────────────
+
+  onDidChange(listener: ChangeListener): { dispose(): void } {
+    return this.changes.onDidChange(listener);
+  }
+
+  /** Delivers pending changes now (e.g. when a prompt returns) instead of on the next flush. */
+  flushNow(): void {
+    this.changes.flushNow();
+  }
+
+  /**
+   * Holds change events back (the state itself is updated as usual) until the returned release is
+   * called, which delivers them as one event: a replayed conversation is rendered once.
+   */
+  holdChanges(): () => void {
+    return this.changes.hold();
+  }
+
+  /** Stops change delivery; the state stays readable. */
+  dispose(): void {
+    this.changes.dispose();
+  }
+
+  // ── Writing ────────────────────────────────────────────────────────────────
+
+  /** Applies one `session/update`. Synchronous; never throws. */
+  apply(update: SessionUpdate): void {
+    this.changes.countUpdate();
+    try {
+      this.dispatch(update);
+    } catch (error) {
+      const variant = (update as { sessionUpdate?: unknown } | null)?.sessionUpdate;
+      this.warn(`session/update "${String(variant)}" skipped: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Applies a whole notification, checking that it is for this session. */
+  applyNotification(notification: SessionNotification): void {
+    if (notification.sessionId !== this.sessionId) {
+      this.warn(`session/update for session "${notification.sessionId}" reached session "${this.sessionId}": skipped`);
+      return;
+    }
+    this.apply(notification.update);
+  }
+
+  /** Records the prompt we sent as a user message (agents do not echo it during a turn). */
+  recordPrompt(prompt: readonly ContentBlock[]): void {
+    this.conversation.startMessage('user', prompt);
+    this.pending().transcript = true;
+  }
+
+  /** Modes from a later response (e.g. `session/load`). */
+  setModes(modes: SessionModeState | null | undefined): void {
+    this.modeId = modes?.currentModeId;
+    this.modes = modes?.availableModes ?? [];
+    this.pending().mode = true;
+  }
+
+  /** Options returned by `session/set_config_option`. */
+  setConfigOptions(options: readonly SessionConfigOption[]): void {
+    if (this.differs(this.options, options, 'configOptions')) this.options = options;
+  }
+
+  private dispatch(update: SessionUpdate): void {
+    switch (update.sessionUpdate) {
+      case 'user_message_chunk':
+        return this.appendChunk('user', update);
+      case 'agent_message_chunk':
+        return this.appendChunk('agent', update);
+      case 'agent_thought_chunk':
+        return this.appendChunk('thought', update);
+      case 'tool_call':
+        return this.applyToolCall(update, 'tool_call');
+      case 'tool_call_update':
+        return this.applyToolCall(update, 'tool_call_update');
+      case 'plan': {
+        // ACP: every plan update is the complete list; the client replaces the whole plan.
+        const entries = asArray(update.entries, 'plan.entries');
+        if (this.differs(this.planEntries, entries, 'plan')) this.planEntries = entries;
+        return;
+      }
+      case 'available_commands_update': {
+        const commands = asArray(update.availableCommands, 'availableCommands');
+        if (this.differs(this.commands, commands, 'commands')) this.commands = commands;
+        return;
+      }
+      case 'config_option_update':
+        return this.setConfigOptions(asArray(update.configOptions, 'configOptions'));
+      case 'current_mode_update':
+        if (this.modeId !== update.currentModeId) {
+          this.modeId = update.currentModeId;
+          this.pending().mode = true;
+        }
+        return;
+      case 'session_info_update':
+        return this.applyInfo(update.title, update.updatedAt);
+      case 'usage_update':
+        return this.applyUsage({ used: update.used, size: update.size, cost: update.cost ?? this.usageValue?.cost });
+      case 'notice':
+        this.noticeList = [...this.noticeList.slice(1 - MAX_NOTICES), update];
+        this.pending().notices = true;
+        return;
+      case 'compaction_update':
+      case 'compaction_summary_chunk':
+        // Only sent to clients that advertise `session.compaction`; we do not.
+        this.warn(`session/update "${update.sessionUpdate}" ignored: compaction is not supported`);
+        return;
+      default:
+        return this.ignoreUnknownVariant(update);
+    }
+  }
+
+  /**
+   * The compile-time half of `assertNever` (a new variant in the SDK breaks the build here), without
+   * its runtime throw: an agent newer than our SDK may send variants we do not know, and ACP says
+   * to ignore such an update and keep the session.
+   */
+  private ignoreUnknownVariant(update: never): void {
+    const variant = (update as { sessionUpdate?: unknown } | null)?.sessionUpdate;
+    this.warn(`unknown session/update "${String(variant)}" ignored`);
+  }
+
+  private appendChunk(role: MessageRole, chunk: ContentChunk): void {
+    const block: unknown = chunk.content;
+    if (typeof block !== 'object' || block === null || typeof (block as { type?: unknown }).type !== 'string') {
+      this.warn(`${role} message chunk without a content block ignored`);
+      return;
+    }
+    this.conversation.appendChunk(role, chunk.content, chunk.messageId);
+    this.pending().transcript = true;
+  }
+
+  private applyToolCall(message: ToolCall | ToolCallUpdate, variant: 'tool_call' | 'tool_call_update'): void {
+    const id: unknown = message.toolCallId;
+    if (typeof id !== 'string' || !id) {
+      this.warn(`${variant} without a toolCallId ignored`);
+      return;
+    }
+    const result = variant === 'tool_call' ? this.calls.applyToolCall(message as ToolCall) : this.calls.applyUpdate(message);
+    // Indexed: nearly always empty, and a for-of would allocate an iterator per message.
+    for (let i = 0; i < result.warnings.length; i++) this.warn(result.warnings[i]);
+    // A message that changes nothing (a repeat) must not schedule a flush.
+    if (result.created || result.changed) {
+      const pending = this.pending();
+      if (result.created) {
+        this.conversation.addToolCall(id);
+        pending.newToolCalls.add(id);
+        pending.transcript = true;
+      }
+      pending.toolCalls.add(id);
+      if (result.contentReplaced) pending.contentReplaced.add(id);
+    }
+    const meta = readTerminalMeta(message._meta);
+    if (meta.terminal_info || meta.terminal_output || meta.terminal_exit) this.displayTerminals.apply(meta, id, this.terminalChanged);
+  }
+
+  /** A display terminal changed through a message of `toolCallId`. Bound once: it runs per line of output. */
+  private readonly terminalChanged = (terminalId: string, toolCallId: string): void => {
+    const pending = this.pending();
+    pending.terminals.add(terminalId);
+    // Output may name a call before (or without) `terminal_info`: it is still a terminal card.
+    if (this.calls.linkTerminal(toolCallId, terminalId)) pending.toolCalls.add(toolCallId);
+  };
+
+  private applyInfo(title: string | null | undefined, updatedAt: string | null | undefined): void {
+    // Absent: unchanged; null: cleared.
+    const nextTitle = title === undefined ? this.titleValue : (title ?? undefined);
+    const nextUpdatedAt = updatedAt === undefined ? this.updatedAtValue : (updatedAt ?? undefined);
+    if (nextTitle === this.titleValue && nextUpdatedAt === this.updatedAtValue) return;
+    this.titleValue = nextTitle;
+    this.updatedAtValue = nextUpdatedAt;
+    this.pending().info = true;
+  }
+
+  private applyUsage(usage: SessionUsage): void {
+    if (jsonEqual(usage, this.usageValue)) return;
+    this.usageValue = usage;
+    this.pending().usage = true;
+  }
+
+  /** Whether a whole-list replacement changes anything, flagging it if so (agents repeat themselves). */
+  private differs(current: unknown, next: unknown, flag: 'plan' | 'commands' | 'configOptions'): boolean {
+    if (jsonEqual(current, next)) return false;
+    this.pending()[flag] = true;
+    return true;
+  }
+
+  private pending(): PendingChanges {
+    return this.changes.pending();
+  }
+
+  private warn(message: string): void {
+    this.warningTotal++;
+    this.warningList.push(message);
+    if (this.warningList.length > MAX_WARNINGS) this.warningList = this.warningList.slice(-MAX_WARNINGS);
+    this.onWarning?.(message);
+  }
+}
+
+function asArray<T>(value: readonly T[], what: string): readonly T[] {
+  if (!Array.isArray(value)) throw new Error(`${what} is not an array`);
+  return value;
+}

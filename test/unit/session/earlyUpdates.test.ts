@@ -1,0 +1,51 @@
+import * as assert from 'node:assert/strict';
+import { EarlyUpdates } from '../../../src/extension/session/model/earlyUpdates';
+
+function gate(maxHeld = 10) {
+  const logged: string[] = [];
+  const early = new EarlyUpdates<string>({ maxHeld, log: (m) => logged.push(m) });
+  return { early, logged };
+}
+
+describe('updates for a session that has no record', () => {
+  it('drops updates for an id nobody asked for, logging once per id', () => {
+    const { early, logged } = gate();
+    early.receive('ghost', 'a');
+    early.receive('ghost', 'b');
+    early.receive('other', 'c');
+    assert.deepEqual(early.take('ghost'), []);
+    assert.equal(logged.length, 2);
+    assert.match(logged[0], /unknown session "ghost"/);
+  });
+
+  it('holds updates that arrive before session/new answers, in order, until the id is known', () => {
+    const { early, logged } = gate();
+    const done = early.beginCreate();
+    early.receive('sess_1', 'commands');
+    early.receive('sess_1', 'mode');
+    assert.deepEqual(early.take('sess_1'), ['commands', 'mode']);
+    done();
+    assert.deepEqual(logged, []);
+  });
+
+  it('drops what is still held once no creation is in flight', () => {
+    const { early, logged } = gate();
+    const first = early.beginCreate();
+    const second = early.beginCreate();
+    early.receive('sess_x', 'u');
+    first();
+    assert.equal(logged.length, 0, 'another creation may still name it');
+    second();
+    assert.equal(logged.length, 1);
+    assert.deepEqual(early.take('sess_x'), []);
+  });
+
+  it('bounds what it holds', () => {
+    const { early, logged } = gate(3);
+    const done = early.beginCreate();
+    for (let i = 0; i < 100; i++) early.receive('sess_1', `u${i}`);
+    assert.deepEqual(early.take('sess_1'), ['u0', 'u1', 'u2']);
+    assert.equal(logged.length, 1);
+    done();
+  });
+});
