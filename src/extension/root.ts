@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { AgentSessions } from './session/agentSessions';
-import type { ClientRequestHandlers } from './wire/agentConnection';
+import type { ClientRequestHandlers } from './wire/clientMethods';
 import type { AgentLaunch } from './wire/agentProcess';
 import { BUNDLED_AGENT_NAME, Config } from './config';
 import type { Logger } from './base/log';

@@ -8,7 +8,8 @@ import { UpdateRouter } from './model/updateRouting';
 import { retryAfterSignIn, type SignedIn } from '../agents/signIn/model/authMethods';
 import { Disposable } from '../base/lifecycle';
 import { errorMessage, type Logger } from '../base/log';
-import type { AgentConnection, ClientRequestHandlers } from '../wire/agentConnection';
+import type { AgentConnection } from '../wire/agentConnection';
+import { beforeEachRequest, type ClientRequestHandlers } from '../wire/clientMethods';
 import type { AgentExit, AgentLaunch } from '../wire/agentProcess';
 import { AgentPool } from '../agents/agentPool';
 import { SessionAliases } from './model/sessionAliases';
@@ -539,17 +540,7 @@ export class AgentSessions extends Disposable {
       }
       return translated;
     };
-    return {
-      requestPermission: async (p, signal) => handlers.requestPermission(owned(p), signal),
-      createElicitation: async (p, signal) => handlers.createElicitation(owned(p), signal),
-      readTextFile: async (p, signal) => handlers.readTextFile(owned(p), signal),
-      writeTextFile: async (p, signal) => handlers.writeTextFile(owned(p), signal),
-      createTerminal: async (p, signal) => handlers.createTerminal(owned(p), signal),
-      terminalOutput: async (p) => handlers.terminalOutput(owned(p)),
-      waitForTerminalExit: async (p, signal) => handlers.waitForTerminalExit(owned(p), signal),
-      killTerminal: async (p) => handlers.killTerminal(owned(p)),
-      releaseTerminal: async (p) => handlers.releaseTerminal(owned(p)),
-    };
+    return beforeEachRequest(handlers, owned);
   }
 
   /**
