@@ -34,10 +34,10 @@ export const COMMANDS: Record<string, CommandHandler> = {
     if (stop !== 'end_turn') void vscode.window.showInformationMessage(`The agent stopped: ${stop.replace(/_/g, ' ')}.`);
     return stop;
   },
-  'acpNative.cancel': (acp) => acp.sessions.cancel(),
-  'acpNative.newSession': async (acp) => (await acp.sessions.newSession()).state.sessionId,
-  'acpNative.stopAgent': (acp) => acp.sessions.stopAgent(),
-  'acpNative.restartAgent': async (acp) => (await acp.sessions.restart()).state.sessionId,
+  'acpNative.cancel': (acp) => acp.verbs.cancel(),
+  'acpNative.newSession': async (acp) => (await acp.verbs.newSession()).state.sessionId,
+  'acpNative.stopAgent': (acp) => acp.agents.stop(),
+  'acpNative.restartAgent': async (acp) => (await acp.verbs.restart()).state.sessionId,
   'acpNative.showLog': (acp) => acp.log.show(),
   'acpNative.clearToolCalls': (acp) => acp.sessions.clear(),
   'acpNative.reviewChanges': (acp, first) => {
@@ -101,7 +101,7 @@ export const COMMANDS: Record<string, CommandHandler> = {
   'acpNative.chooseAgent': (acp) => acp.chat.chooseAgent(),
   'acpNative.newSessionWithAgent': async (acp, agent?: unknown) => {
     // With an agent's settings name (tests, keybindings), no picker.
-    const sessionId = typeof agent === 'string' ? (await acp.sessions.newSession(agent)).state.sessionId : await acp.chat.newSessionWithAgent();
+    const sessionId = typeof agent === 'string' ? (await acp.verbs.newSession(agent)).state.sessionId : await acp.chat.newSessionWithAgent();
     if (sessionId) await acp.chat.view.focus();
     return sessionId;
   },
@@ -114,7 +114,7 @@ export const COMMANDS: Record<string, CommandHandler> = {
   },
   'acpNative.closeSession': async (acp, sessionId?: unknown) => {
     const target = sessionIdArg(sessionId) ?? acp.chat.view.currentSession()?.state.sessionId;
-    if (target) await acp.sessions.closeSession(target);
+    if (target) await acp.verbs.closeSession(target);
   },
   'acpNative.addAgent': (acp) => acp.registry.pick(),
   'acpNative.removeAgent': (acp) => acp.registry.pickToRemove(),

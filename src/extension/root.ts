@@ -1,6 +1,10 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { AgentSessions } from './session/agentSessions';
+import { SessionVerbs } from './session/sessionVerbs';
+import { Agents } from './agents/agents';
+import { SignInRetry } from './agents/signIn/signInRetry';
+import { SignInCredentials } from './agents/signIn/credentials';
 import type { ClientRequestHandlers } from './wire/clientMethods';
 import type { AgentLaunch } from './wire/agentProcess';
 import { BUNDLED_AGENT_NAME, Config } from './config';
@@ -38,6 +42,8 @@ import { watchTitleContext } from './workspace/titles';
 export class AcpNative extends Disposable {
   readonly config = new Config();
   readonly sessions: AgentSessions;
+  readonly agents: Agents;
+  readonly verbs: SessionVerbs;
   readonly terminalViews: TerminalViews;
   readonly diffEditors: DiffEditors;
   readonly displayTerminals: DisplayTerminals;
@@ -94,9 +100,9 @@ export class AcpNative extends Disposable {
         firstFolder: () => vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath,
       }),
     );
-    this.signIn = this._register(new SignInService({ secrets: extensionContext.secrets, sessions: () => this.sessions, log }));
+    const credentials = this._register(new SignInCredentials(extensionContext.secrets));
     // Loaded before the first launch can need them (a launch reads them synchronously).
-    void this.signIn.credentials.preload([this.config.defaultAgent, ...this.config.agents.map((a) => a.name)]);
+    void credentials.preload([this.config.defaultAgent, ...this.config.agents.map((a) => a.name)]);
     const elicitations = (this.elicitations = this._register(new ElicitationService(log)));
     this.trace = this._register(new ProtocolTrace(this.config));
     const handlers: ClientRequestHandlers = {
@@ -127,27 +133,16 @@ export class AcpNative extends Disposable {
       releaseTerminal: async (p) => this.clientTerminals.release(p),
       createElicitation: (p, signal) => elicitations.request(p, signal),
     };
-    this.sessions = this._register(
-      new AgentSessions({
+    this.sessions = this._register(new AgentSessions({ log, workspaceRoots: () => this.workspaceRoots() }));
+    this._register(this.sessions.onUpdateArrived((notification) => this.actionLog.receive(notification)));
+    this.agents = this._register(
+      new Agents({
         log,
-        handlers,
-        resolveLaunch: (agentKey) => this.resolveLaunch(agentKey),
-        defaultAgent: () => this.config.defaultAgent,
-        workspaceRoots: () => this.workspaceRoots(),
-        onCancel: (sessionId) => {
-          permissions.cancelSession(sessionId);
-          elicitations.cancelSession(sessionId);
-        },
+        sessions: this.sessions,
+        requests: handlers,
+        launches: { resolve: (agentKey) => this.resolveLaunch(agentKey) },
+        config: this.config,
         trace: this.trace.write,
-        onTurnStart: (sessionId) => {
-          elicitations.beginTurn(sessionId);
-          // The turn is known by its user message's index in the session (checkpoints name it so).
-          const transcript = this.sessions.session(sessionId)?.state.transcript ?? [];
-          const turn = transcript.filter((e) => e.type === 'message' && e.role === 'user').length - 1;
-          this.actionLog.beginTurn(sessionId, Math.max(0, turn));
-        },
-        onUpdateArrived: (notification) => this.actionLog.receive(notification),
-        mcpServers: (connection) => this.mcpServers.serversFor(connection),
         onAgentExit: (_connection, sessionIds) => {
           for (const id of sessionIds) {
             permissions.cancelSession(id);
@@ -155,9 +150,29 @@ export class AcpNative extends Disposable {
             this.clientTerminals.killAll(id);
           }
         },
-        onAuthRequired: (connection, error) => this.signIn.onAuthRequired(connection, error),
       }),
     );
+    this.signIn = this._register(new SignInService({ agents: this.agents, credentials, log }));
+    this.verbs = new SessionVerbs({
+      log,
+      sessions: this.sessions,
+      agents: this.agents,
+      signIn: new SignInRetry({ agents: this.agents, config: this.config, signIn: this.signIn }),
+      config: this.config,
+      workspaceRoots: () => this.workspaceRoots(),
+      mcpServers: this.mcpServers,
+      onCancel: (sessionId) => {
+        permissions.cancelSession(sessionId);
+        elicitations.cancelSession(sessionId);
+      },
+      onTurnStart: (sessionId) => {
+        elicitations.beginTurn(sessionId);
+        // The turn is known by its user message's index in the session (checkpoints name it so).
+        const transcript = this.sessions.session(sessionId)?.state.transcript ?? [];
+        const turn = transcript.filter((e) => e.type === 'message' && e.role === 'user').length - 1;
+        this.actionLog.beginTurn(sessionId, Math.max(0, turn));
+      },
+    });
     // A session's "always" answers go with it.
     this._register(this.sessions.onDidRemoveSession((session) => permissions.requests.forgetSession(session.state.sessionId)));
     const storage = extensionContext.storageUri ?? extensionContext.globalStorageUri;
@@ -168,7 +183,7 @@ export class AcpNative extends Disposable {
     this.hunkLenses = this._register(new HunkLenses(this.actionLog, () => this.sessions.active?.state.sessionId));
     this._register(this.sessions.onDidRemoveSession((session) => elicitations.forgetSession(session.state.sessionId)));
     const diffDocuments = this._register(new DiffDocumentProvider(this.sessions));
-    this.registry = this._register(new AgentRegistry({ extensionContext, config: this.config, sessions: this.sessions, log }));
+    this.registry = this._register(new AgentRegistry({ extensionContext, config: this.config, sessions: this.sessions, verbs: this.verbs, agents: this.agents, log }));
     this._register(new ToolTextDocumentProvider(this.sessions));
     this.diffEditors = this._register(new DiffEditors({ sessions: this.sessions, config: this.config, log, documents: diffDocuments }));
     this.displayTerminals = this._register(new DisplayTerminals({ sessions: this.sessions, views: this.terminalViews }));
@@ -178,6 +193,8 @@ export class AcpNative extends Disposable {
       new Chat({
         extensionContext,
         sessions: this.sessions,
+        verbs: this.verbs,
+        agents: this.agents,
         permissions,
         tree: this.tree,
         config: this.config,

@@ -27,10 +27,10 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     acp.permissions.requests.onDidChange(() => permissionsChanged.fire()),
   );
   return {
-    prompt: (text, sessionId) => acp.sessions.prompt(text, sessionId),
-    cancel: (sessionId) => acp.sessions.cancel(sessionId),
-    newSession: async (agentName) => (await acp.sessions.newSession(agentName)).state.sessionId,
-    stopAgent: (agentName) => acp.sessions.stopAgent(agentName),
+    prompt: (text, sessionId) => acp.verbs.prompt(text, sessionId),
+    cancel: (sessionId) => acp.verbs.cancel(sessionId),
+    newSession: async (agentName) => (await acp.verbs.newSession(agentName)).state.sessionId,
+    stopAgent: (agentName) => acp.agents.stop(agentName),
     sessions: () => {
       const activeId = acp.sessions.active?.state.sessionId;
       return openSessionsOf(acp.sessions, acp.permissions, acp.elicitations).map((s) => {
@@ -48,9 +48,9 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       });
     },
     setActiveSession: (sessionId) => void acp.sessions.setActive(sessionId),
-    closeSession: (sessionId) => acp.sessions.closeSession(sessionId),
-    runningAgents: () => acp.sessions.runningAgentKeys,
-    restartAgent: async () => (await acp.sessions.restart()).state.sessionId,
+    closeSession: (sessionId) => acp.verbs.closeSession(sessionId),
+    runningAgents: () => acp.agents.runningKeys,
+    restartAgent: async () => (await acp.verbs.restart()).state.sessionId,
     pendingPermissions: () =>
       acp.permissions.requests.pending().map((q) => ({
         id: q.id,
@@ -110,19 +110,19 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       };
     },
     sessionHistory: async () => {
-      const listed = await acp.sessions.listSessions();
+      const listed = await acp.verbs.listSessions();
       const entries = listed ?? acp.chat.history.all();
       return entries.map((s) => ({ sessionId: s.sessionId, title: s.title ?? undefined }));
     },
     loadSession: async (sessionId) => {
-      await acp.sessions.loadSession(sessionId);
+      await acp.verbs.loadSession(sessionId);
     },
     chatMessagesPosted: () => ({ ...acp.chat.view.posted }),
     registryAgents: () => acp.registry.catalogue(),
     addRegistryAgent: (id) => acp.registry.add(id),
     removeRegistryAgent: (id) => acp.registry.remove(id),
     useAgent: (name) => acp.registry.use(name),
-    authMethods: () => (acp.sessions.runningAgent?.authMethods ?? []).map((m) => ({ id: m.id, name: m.name, type: m.type })),
+    authMethods: () => (acp.agents.runningAgent?.authMethods ?? []).map((m) => ({ id: m.id, name: m.name, type: m.type })),
     signIn: async (methodId, secret) => {
       if (!(await acp.signIn.signIn(methodId, secret))) throw new Error('Sign-in was cancelled.');
     },

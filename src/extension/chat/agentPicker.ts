@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentSessions } from '../session/agentSessions';
+import type { SessionVerbs } from '../session/sessionVerbs';
+import type { Agents } from '../agents/agents';
 import { BUNDLED_AGENT_NAME, type Config } from '../config';
 import { Disposable } from '../base/lifecycle';
 
@@ -58,7 +60,7 @@ export interface AddedAgentList {
  * lasts), and for the bundled agent its brain: scripted (offline) or LLM (any OpenAI-compatible
  * endpoint, written to `acpNative.bundledAgent.args`). Then starts a session with it.
  */
-export async function pickAgent(deps: { config: Config; sessions: AgentSessions; apiKey: LlmApiKey; registry?: AddedAgentList | undefined }): Promise<void> {
+export async function pickAgent(deps: { config: Config; verbs: SessionVerbs; registry?: AddedAgentList | undefined }): Promise<void> {
   const { config } = deps;
   const llm = config.bundledAgentArgs.includes('llm');
   const current = config.defaultAgent;
@@ -88,7 +90,7 @@ export async function pickAgent(deps: { config: Config; sessions: AgentSessions;
   }
   await config.setDefaultAgent(pick.agent);
   // Other agents keep running; the bundled agent restarts when its brain changed (newSession).
-  await deps.sessions.newSession(pick.agent);
+  await deps.verbs.newSession(pick.agent);
 }
 
 type SessionAgentPick = vscode.QuickPickItem & { agent: string };
@@ -98,9 +100,15 @@ type SessionAgentPick = vscode.QuickPickItem & { agent: string };
  * `acpNative.agents`, those added from the ACP Registry) next to the sessions already open. Starts
  * the agent if it is not running; stops none, and leaves the default agent as it is.
  */
-export async function pickAgentForSession(deps: { config: Config; sessions: AgentSessions; registry?: AddedAgentList | undefined }): Promise<string | undefined> {
+export async function pickAgentForSession(deps: {
+  config: Config;
+  sessions: AgentSessions;
+  verbs: SessionVerbs;
+  agents: Agents;
+  registry?: AddedAgentList | undefined;
+}): Promise<string | undefined> {
   const { config, sessions } = deps;
-  const running = new Set(sessions.runningAgentKeys);
+  const running = new Set(deps.agents.runningKeys);
   const openCount = (agent: string) => sessions.all.filter((s) => s.agentKey === agent).length;
   const detail = (agent: string) => {
     const parts = [agent === config.defaultAgent ? 'default' : undefined, running.has(agent) ? 'running' : undefined];
@@ -125,7 +133,7 @@ export async function pickAgentForSession(deps: { config: Config; sessions: Agen
     matchOnDescription: true,
   });
   if (!pick) return undefined;
-  return (await sessions.newSession(pick.agent)).state.sessionId;
+  return (await deps.verbs.newSession(pick.agent)).state.sessionId;
 }
 
 async function askLlmArgs(currentArgs: readonly string[]): Promise<string[] | undefined> {

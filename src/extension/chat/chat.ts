@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentSessions } from '../session/agentSessions';
+import type { SessionVerbs } from '../session/sessionVerbs';
+import type { Agents } from '../agents/agents';
 import type { Config } from '../config';
 import { errorMessage, type Logger } from '../base/log';
 import type { PermissionService } from '../permissions/permissionService';
@@ -32,6 +34,8 @@ export class Chat extends Disposable {
     private readonly deps: {
       extensionContext: vscode.ExtensionContext;
       sessions: AgentSessions;
+      verbs: SessionVerbs;
+      agents: Agents;
       permissions: PermissionService;
       elicitations: ElicitationService;
       tree: ToolCallsTree;
@@ -48,7 +52,7 @@ export class Chat extends Disposable {
     this.apiKey = this._register(new LlmApiKey(extensionContext.secrets));
     this.history = this._register(new SessionHistory(extensionContext.workspaceState, sessions));
     this.actions = this._register(
-      new ChatActions({ sessions, permissions, tree, history: this.history, config, apiKey: this.apiKey, registry: deps.registry, elicitations, files: this.files }),
+      new ChatActions({ sessions, verbs: deps.verbs, agents: deps.agents, permissions, tree, history: this.history, config, apiKey: this.apiKey, registry: deps.registry, elicitations, files: this.files }),
     );
     this.view = this._register(
       new ChatView({ extensionUri: extensionContext.extensionUri, sessions, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}) }),
@@ -63,10 +67,10 @@ export class Chat extends Disposable {
    * picked (`session/load`): its conversation and cards come back.
    */
   async showHistory(): Promise<string | undefined> {
-    const { sessions, log } = this.deps;
+    const { sessions, verbs, log } = this.deps;
     let listed: { sessionId: string; title?: string | null; updatedAt?: string | null }[] | undefined;
     try {
-      listed = await sessions.listSessions();
+      listed = await verbs.listSessions();
     } catch (error) {
       log.warn(`session/list failed, showing the sessions recorded here: ${errorMessage(error)}`);
     }
@@ -85,17 +89,17 @@ export class Chat extends Disposable {
     }
     const pick = await vscode.window.showQuickPick(items, { title: 'ACP: Session History', placeHolder: 'Open a session with all its cards', matchOnDescription: true });
     if (!pick) return undefined;
-    await sessions.loadSession(pick.sessionId);
+    await verbs.loadSession(pick.sessionId);
     await this.view.focus();
     return pick.sessionId;
   }
 
   /** **New Session with Agent…**: the agent picked starts (if needed) beside those running. */
   newSessionWithAgent(): Promise<string | undefined> {
-    return pickAgentForSession({ config: this.deps.config, sessions: this.deps.sessions, registry: this.deps.registry });
+    return pickAgentForSession({ config: this.deps.config, sessions: this.deps.sessions, verbs: this.deps.verbs, agents: this.deps.agents, registry: this.deps.registry });
   }
 
   chooseAgent(): Promise<void> {
-    return pickAgent({ config: this.deps.config, sessions: this.deps.sessions, apiKey: this.apiKey, registry: this.deps.registry });
+    return pickAgent({ config: this.deps.config, verbs: this.deps.verbs, registry: this.deps.registry });
   }
 }

@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentSessions } from '../../session/agentSessions';
+import type { SessionVerbs } from '../../session/sessionVerbs';
+import type { Agents } from '../agents';
 import { BUNDLED_AGENT_NAME, type Config } from '../../config';
 import { compareVersions, registryPlatform, updatesAvailable, usableDistributions, type RegistryAgent } from './model/registry';
 import type { CommandLine } from './model/registryInstall';
@@ -38,6 +40,8 @@ export class AgentRegistry extends Disposable {
       extensionContext: vscode.ExtensionContext;
       config: Config;
       sessions: AgentSessions;
+      verbs: SessionVerbs;
+      agents: Agents;
       log: Logger;
     },
   ) {
@@ -110,7 +114,7 @@ export class AgentRegistry extends Disposable {
     const known = name === BUNDLED_AGENT_NAME || this.deps.config.agents.some((a) => a.name === name) || this.added.byName(name) !== undefined;
     if (!known) throw new Error(`No agent named "${name}": not in acpNative.agents and not added from the ACP Registry.`);
     await this.deps.config.setDefaultAgent(name);
-    await this.deps.sessions.newSession(name);
+    await this.deps.verbs.newSession(name);
   }
 
   /**
@@ -121,10 +125,10 @@ export class AgentRegistry extends Disposable {
   async remove(id: string): Promise<void> {
     const added = this.added.byId(id);
     if (!added) throw new Error(`No agent "${id}" was added from the ACP Registry.`);
-    const { sessions, config, log } = this.deps;
+    const { sessions, verbs, config, log } = this.deps;
     // Stopped first: its sessions then close here without asking a process about to go to free them.
-    await sessions.stopAgent(added.name);
-    for (const session of sessions.all.filter((s) => s.agentKey === added.name)) await sessions.closeSession(session.state.sessionId);
+    await this.deps.agents.stop(added.name);
+    for (const session of sessions.all.filter((s) => s.agentKey === added.name)) await verbs.closeSession(session.state.sessionId);
     await this.added.remove(id);
     await this.installer.uninstall(id);
     if (config.defaultAgent === added.name) await config.resetDefaultAgent();
