@@ -118,7 +118,7 @@ export const COMMANDS: Record<string, CommandHandler> = {
   },
   'acpNative.addAgent': (acp) => acp.registry.pick(),
   'acpNative.removeAgent': (acp) => acp.registry.pickToRemove(),
-  'acpNative.setLlmApiKey': (acp) => acp.chat.apiKey.prompt(),
+  'acpNative.setLlmApiKey': (acp) => acp.llmApiKey.prompt(),
   'acpNative.sendToChat': (acp, uri) => acp.chat.send.editor(uri),
   'acpNative.sendResourcesToChat': (acp, clicked, selected) => acp.chat.send.explorer(clicked, selected),
   'acpNative.sendTerminalSelectionToChat': (acp) => acp.chat.send.terminal(),

@@ -10,7 +10,7 @@ import { WorkspaceFiles } from '../workspace/workspaceFiles';
 import { SendToChat } from './sendToChat';
 import { Disposable } from '../base/lifecycle';
 import type { ToolCallsTree } from '../cards/tree/toolCallsTree';
-import { LlmApiKey, pickAgent, pickAgentForSession, type AddedAgentList } from './agentPicker';
+import { pickAgent, pickAgentForSession, type AddedAgentList } from './agentPicker';
 import { ChatActions } from './chatActions';
 import { ChatView } from './chatView';
 import { FollowAlong } from './followAlong';
@@ -25,7 +25,6 @@ export class Chat extends Disposable {
   readonly view: ChatView;
   readonly actions: ChatActions;
   readonly history: SessionHistory;
-  readonly apiKey: LlmApiKey;
   readonly followAlong: FollowAlong;
   readonly files: WorkspaceFiles;
   readonly send: SendToChat;
@@ -49,10 +48,9 @@ export class Chat extends Disposable {
     super();
     const { extensionContext, sessions, permissions, elicitations, tree, config, log, turns } = deps;
     this.files = this._register(new WorkspaceFiles(log));
-    this.apiKey = this._register(new LlmApiKey(extensionContext.secrets));
     this.history = this._register(new SessionHistory(extensionContext.workspaceState, sessions));
     this.actions = this._register(
-      new ChatActions({ sessions, verbs: deps.verbs, agents: deps.agents, permissions, tree, history: this.history, config, apiKey: this.apiKey, registry: deps.registry, elicitations, files: this.files }),
+      new ChatActions({ sessions, verbs: deps.verbs, agents: deps.agents, permissions, tree, history: this.history, config, registry: deps.registry, elicitations, files: this.files }),
     );
     this.view = this._register(
       new ChatView({ extensionUri: extensionContext.extensionUri, sessions, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}) }),

@@ -10,7 +10,7 @@ import type { PermissionService } from '../permissions/permissionService';
 import type { ToolCallsTree } from '../cards/tree/toolCallsTree';
 import { Disposable } from '../base/lifecycle';
 import { fileDisplayPath } from '../workspace/titles';
-import { pickAgent, pickAgentForSession, type AddedAgentList, type LlmApiKey } from './agentPicker';
+import { pickAgent, pickAgentForSession, type AddedAgentList } from './agentPicker';
 import type { SessionHistory } from './sessionHistory';
 import type { ElicitationService } from '../forms/elicitationService';
 import type { WorkspaceFiles } from '../workspace/workspaceFiles';
@@ -40,7 +40,6 @@ export class ChatActions extends Disposable {
       tree: ToolCallsTree;
       history: SessionHistory;
       config: Config;
-      apiKey: LlmApiKey;
       registry?: AddedAgentList | undefined;
       elicitations: ElicitationService;
       files: WorkspaceFiles;

@@ -50,8 +50,8 @@ export class PermissionService extends Disposable {
     }
   }
 
+  /** The agent's question, once `validate` let it through (requests/clientRequests.ts does both, in order). */
   async request(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
-    this.validate(params);
     const auto = this.deps.config.autoApprove;
     if (isAutoApproved(auto, params.toolCall.kind)) {
       const allow = optionOfKind(params.options, 'allow_once', 'allow_always');

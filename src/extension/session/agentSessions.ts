@@ -233,13 +233,21 @@ export class AgentSessions extends Disposable {
   }
 
   /**
-   * Applies an update in arrival order, after those already queued for its session. Also used for
-   * what a permission request says of its tool call, so it lands after the updates before it.
-   * With `from`, the update is as that agent sent it (its session ids); without, it names the
+   * Applies an update in arrival order, after those already queued for its session. With `from`, the update is as that agent sent it (its session ids); without, it names the
    * editor's session id and counts as coming from the session's own agent.
    */
   receiveUpdate(received: acp.SessionNotification, from?: AgentConnection): void {
     this.router.receive(received, from);
+  }
+
+  /**
+   * What a permission request says of its tool call joins the session's card directly, after the
+   * updates queued for the session before it (a session without a record has no card to join).
+   */
+  mergeToolCall(sessionId: string, toolCall: acp.ToolCallUpdate): void {
+    this.updateQueue.submit(sessionId, () => this.sessions.get(sessionId)?.state.apply({ sessionUpdate: 'tool_call_update', ...toolCall }), (error) =>
+      this.deps.log.error(`Update for session ${sessionId} failed: ${errorMessage(error)}`),
+    );
   }
 
   /** Resolves once the updates queued for the session so far have landed. */

@@ -5,11 +5,10 @@ import type { SessionVerbs } from '../../session/sessionVerbs';
 import type { Agents } from '../agents';
 import { BUNDLED_AGENT_NAME, type Config } from '../../config';
 import { compareVersions, registryPlatform, updatesAvailable, usableDistributions, type RegistryAgent } from './model/registry';
-import type { CommandLine } from './model/registryInstall';
 import { errorMessage, type Logger } from '../../base/log';
 import { assertNever } from '../../../protocol/assertNever';
 import { Disposable } from '../../base/lifecycle';
-import { AddedAgents } from './addedAgents';
+import type { AddedAgents } from './addedAgents';
 import { RegistryInstaller } from './installer';
 import { RegistrySource, type LoadedRegistry } from './registrySource';
 
@@ -42,13 +41,15 @@ export class AgentRegistry extends Disposable {
       sessions: AgentSessions;
       verbs: SessionVerbs;
       agents: Agents;
+      /** The agents added from the registry (agents/agentLaunch.ts starts them). */
+      added: AddedAgents;
       log: Logger;
     },
   ) {
     super();
     const { extensionContext: ctx, config, log } = deps;
     const storage = ctx.globalStorageUri.fsPath;
-    this.added = new AddedAgents(ctx.globalState);
+    this.added = deps.added;
     this.source = new RegistrySource({
       cacheDir: path.join(storage, 'registry'),
       snapshotFile: ctx.asAbsolutePath('resources/registry-snapshot.json'),
@@ -59,14 +60,6 @@ export class AgentRegistry extends Disposable {
     this.installer = new RegistryInstaller({ root: path.join(storage, 'agents'), log });
     // Added agents get their update offers without opening the catalogue (cache first, no wait).
     if (this.added.all().length > 0) void this.source.load().then((loaded) => this.offerUpdates(loaded), () => undefined);
-  }
-
-  /** The command line of an added agent, with the user's `acpNative.registry.overrides` applied. */
-  launchOf(name: string): CommandLine | undefined {
-    const added = this.added.byName(name);
-    if (!added) return undefined;
-    const override = this.deps.config.registryOverride(added.id);
-    return { command: added.command, args: [...added.args, ...override.args], env: { ...added.env, ...override.env } };
   }
 
   async catalogue(): Promise<RegistryAgentSummary[]> {
