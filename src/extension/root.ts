@@ -91,6 +91,7 @@ export class AcpNative extends Disposable {
           const call = session?.state.toolCall(toolCallId);
           if (session && call) await this.diffEditors.open(session, call);
         },
+        sessions,
       }),
     ));
     const guard = new WorkspaceGuard({ config, permissions });
@@ -98,9 +99,9 @@ export class AcpNative extends Disposable {
     const files = new FileService({ log, guard, permissions, scratch });
     this.terminalViews = this._register(new TerminalViews());
     this.clientTerminals = this._register(
-      new ClientTerminals({ panels: this.terminalViews, log, resolveCwd: (cwd, sessionId, signal) => guard.commandCwd(cwd, sessionId, signal) }),
+      new ClientTerminals({ panels: this.terminalViews, log, resolveCwd: (cwd, sessionId, signal) => guard.commandCwd(cwd, sessionId, signal), sessions }),
     );
-    const elicitations = (this.elicitations = this._register(new ElicitationService(log)));
+    const elicitations = (this.elicitations = this._register(new ElicitationService({ log, sessions })));
     this.mcpServers = this._register(new McpServerService({ config, log, secrets: extensionContext.secrets, firstFolder }));
     this.trace = this._register(new ProtocolTrace(config));
     const credentials = this._register(new SignInCredentials(extensionContext.secrets));
@@ -117,13 +118,6 @@ export class AcpNative extends Disposable {
         launches: new AgentLaunches({ config, credentials, llmApiKey: this.llmApiKey, added, extension: extensionContext }),
         config,
         trace: this.trace.write,
-        onAgentExit: (_connection, sessionIds) => {
-          for (const id of sessionIds) {
-            permissions.cancelSession(id);
-            elicitations.cancelSession(id);
-            this.clientTerminals.killAll(id);
-          }
-        },
       }),
     );
     this.signIn = this._register(new SignInService({ agents: this.agents, credentials, log }));
@@ -135,23 +129,15 @@ export class AcpNative extends Disposable {
       config,
       workspaceRoots,
       mcpServers: this.mcpServers,
-      onCancel: (sessionId) => {
-        permissions.cancelSession(sessionId);
-        elicitations.cancelSession(sessionId);
-      },
       onTurnStart: (sessionId) => {
-        elicitations.beginTurn(sessionId);
         // The turn is known by its user message's index in the session (checkpoints name it so).
         const transcript = this.sessions.session(sessionId)?.state.transcript ?? [];
         const turn = transcript.filter((e) => e.type === 'message' && e.role === 'user').length - 1;
         this.actionLog.beginTurn(sessionId, Math.max(0, turn));
       },
     });
-    // A session's "always" answers go with it.
-    this._register(sessions.onDidRemoveSession((session) => permissions.requests.forgetSession(session.state.sessionId)));
     this.actionLogActions = new ActionLogActions({ capture: actionLog, scratch, log });
     this.hunkLenses = this._register(new HunkLenses(actionLog, () => this.sessions.active?.state.sessionId));
-    this._register(sessions.onDidRemoveSession((session) => elicitations.forgetSession(session.state.sessionId)));
     const diffDocuments = this._register(new DiffDocumentProvider(sessions));
     this.registry = this._register(new AgentRegistry({ extensionContext, config, sessions, verbs: this.verbs, agents: this.agents, added, log }));
     this._register(new ToolTextDocumentProvider(sessions));

@@ -35,8 +35,6 @@ export class Agents extends Disposable {
       launches: { resolve(agentKey: string): AgentLaunch };
       /** The agent new sessions start with when none is named (`acpNative.defaultAgent`). */
       config: { readonly defaultAgent: string };
-      /** The agent process ended (crash or stop): clean up what it left (terminals, questions). */
-      onAgentExit: (connection: AgentConnection, sessionIds: string[]) => void;
       /** Sees every JSON-RPC line to and from an agent (the "ACP Trace" channel). */
       trace?: ((agentName: string, direction: 'send' | 'receive', line: string) => void) & { readonly isActive?: () => boolean };
     },
@@ -158,9 +156,7 @@ export class Agents extends Disposable {
   /** One agent ended (crash or stop): its sessions' leftovers are cleaned up; other agents run on. */
   private exited(connection: AgentConnection, exit: AgentExit): void {
     this.deps.log.warn(`Agent "${connection.name}" exited (code ${exit.code}, signal ${exit.signal}).`);
-    const { sessions } = this.deps;
-    this.deps.onAgentExit(connection, sessions.sessionsOf(connection).map((s) => s.state.sessionId));
-    sessions.deactivateAgents((record) => record.connection === connection);
-    sessions.changed();
+    // What lived while it ran goes with its scope (terminals killed, questions answered).
+    this.deps.sessions.agentExited(connection);
   }
 }

@@ -24,7 +24,6 @@ export class FollowAlong extends Disposable {
         this.follow(session, [...changes.toolCalls]);
       }),
     );
-    this._register(sessions.onDidRemoveSession((session) => this.revealed.delete(session.state.sessionId)));
     this._register(
       config.onDidChange(['followAlong'], () => {
         const active = sessions.active;
@@ -41,8 +40,11 @@ export class FollowAlong extends Disposable {
   /** Shows the newest of `ids` (in arrival order) that names a location not shown yet. */
   private follow(session: SessionRecord, ids: readonly string[]): void {
     const sessionId = session.state.sessionId;
-    const revealed = this.revealed.get(sessionId) ?? new Set<string>();
-    this.revealed.set(sessionId, revealed);
+    let revealed = this.revealed.get(sessionId);
+    if (!revealed) {
+      this.revealed.set(sessionId, (revealed = new Set<string>()));
+      session.scope.once(this, () => this.revealed.delete(sessionId));
+    }
     for (const id of [...ids].reverse()) {
       const call = session.state.toolCall(id);
       const location = call?.locations[0];

@@ -6,6 +6,8 @@ import type { Config } from '../config';
 import type { Logger } from '../base/log';
 import { titleContext } from '../workspace/titles';
 import { Disposable } from '../base/lifecycle';
+import { onAnyDispose } from '../base/scope';
+import type { SessionRecord } from '../session/agentSessions';
 
 const SHOW_DIFF = 'Show Diff';
 
@@ -36,6 +38,8 @@ export class PermissionService extends Disposable {
       log: Logger;
       /** Opens the diff of the tool call the question is about. */
       showDiff: (sessionId: string, toolCallId: string) => Promise<void>;
+      /** The open sessions: a question lives in its session's scopes (see `bind`). */
+      sessions: { session(sessionId: string): Pick<SessionRecord, 'scope' | 'agentScope' | 'questions'> | undefined };
     },
   ) {
     super();
@@ -62,6 +66,7 @@ export class PermissionService extends Disposable {
     }
     const { question, answer } = this.requests.ask(params.sessionId, params.toolCall, params.options);
     if (question) {
+      this.bind(question, answer);
       // The agent gave up on the request ($/cancel_request or the connection closed).
       signal.addEventListener('abort', () => this.requests.cancel(question.id), { once: true });
       if (signal.aborted) this.requests.cancel(question.id);
@@ -95,6 +100,7 @@ export class PermissionService extends Disposable {
     if (request.signal?.aborted) return false;
     const { question, answer } = this.requests.ask(request.sessionId, toolCall, [allow, reject], { standing: false });
     if (question) {
+      this.bind(question, answer);
       const { signal, inspect } = request;
       const cancel = () => this.requests.cancel(question.id);
       signal?.addEventListener('abort', cancel, { once: true });
@@ -129,8 +135,17 @@ export class PermissionService extends Disposable {
     return option ? this.requests.answer(questionId, option.optionId) : false;
   }
 
-  cancelSession(sessionId: string): number {
-    return this.requests.cancelAll(sessionId);
+  /**
+   * A question is answered `cancelled` when its session's turn is cancelled, the session closes
+   * or its agent exits; the session's "always" answers are forgotten with its record.
+   */
+  private bind(question: PermissionQuestion, answer: Promise<unknown>): void {
+    const record = this.deps.sessions.session(question.sessionId);
+    if (!record) return;
+    const { sessionId } = question;
+    record.scope.once(this.requests, () => this.requests.forgetSession(sessionId));
+    const registration = onAnyDispose([record.questions, record.agentScope], () => this.requests.cancel(question.id));
+    void answer.finally(() => registration.dispose());
   }
 
   static titleOf(question: PermissionQuestion): string {

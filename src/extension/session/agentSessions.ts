@@ -9,6 +9,7 @@ import { errorMessage, type Logger } from '../base/log';
 import type { AgentConnection } from '../wire/agentConnection';
 import { beforeEachRequest, type ClientRequestHandlers } from '../wire/clientMethods';
 import { SessionAliases } from './model/sessionAliases';
+import { Scope } from '../base/scope';
 
 /** Updates held for sessions whose `session/new` has not answered yet (all sessions together). */
 const MAX_EARLY_UPDATES = 1000;
@@ -35,6 +36,22 @@ export interface SessionRecord {
   loading: boolean;
   /** Counters: updates applied and coalesced change events emitted. */
   readonly counters: { updatesApplied: number; changeEvents: number };
+  /**
+   * What is kept for the session while its record lives (its cards' bookkeeping, its forms, its
+   * "always" answers): disposed when the record goes (closed, cleared, or replaced by a restarted
+   * agent's session of the same id). Everything created for a session registers here or below.
+   */
+  readonly scope: Scope;
+  /**
+   * What lives while the session's agent runs (its client terminals, its open questions): the
+   * agent connection's scope, shared by its sessions, disposed when the agent exits. The record
+   * and its cards stay.
+   */
+  readonly agentScope: Scope;
+  /** The questions open in the session's turn: let go (answered `cancelled`) when the turn is cancelled or the session closes. */
+  questions: Scope;
+  /** The turn was cancelled: a form that arrives before the next turn begins is answered `cancel` at once. */
+  turnCancelled: boolean;
 }
 
 export interface SessionChangeEvent {
@@ -68,12 +85,8 @@ export class AgentSessions extends Disposable {
   private readonly sessionChangeEmitter = this._register(new vscode.EventEmitter<SessionChangeEvent>());
   /** Coalesced changes of one session's state. */
   readonly onDidChangeSession = this.sessionChangeEmitter.event;
-  private readonly sessionRemovedEmitter = this._register(new vscode.EventEmitter<SessionRecord>());
-  /**
-   * A session's record is gone (cleared, or replaced by a restarted agent's session of the same
-   * id): the cleanup scope of a session. Renderers and services forget what they kept for it.
-   */
-  readonly onDidRemoveSession = this.sessionRemovedEmitter.event;
+  /** Per running agent connection: what lives while it runs (see `SessionRecord.agentScope`). */
+  private readonly agentScopes = new Map<AgentConnection, Scope>();
 
   private readonly arrivals = new Set<(notification: acp.SessionNotification) => void>();
 
@@ -189,12 +202,64 @@ export class AgentSessions extends Disposable {
   private remove(record: SessionRecord): void {
     record.state.dispose();
     this.sessions.delete(record.state.sessionId);
-    this.sessionRemovedEmitter.fire(record);
+    try {
+      record.scope.dispose();
+    } catch (error) {
+      this.deps.log.error(`Letting go of session ${record.state.sessionId} failed: ${errorMessage(error)}`);
+    }
   }
 
   override dispose(): void {
-    for (const record of this.sessions.values()) record.state.dispose();
+    for (const record of this.sessions.values()) {
+      record.state.dispose();
+      record.scope.dispose();
+    }
+    for (const scope of this.agentScopes.values()) scope.dispose();
+    this.agentScopes.clear();
     super.dispose();
+  }
+
+  /**
+   * The session's turn is cancelled (or the session closes): its open questions are answered
+   * `cancelled`, and a form still on its way is answered `cancel` when it arrives, until the next
+   * turn begins. Later questions go to a fresh scope.
+   */
+  cancelQuestions(record: SessionRecord): void {
+    const open = record.questions;
+    record.questions = new Scope();
+    record.turnCancelled = true;
+    open.dispose();
+  }
+
+  /** A turn of the session begins: its questions are asked again. */
+  beginTurn(record: SessionRecord): void {
+    record.turnCancelled = false;
+  }
+
+  /**
+   * An agent ended (crash or stop): what lived while it ran goes (its terminals are killed, its
+   * questions answered); its sessions stay readable, and none of them is active any more.
+   */
+  agentExited(connection: AgentConnection): void {
+    const scope = this.agentScopes.get(connection);
+    this.agentScopes.delete(connection);
+    try {
+      scope?.dispose();
+    } finally {
+      this.deactivateAgents((record) => record.connection === connection);
+      this.changed();
+    }
+  }
+
+  private agentScopeOf(connection: AgentConnection): Scope {
+    let scope = this.agentScopes.get(connection);
+    if (!scope) {
+      scope = new Scope();
+      // An agent that already exited gets a disposed scope: what registers there goes at once.
+      if (connection.process.isAlive) this.agentScopes.set(connection, scope);
+      else scope.dispose();
+    }
+    return scope;
   }
 
   /** The open sessions of one agent connection. */
@@ -288,6 +353,10 @@ export class AgentSessions extends Disposable {
       busy: false,
       loading: false,
       counters: { updatesApplied: 0, changeEvents: 0 },
+      scope: new Scope(),
+      agentScope: this.agentScopeOf(connection),
+      questions: new Scope(),
+      turnCancelled: false,
     };
     state.onDidChange((changes) => {
       record.counters.updatesApplied += changes.updates;

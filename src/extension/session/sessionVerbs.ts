@@ -28,8 +28,6 @@ export class SessionVerbs {
       mcpServers: { serversFor(connection: AgentConnection): Promise<{ servers: acp.McpServer[] }> };
       /** A turn begins: what the agent changes from now on belongs to it. */
       onTurnStart: (sessionId: string) => void;
-      /** A turn is being cancelled (or its session closed): answer its open questions `cancelled`. */
-      onCancel: (sessionId: string) => void;
     },
   ) {}
 
@@ -65,6 +63,7 @@ export class SessionVerbs {
     if (session.busy) throw new Error('The agent is still working on the last prompt; wait for it or cancel it first.');
     const { sessions } = this.deps;
     this.deps.onTurnStart(session.state.sessionId);
+    sessions.beginTurn(session);
     session.busy = true;
     sessions.changed();
     try {
@@ -86,7 +85,7 @@ export class SessionVerbs {
     // The agent hears of the cancel first, so it reads the `cancelled` answers that follow as
     // part of it rather than as a refusal of one call.
     await session.connection.cancel(session.agentSessionId);
-    this.deps.onCancel(session.state.sessionId);
+    this.deps.sessions.cancelQuestions(session);
   }
 
   /**
@@ -101,7 +100,7 @@ export class SessionVerbs {
     if (!session) return;
     if (session.busy) await this.cancel(sessionId);
     // Its questions are answered `cancelled` whether or not a turn was running.
-    this.deps.onCancel(sessionId);
+    this.deps.sessions.cancelQuestions(session);
     this.deps.sessions.close(session);
     const { connection } = session;
     if (!connection.process.isAlive || !connection.canCloseSession) return;

@@ -61,7 +61,6 @@ export class DiffEditors extends Disposable {
         }
       }),
     );
-    this._register(deps.sessions.onDidRemoveSession((session) => this.forgetSession(session.state.sessionId)));
   }
 
   /** Characters of diff "before" texts this renderer keeps beside VS Code's documents of them. */
@@ -89,6 +88,7 @@ export class DiffEditors extends Disposable {
     const diffs = call.content.flatMap((item, index) => (item.type === 'diff' ? [{ item, index }] : []));
     if (diffs.length === 0) return;
     const entries = (await Promise.all(groupByPath(diffs).map((group) => this.entriesOf(sessionId, call.id, group)))).flat();
+    session.scope.once(this, () => this.forgetSession(sessionId));
     const ctx = titleContext();
     const showOptions: vscode.TextDocumentShowOptions = { preview: true, preserveFocus: options.preserveFocus ?? false };
     this.openedUris.set(
@@ -140,6 +140,8 @@ export class DiffEditors extends Disposable {
     const key = cardKey(session.state.sessionId, call.id);
     if (this.autoOpened.has(key)) return;
     this.autoOpened.add(key);
+    const sessionId = session.state.sessionId;
+    session.scope.once(this, () => this.forgetSession(sessionId));
     // A loaded session replays its history: those edits are old news, open only on click.
     if (session.loading) return;
     // One after the other, in the order the edits completed: opening reads files first, and a

@@ -21,8 +21,6 @@ export class DisplayTerminals extends Disposable {
         for (const id of changes.terminals) this.sync(session, id);
       }),
     );
-    // The panels stay for the user to read; only the bookkeeping goes with the session.
-    this._register(deps.sessions.onDidRemoveSession((session) => this.written.delete(session.state.sessionId)));
   }
 
   /** Sessions this renderer keeps bookkeeping for (what the session cleanup prunes). */
@@ -34,8 +32,12 @@ export class DisplayTerminals extends Disposable {
     const terminal = session.state.terminal(terminalId);
     if (!terminal) return;
     const sessionId = session.state.sessionId;
-    const written = this.written.get(sessionId) ?? new Map<string, number>();
-    this.written.set(sessionId, written);
+    let written = this.written.get(sessionId);
+    if (!written) {
+      this.written.set(sessionId, (written = new Map<string, number>()));
+      // The panels stay for the user to read; only the bookkeeping goes with the session's record.
+      session.scope.once(this, () => this.written.delete(sessionId));
+    }
     let view = this.deps.views.get(terminalId);
     if (!view) {
       const call = terminal.toolCallId ? session.state.toolCall(terminal.toolCallId) : undefined;
