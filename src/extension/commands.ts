@@ -96,20 +96,20 @@ export const COMMANDS: Record<string, CommandHandler> = {
     return result;
   },
   'acpNative.undoRestore': (acp) => acp.actionLogActions.undoRestore(),
-  'acpNative.focusChat': (acp) => acp.chat.view.focus(),
+  'acpNative.focusChat': (acp) => acp.chat.panel.focus(),
   'acpNative.showHistory': (acp) => acp.chat.showHistory(),
   'acpNative.chooseAgent': (acp) => acp.chat.chooseAgent(),
   'acpNative.newSessionWithAgent': async (acp, agent?: unknown) => {
     // With an agent's settings name (tests, keybindings), no picker.
     const sessionId = typeof agent === 'string' ? (await acp.verbs.newSession(agent)).state.sessionId : await acp.chat.newSessionWithAgent();
-    if (sessionId) await acp.chat.view.focus();
+    if (sessionId) await acp.chat.panel.focus();
     return sessionId;
   },
   'acpNative.switchSession': async (acp, sessionId?: unknown) => {
     const target = sessionIdArg(sessionId) ?? (await pickOpenSession(acp, 'ACP: Switch Session'));
     if (!target) return undefined;
     acp.sessions.setActive(target);
-    await acp.chat.view.focus();
+    await acp.chat.panel.focus();
     return target;
   },
   'acpNative.closeSession': async (acp, sessionId?: unknown) => {

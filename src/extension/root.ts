@@ -20,6 +20,7 @@ import { ToolTextDocumentProvider } from './cards/tree/textDocuments';
 import { ToolCallsTree } from './cards/tree/toolCallsTree';
 import { CardRenderers } from './cards/cards';
 import { Chat } from './chat/chat';
+import { ChatPanel } from './chat/chatPanel';
 import { ClientTerminals } from './cards/terminal/clientTerminals';
 import { FileService } from './workspace/fileService';
 import { McpServerService } from './agents/mcp/mcpServerService';
@@ -82,18 +83,11 @@ export class AcpNative extends Disposable {
       new ActionLogCapture({ sessions, store: new ActionLogStore(path.join(storage.fsPath, 'action-log')), log }),
     ));
     this._register(sessions.onUpdateArrived((notification) => actionLog.receive(notification)));
-    const permissions = (this.permissions = this._register(
-      new PermissionService({
-        config,
-        log,
-        showDiff: async (sessionId, toolCallId) => {
-          const session = this.sessions.session(sessionId);
-          const call = session?.state.toolCall(toolCallId);
-          if (session && call) await this.diffEditors.open(session, call);
-        },
-        sessions,
-      }),
-    ));
+    const diffDocuments = this._register(new DiffDocumentProvider(sessions));
+    this.diffEditors = this._register(new DiffEditors({ sessions, config, log, documents: diffDocuments }));
+    // Before the services that ask: they read from it whether the chat shows their questions.
+    const chatPanel = this._register(new ChatPanel({ extensionUri: extensionContext.extensionUri, log }));
+    const permissions = (this.permissions = this._register(new PermissionService({ config, log, sessions, diffs: this.diffEditors, surface: chatPanel })));
     const guard = new WorkspaceGuard({ config, permissions });
     const scratch = this._register(new ScratchDocuments());
     const files = new FileService({ log, guard, permissions, scratch });
@@ -101,7 +95,7 @@ export class AcpNative extends Disposable {
     this.clientTerminals = this._register(
       new ClientTerminals({ panels: this.terminalViews, log, resolveCwd: (cwd, sessionId, signal) => guard.commandCwd(cwd, sessionId, signal), sessions }),
     );
-    const elicitations = (this.elicitations = this._register(new ElicitationService({ log, sessions })));
+    const elicitations = (this.elicitations = this._register(new ElicitationService({ log, sessions, surface: chatPanel })));
     this.mcpServers = this._register(new McpServerService({ config, log, secrets: extensionContext.secrets, firstFolder }));
     this.trace = this._register(new ProtocolTrace(config));
     const credentials = this._register(new SignInCredentials(extensionContext.secrets));
@@ -138,16 +132,15 @@ export class AcpNative extends Disposable {
     });
     this.actionLogActions = new ActionLogActions({ capture: actionLog, scratch, log });
     this.hunkLenses = this._register(new HunkLenses(actionLog, () => this.sessions.active?.state.sessionId));
-    const diffDocuments = this._register(new DiffDocumentProvider(sessions));
     this.registry = this._register(new AgentRegistry({ extensionContext, config, sessions, verbs: this.verbs, agents: this.agents, added, log }));
     this._register(new ToolTextDocumentProvider(sessions));
-    this.diffEditors = this._register(new DiffEditors({ sessions, config, log, documents: diffDocuments }));
     this.displayTerminals = this._register(new DisplayTerminals({ sessions, views: this.terminalViews }));
     this.tree = this._register(new ToolCallsTree(sessions, actionLog));
     this.cards = new CardRenderers({ diffEditors: this.diffEditors, terminalViews: this.terminalViews, tree: this.tree });
     this.chat = this._register(
       new Chat({
         extensionContext,
+        panel: chatPanel,
         sessions,
         verbs: this.verbs,
         agents: this.agents,
@@ -157,14 +150,8 @@ export class AcpNative extends Disposable {
         log,
         registry: this.registry,
         elicitations,
-        turns: {
-          changesOf: (sessionId) => this.actionLog.turnChanges(sessionId),
-          onDidChange: this.actionLog.onDidChange,
-        },
+        turns: actionLog,
       }),
     );
-    permissions.questionsShownElsewhere = () => this.chat.view.isVisible;
-    permissions.agentNameOf = (sessionId) => this.sessions.session(sessionId)?.agentName;
-    elicitations.shownInChat = () => this.chat.view.isVisible;
   }
 }

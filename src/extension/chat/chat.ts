@@ -13,6 +13,7 @@ import type { ToolCallsTree } from '../cards/tree/toolCallsTree';
 import { pickAgent, pickAgentForSession, type AddedAgentList } from './agentPicker';
 import { ChatActions } from './chatActions';
 import { ChatView } from './chatView';
+import type { ChatPanel } from './chatPanel';
 import { FollowAlong } from './followAlong';
 import { SessionHistory } from './sessionHistory';
 import { ChatStatusBar } from './statusBar';
@@ -23,6 +24,8 @@ import { ChatStatusBar } from './statusBar';
  */
 export class Chat extends Disposable {
   readonly view: ChatView;
+  /** The Chat view's webview: on screen, focus, messages. */
+  readonly panel: ChatPanel;
   readonly actions: ChatActions;
   readonly history: SessionHistory;
   readonly followAlong: FollowAlong;
@@ -32,6 +35,7 @@ export class Chat extends Disposable {
   constructor(
     private readonly deps: {
       extensionContext: vscode.ExtensionContext;
+      panel: ChatPanel;
       sessions: AgentSessions;
       verbs: SessionVerbs;
       agents: Agents;
@@ -42,20 +46,21 @@ export class Chat extends Disposable {
       log: Logger;
       registry?: AddedAgentList;
       /** The action log's per-turn summaries, for "Restore to before this prompt" on user messages. */
-      turns?: { changesOf(sessionId: string): (turn: number) => string | undefined; onDidChange: vscode.Event<string> };
+      turns?: { turnChanges(sessionId: string): (turn: number) => string | undefined; onDidChange: vscode.Event<string> };
     },
   ) {
     super();
-    const { extensionContext, sessions, permissions, elicitations, tree, config, log, turns } = deps;
+    const { extensionContext, panel, sessions, permissions, elicitations, tree, config, log, turns } = deps;
+    this.panel = panel;
     this.files = this._register(new WorkspaceFiles(log));
     this.history = this._register(new SessionHistory(extensionContext.workspaceState, sessions));
     this.actions = this._register(
-      new ChatActions({ sessions, verbs: deps.verbs, agents: deps.agents, permissions, tree, history: this.history, config, registry: deps.registry, elicitations, files: this.files }),
+      new ChatActions({ sessions, verbs: deps.verbs, agents: deps.agents, permissions, tree, history: this.history, config, registry: deps.registry, elicitations, files: this.files, panel }),
     );
     this.view = this._register(
-      new ChatView({ extensionUri: extensionContext.extensionUri, sessions, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}) }),
+      new ChatView({ panel, sessions, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}) }),
     );
-    this.send = new SendToChat({ actions: this.actions, view: this.view });
+    this.send = new SendToChat({ actions: this.actions, panel });
     this._register(new ChatStatusBar(sessions, permissions.requests, elicitations));
     this.followAlong = this._register(new FollowAlong({ sessions, config }));
   }
@@ -88,7 +93,7 @@ export class Chat extends Disposable {
     const pick = await vscode.window.showQuickPick(items, { title: 'ACP: Session History', placeHolder: 'Open a session with all its cards', matchOnDescription: true });
     if (!pick) return undefined;
     await verbs.loadSession(pick.sessionId);
-    await this.view.focus();
+    await this.panel.focus();
     return pick.sessionId;
   }
 

@@ -28,8 +28,6 @@ export class ChatActions extends Disposable {
   private nextAttachmentId = 1;
   private readonly attachmentsEmitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeAttachments = this.attachmentsEmitter.event;
-  /** Sends an answer back to the webview (set by the view). */
-  reply: (message: HostToWebview) => void = () => undefined;
 
   constructor(
     private readonly deps: {
@@ -43,6 +41,8 @@ export class ChatActions extends Disposable {
       registry?: AddedAgentList | undefined;
       elicitations: ElicitationService;
       files: WorkspaceFiles;
+      /** Where answers to the webview go (mention results). */
+      panel: { post(message: HostToWebview): void };
     },
   ) {
     super();
@@ -108,7 +108,7 @@ export class ChatActions extends Disposable {
         return;
       case 'mentionQuery': {
         const items = await this.deps.files.query(message.query);
-        this.reply({ v: CHAT_PROTOCOL_VERSION, type: 'mentionResults', requestId: message.requestId, items });
+        this.deps.panel.post({ v: CHAT_PROTOCOL_VERSION, type: 'mentionResults', requestId: message.requestId, items });
         return;
       }
       case 'mention': {

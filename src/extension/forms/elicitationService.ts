@@ -6,6 +6,7 @@ import type { Logger } from '../base/log';
 import { Disposable } from '../base/lifecycle';
 import { onAnyDispose } from '../base/scope';
 import type { SessionRecord } from '../session/agentSessions';
+import type { QuestionSurface } from '../permissions/questionSurface';
 
 type Response = acp.CreateElicitationResponse;
 
@@ -35,8 +36,6 @@ export class ElicitationService extends Disposable {
   private nextId = 1;
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
-  /** Whether the Chat view is on screen to show forms inline. */
-  shownInChat: () => boolean = () => false;
 
   private readonly log: Logger;
 
@@ -45,6 +44,8 @@ export class ElicitationService extends Disposable {
       log: Logger;
       /** The open sessions: a form lives in its session's scopes, and not past a cancelled turn. */
       sessions: { session(sessionId: string): Pick<SessionRecord, 'scope' | 'agentScope' | 'questions' | 'turnCancelled'> | undefined };
+      /** Whether the Chat view is on screen to show forms inline. */
+      surface: QuestionSurface;
     },
   ) {
     super();
@@ -108,7 +109,7 @@ export class ElicitationService extends Disposable {
       void vscode.window.showWarningMessage(`ACP: the agent asked for ${requiredUnsupported.join(', ')}, which this editor cannot ask for; declined.`);
       return { action: 'decline' };
     }
-    const inline = this.shownInChat();
+    const inline = this.deps.surface.showsQuestions;
     return new Promise<Response>((resolve) => {
       const form: OpenForm = { id: this.nextId++, sessionId, message, fields, errors: {}, inline, resolve };
       this.open.set(form.id, form);

@@ -8,6 +8,8 @@ import { titleContext } from '../workspace/titles';
 import { Disposable } from '../base/lifecycle';
 import { onAnyDispose } from '../base/scope';
 import type { SessionRecord } from '../session/agentSessions';
+import type { ToolCallState } from '../session/model/toolCalls';
+import type { QuestionSurface } from './questionSurface';
 
 const SHOW_DIFF = 'Show Diff';
 
@@ -21,14 +23,6 @@ const SHOW_DIFF = 'Show Diff';
  */
 export class PermissionService extends Disposable {
   readonly requests = new PermissionRequests();
-  /**
-   * Whether questions are on screen elsewhere (the Chat view shows them inline): then no
-   * notification is added, which would stay behind once the question is answered there. Both the
-   * agent's questions and the editor's own (overwrite unsaved changes…) follow this rule.
-   */
-  questionsShownElsewhere: () => boolean = () => false;
-  /** The name of the agent a session belongs to: with several agents running, the notification says which asks. */
-  agentNameOf: (sessionId: string) => string | undefined = () => undefined;
   /** A button of an editor question that shows more without answering (Compare), by question id. */
   private readonly inspections = new Map<number, { label: string; run: () => Promise<void> }>();
 
@@ -36,10 +30,18 @@ export class PermissionService extends Disposable {
     private readonly deps: {
       config: Config;
       log: Logger;
-      /** Opens the diff of the tool call the question is about. */
-      showDiff: (sessionId: string, toolCallId: string) => Promise<void>;
-      /** The open sessions: a question lives in its session's scopes (see `bind`). */
-      sessions: { session(sessionId: string): Pick<SessionRecord, 'scope' | 'agentScope' | 'questions'> | undefined };
+      /**
+       * The open sessions: a question lives in its session's scopes (see `bind`), and with several
+       * agents running the notification says which agent asks.
+       */
+      sessions: { session(sessionId: string): SessionRecord | undefined };
+      /** Opens the diff of the tool call the question is about ("Show Diff"). */
+      diffs: { open(session: SessionRecord, call: ToolCallState): Promise<void> };
+      /**
+       * Whether the questions are on screen elsewhere (the Chat view shows them inline): then no
+       * notification is added. The agent's questions and the editor's own follow this rule.
+       */
+      surface: QuestionSurface;
     },
   ) {
     super();
@@ -71,9 +73,10 @@ export class PermissionService extends Disposable {
       signal.addEventListener('abort', () => this.requests.cancel(question.id), { once: true });
       if (signal.aborted) this.requests.cancel(question.id);
       const hasDiff = (question.toolCall.content ?? []).some((c) => c.type === 'diff');
-      const showDiff = () => this.deps.showDiff(question.sessionId, question.toolCall.toolCallId);
+      const showDiff = () => this.showDiff(question);
       // The chat shows the question, and its tool row opens the diff.
-      if (!this.questionsShownElsewhere()) void this.notify(question, `${this.agentNameOf(question.sessionId) ?? 'The agent'} asks to ${kindVerb(question.toolCall.kind)}: ${PermissionService.titleOf(question)}`, hasDiff ? showDiff : undefined);
+      const agentName = this.deps.sessions.session(question.sessionId)?.agentName;
+      if (!this.deps.surface.showsQuestions) void this.notify(question, `${agentName ?? 'The agent'} asks to ${kindVerb(question.toolCall.kind)}: ${PermissionService.titleOf(question)}`, hasDiff ? showDiff : undefined);
     }
     return { outcome: await answer };
   }
@@ -109,7 +112,7 @@ export class PermissionService extends Disposable {
         signal?.removeEventListener('abort', cancel);
         this.inspections.delete(question.id);
       });
-      if (!this.questionsShownElsewhere()) void this.notify(question, request.message, inspect?.run, inspect?.label);
+      if (!this.deps.surface.showsQuestions) void this.notify(question, request.message, inspect?.run, inspect?.label);
     }
     const result = await answer;
     return result.outcome === 'selected' && result.optionId === 'allow';
@@ -133,6 +136,12 @@ export class PermissionService extends Disposable {
     const question = this.requests.pending().find((q) => q.id === questionId);
     const option = question && optionOfKind(question.options, kind);
     return option ? this.requests.answer(questionId, option.optionId) : false;
+  }
+
+  private async showDiff(question: PermissionQuestion): Promise<void> {
+    const session = this.deps.sessions.session(question.sessionId);
+    const call = session?.state.toolCall(question.toolCall.toolCallId);
+    if (session && call) await this.deps.diffs.open(session, call);
   }
 
   /**
