@@ -123,12 +123,7 @@ export class AcpNative extends Disposable {
       config,
       workspaceRoots,
       mcpServers: this.mcpServers,
-      onTurnStart: (sessionId) => {
-        // The turn is known by its user message's index in the session (checkpoints name it so).
-        const transcript = this.sessions.session(sessionId)?.state.transcript ?? [];
-        const turn = transcript.filter((e) => e.type === 'message' && e.role === 'user').length - 1;
-        this.actionLog.beginTurn(sessionId, Math.max(0, turn));
-      },
+      turns: actionLog,
     });
     this.actionLogActions = new ActionLogActions({ capture: actionLog, scratch, log });
     this.hunkLenses = this._register(new HunkLenses(actionLog, () => this.sessions.active?.state.sessionId));

@@ -26,8 +26,8 @@ export class SessionVerbs {
       workspaceRoots: () => { cwd: string; additional: string[] };
       /** The MCP servers for a session of this agent (what it can take), read at each session start. */
       mcpServers: { serversFor(connection: AgentConnection): Promise<{ servers: acp.McpServer[] }> };
-      /** A turn begins: what the agent changes from now on belongs to it. */
-      onTurnStart: (sessionId: string) => void;
+      /** A turn begins: what the agent changes from now on belongs to it (the action log). */
+      turns: { beginTurn(sessionId: string, turn: number): void };
     },
   ) {}
 
@@ -62,7 +62,7 @@ export class SessionVerbs {
     // ACP runs one turn at a time per session.
     if (session.busy) throw new Error('The agent is still working on the last prompt; wait for it or cancel it first.');
     const { sessions } = this.deps;
-    this.deps.onTurnStart(session.state.sessionId);
+    this.deps.turns.beginTurn(session.state.sessionId, session.state.turn);
     sessions.beginTurn(session);
     session.busy = true;
     sessions.changed();
