@@ -36,6 +36,8 @@ import { ActionLogActions } from './review/actionLogActions';
 import { ActionLogStore } from './review/actionLogStore';
 import { HunkLenses } from './review/hunkLenses';
 import { Disposable } from './base/lifecycle';
+import { Probes } from './base/probes';
+import { SessionCounters } from './session/sessionCounters';
 import { watchTitleContext } from './workspace/titles';
 
 /**
@@ -68,6 +70,9 @@ export class AcpNative extends Disposable {
   readonly trace: ProtocolTrace;
   /** The bundled agent's LLM key (secret storage). */
   readonly llmApiKey: LlmApiKey;
+  /** Counters and gauges for tests and the benchmark (the API's stats). */
+  readonly probes = new Probes();
+  readonly sessionCounters: SessionCounters;
 
   constructor(
     readonly extensionContext: vscode.ExtensionContext,
@@ -78,13 +83,15 @@ export class AcpNative extends Disposable {
     // First: every title below is named through it, and it must forget the old folders first.
     this._register(watchTitleContext());
     const sessions = (this.sessions = this._register(new AgentSessions({ log, workspaceRoots })));
+    const { probes } = this;
+    this.sessionCounters = this._register(new SessionCounters(sessions));
     const storage = extensionContext.storageUri ?? extensionContext.globalStorageUri;
     const actionLog = (this.actionLog = this._register(
       new ActionLogCapture({ sessions, store: new ActionLogStore(path.join(storage.fsPath, 'action-log')), log }),
     ));
     this._register(sessions.onUpdateArrived((notification) => actionLog.receive(notification)));
     const diffDocuments = this._register(new DiffDocumentProvider(sessions));
-    this.diffEditors = this._register(new DiffEditors({ sessions, config, log, documents: diffDocuments }));
+    this.diffEditors = this._register(new DiffEditors({ sessions, config, log, documents: diffDocuments, probes }));
     // Before the services that ask: they read from it whether the chat shows their questions.
     const chatPanel = this._register(new ChatPanel({ extensionUri: extensionContext.extensionUri, log }));
     const permissions = (this.permissions = this._register(new PermissionService({ config, log, sessions, diffs: this.diffEditors, surface: chatPanel })));
@@ -129,13 +136,14 @@ export class AcpNative extends Disposable {
     this.hunkLenses = this._register(new HunkLenses(actionLog, () => this.sessions.active?.state.sessionId));
     this.registry = this._register(new AgentRegistry({ extensionContext, config, sessions, verbs: this.verbs, agents: this.agents, added, log }));
     this._register(new ToolTextDocumentProvider(sessions));
-    this.displayTerminals = this._register(new DisplayTerminals({ sessions, views: this.terminalViews }));
-    this.tree = this._register(new ToolCallsTree(sessions, actionLog));
+    this.displayTerminals = this._register(new DisplayTerminals({ sessions, views: this.terminalViews, probes }));
+    this.tree = this._register(new ToolCallsTree(sessions, actionLog, probes));
     this.cards = new CardRenderers({ diffEditors: this.diffEditors, terminalViews: this.terminalViews, tree: this.tree });
     this.chat = this._register(
       new Chat({
         extensionContext,
         panel: chatPanel,
+        probes,
         sessions,
         verbs: this.verbs,
         agents: this.agents,

@@ -15,6 +15,7 @@ import { openSessionsOf } from '../chat/sessionList';
 
 /** Builds the API `activate()` returns, reading what the renderers actually produced. */
 export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], activation: AcpNativeStats['activation']): AcpNativeApi {
+  const { probes } = acp;
   const changed = new vscode.EventEmitter<void>();
   const permissionsChanged = new vscode.EventEmitter<void>();
   subscriptions.push(
@@ -92,17 +93,16 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     stats: () => {
       const session = acp.sessions.active ?? acp.sessions.all.at(-1);
       return {
-        treeRefreshes: acp.tree.refreshCount,
-        treeItems: { ...acp.tree.itemCounts },
+        treeRefreshes: probes.counter('tree.refreshes'),
+        treeItems: { served: probes.counter('tree.itemsServed'), built: probes.counter('tree.itemsBuilt') },
         hunkLenses: { ...acp.hunkLenses.counts },
-        updatesApplied: session?.counters.updatesApplied ?? 0,
-        changeEvents: session?.counters.changeEvents ?? 0,
+        ...acp.sessionCounters.of(session),
         toolCallsViewVisible: acp.tree.view.visible,
         kept: {
-          diffCards: acp.diffEditors.trackedCards,
-          terminalSessions: acp.displayTerminals.trackedSessions,
-          followAlongSessions: acp.chat.followAlong.trackedSessions,
-          diffBeforeChars: acp.diffEditors.keptBeforeChars,
+          diffCards: probes.read('kept.diffCards'),
+          terminalSessions: probes.read('kept.terminalSessions'),
+          followAlongSessions: probes.read('kept.followAlongSessions'),
+          diffBeforeChars: probes.read('kept.diffBeforeChars'),
         },
         sessionIds: acp.sessions.all.map((s) => s.state.sessionId),
         availableCommands: (session?.state.availableCommands ?? []).map((c) => c.name),
@@ -117,7 +117,7 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     loadSession: async (sessionId) => {
       await acp.verbs.loadSession(sessionId);
     },
-    chatMessagesPosted: () => ({ ...acp.chat.view.posted }),
+    chatMessagesPosted: () => ({ reset: probes.counter('chat.reset'), patch: probes.counter('chat.patch'), status: probes.counter('chat.status') }),
     registryAgents: () => acp.registry.catalogue(),
     addRegistryAgent: (id) => acp.registry.add(id),
     removeRegistryAgent: (id) => acp.registry.remove(id),

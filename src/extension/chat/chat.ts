@@ -14,6 +14,7 @@ import { pickAgent, pickAgentForSession, type AddedAgentList } from './agentPick
 import { ChatActions } from './chatActions';
 import { ChatView } from './chatView';
 import type { ChatPanel } from './chatPanel';
+import type { Probes } from '../base/probes';
 import { FollowAlong } from './followAlong';
 import { SessionHistory } from './sessionHistory';
 import { ChatStatusBar } from './statusBar';
@@ -36,6 +37,7 @@ export class Chat extends Disposable {
     private readonly deps: {
       extensionContext: vscode.ExtensionContext;
       panel: ChatPanel;
+      probes?: Probes;
       sessions: AgentSessions;
       verbs: SessionVerbs;
       agents: Agents;
@@ -58,11 +60,11 @@ export class Chat extends Disposable {
       new ChatActions({ sessions, verbs: deps.verbs, agents: deps.agents, permissions, tree, history: this.history, config, registry: deps.registry, elicitations, files: this.files, panel }),
     );
     this.view = this._register(
-      new ChatView({ panel, sessions, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}) }),
+      new ChatView({ panel, probes: deps.probes, sessions, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}) }),
     );
     this.send = new SendToChat({ actions: this.actions, panel });
     this._register(new ChatStatusBar(sessions, permissions.requests, elicitations));
-    this.followAlong = this._register(new FollowAlong({ sessions, config }));
+    this.followAlong = this._register(new FollowAlong({ sessions, config, probes: deps.probes }));
   }
 
   /**

@@ -8,6 +8,7 @@ import { PermissionService } from '../permissions/permissionService';
 import type { ElicitationService } from '../forms/elicitationService';
 import { errorMessage, type Logger } from '../base/log';
 import { Disposable } from '../base/lifecycle';
+import type { Probes } from '../base/probes';
 import { callDisplayTitle } from '../workspace/titles';
 import type { ChatActions } from './chatActions';
 import type { ChatPanel } from './chatPanel';
@@ -65,13 +66,13 @@ export class ChatView extends Disposable {
   /** When the turn summaries were last refreshed (see `turnsRefreshWait`), and the wait for the next. */
   private turnsRefreshed = -Infinity;
   private turnsTimer: NodeJS.Timeout | undefined;
-  /** Messages posted, by type: tests and the benchmark read them. */
-  readonly posted = { reset: 0, patch: 0, status: 0 };
 
   constructor(
     private readonly deps: {
       panel: ChatPanel;
       sessions: AgentSessions;
+      /** Messages posted, by type: tests and the benchmark read them. */
+      probes?: Probes | undefined;
       permissions: PermissionService;
       elicitations: ElicitationService;
       actions: ChatActions;
@@ -177,7 +178,7 @@ export class ChatView extends Disposable {
       if (patch.more) this.schedule({ transcript: true }, 0);
       // A cut patch is posted even when empty: the webview may be waiting for the rest of a reset.
       if (patch.changed.length > 0 || patch.more || this.resetComing) {
-        this.posted.patch++;
+        this.deps.probes?.count('chat.patch');
         this.resetComing = !!patch.more;
         this.deps.panel.post({ v: CHAT_PROTOCOL_VERSION, type: 'patch', length: patch.length, changed: packChanges(patch.changed), ...(patch.more ? { more: true as const } : {}) });
       }
@@ -187,7 +188,7 @@ export class ChatView extends Disposable {
       const json = JSON.stringify(next);
       if (json !== this.postedStatus) {
         this.postedStatus = json;
-        this.posted.status++;
+        this.deps.probes?.count('chat.status');
         this.deps.panel.post({ v: CHAT_PROTOCOL_VERSION, type: 'status', status: next });
       }
     }
@@ -213,7 +214,7 @@ export class ChatView extends Disposable {
       : undefined;
     const status = this.status();
     this.postedStatus = JSON.stringify(status);
-    this.posted.reset++;
+    this.deps.probes?.count('chat.reset');
     // A long session goes in parts: the first here, the rest in the patches that follow at once.
     const reset = this.transcript?.reset(postBudget()) ?? { items: [] };
     this.resetComing = !!reset.more;

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { AgentSessions, SessionRecord } from '../session/agentSessions';
 import type { Config } from '../config';
 import { Disposable } from '../base/lifecycle';
+import type { Probes } from '../base/probes';
 
 /**
  * `acpNative.followAlong`: as the agent reads and edits, the file and line it works on are shown
@@ -14,10 +15,12 @@ export class FollowAlong extends Disposable {
   private readonly revealed = new Map<string, Set<string>>();
 
   constructor(
-    deps: { sessions: AgentSessions; config: Config },
+    deps: { sessions: AgentSessions; config: Config; probes?: Probes | undefined },
   ) {
     super();
     const { sessions, config } = deps;
+    // Sessions with remembered locations (what a record's scope lets go of).
+    if (deps.probes) this._register(deps.probes.gauge('kept.followAlongSessions', () => this.revealed.size));
     this._register(
       sessions.onDidChangeSession(({ session, changes }) => {
         if (session !== sessions.active || changes.toolCalls.size === 0 || !config.followAlong) return;
@@ -30,11 +33,6 @@ export class FollowAlong extends Disposable {
         if (config.followAlong && active) this.follow(active, active.state.toolCalls().map((call) => call.id));
       }),
     );
-  }
-
-  /** Sessions with remembered locations (what the session cleanup prunes). */
-  get trackedSessions(): number {
-    return this.revealed.size;
   }
 
   /** Shows the newest of `ids` (in arrival order) that names a location not shown yet. */

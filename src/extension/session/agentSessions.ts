@@ -34,8 +34,6 @@ export interface SessionRecord {
   busy: boolean;
   /** `session/load` is replaying the conversation: what arrives is history, not news. */
   loading: boolean;
-  /** Counters: updates applied and coalesced change events emitted. */
-  readonly counters: { updatesApplied: number; changeEvents: number };
   /**
    * What is kept for the session while its record lives (its cards' bookkeeping, its forms, its
    * "always" answers): disposed when the record goes (closed, cleared, or replaced by a restarted
@@ -352,17 +350,12 @@ export class AgentSessions extends Disposable {
       connection,
       busy: false,
       loading: false,
-      counters: { updatesApplied: 0, changeEvents: 0 },
       scope: new Scope(),
       agentScope: this.agentScopeOf(connection),
       questions: new Scope(),
       turnCancelled: false,
     };
-    state.onDidChange((changes) => {
-      record.counters.updatesApplied += changes.updates;
-      record.counters.changeEvents++;
-      this.sessionChangeEmitter.fire({ session: record, changes });
-    });
+    state.onDidChange((changes) => this.sessionChangeEmitter.fire({ session: record, changes }));
     this.sessions.set(sessionId, record);
     for (const update of this.early.take(agentSessionId)) state.apply(update);
     this.changed();

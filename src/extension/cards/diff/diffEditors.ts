@@ -6,6 +6,7 @@ import type { AgentSessions, SessionRecord } from '../../session/agentSessions';
 import type { Config } from '../../config';
 import { errorMessage, type Logger } from '../../base/log';
 import { Disposable } from '../../base/lifecycle';
+import type { Probes } from '../../base/probes';
 import { callDisplayTitle, fileDisplayPath, titleContext } from '../../workspace/titles';
 import { diffDocUri, type DiffDocumentProvider } from './diffDocuments';
 import { currentTextOrUndefined } from '../../workspace/workspaceText';
@@ -44,9 +45,14 @@ export class DiffEditors extends Disposable {
   private autoOpenChain: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly deps: { sessions: AgentSessions; config: Config; log: Logger; documents: DiffDocumentProvider },
+    private readonly deps: { sessions: AgentSessions; config: Config; log: Logger; documents: DiffDocumentProvider; probes?: Probes },
   ) {
     super();
+    if (deps.probes) {
+      // What this renderer keeps per card, and the "before" texts kept beside VS Code's documents.
+      this._register(deps.probes.gauge('kept.diffCards', () => new Set([...this.openedUris.keys(), ...this.autoOpened]).size));
+      this._register(deps.probes.gauge('kept.diffBeforeChars', () => deps.documents.keptBeforeChars));
+    }
     this._register(
       deps.sessions.onDidChangeSession(({ session, changes }) => {
         // The setting is read only once a completed diff is found: reading it costs a
@@ -63,15 +69,6 @@ export class DiffEditors extends Disposable {
     );
   }
 
-  /** Characters of diff "before" texts this renderer keeps beside VS Code's documents of them. */
-  get keptBeforeChars(): number {
-    return this.deps.documents.keptBeforeChars;
-  }
-
-  /** How many cards this renderer keeps something for (what the session cleanup prunes). */
-  get trackedCards(): number {
-    return new Set([...this.openedUris.keys(), ...this.autoOpened]).size;
-  }
 
   private forgetSession(sessionId: string): void {
     const prefix = cardKey(sessionId, '');

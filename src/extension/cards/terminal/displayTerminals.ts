@@ -1,5 +1,6 @@
 import type { AgentSessions, SessionRecord } from '../../session/agentSessions';
 import { Disposable } from '../../base/lifecycle';
+import type { Probes } from '../../base/probes';
 import { callDisplayTitle } from '../../workspace/titles';
 import type { TerminalViews } from './terminalViews';
 
@@ -13,19 +14,16 @@ export class DisplayTerminals extends Disposable {
   private readonly written = new Map<string, Map<string, number>>();
 
   constructor(
-    private readonly deps: { sessions: AgentSessions; views: TerminalViews },
+    private readonly deps: { sessions: AgentSessions; views: TerminalViews; probes?: Probes },
   ) {
     super();
+    // Sessions this renderer keeps bookkeeping for (what a record's scope lets go of).
+    if (deps.probes) this._register(deps.probes.gauge('kept.terminalSessions', () => this.written.size));
     this._register(
       deps.sessions.onDidChangeSession(({ session, changes }) => {
         for (const id of changes.terminals) this.sync(session, id);
       }),
     );
-  }
-
-  /** Sessions this renderer keeps bookkeeping for (what the session cleanup prunes). */
-  get trackedSessions(): number {
-    return this.written.size;
   }
 
   private sync(session: SessionRecord, terminalId: string): void {

@@ -27,6 +27,7 @@ import type { TitleContext } from '../../workspace/model/displayTitle';
 import { PendingRefresh, refreshDelay, sessionListChange, type SessionShown } from './model/treeRefresh';
 import { textDocUri } from './textDocuments';
 import { sessionTitle } from '../../session/model/openSessions';
+import type { Probes } from '../../base/probes';
 
 export const TOOL_CALLS_VIEW_ID = 'acpNative.toolCalls';
 
@@ -41,10 +42,6 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   readonly view: vscode.TreeView<TreeNode>;
   private refreshTimer: NodeJS.Timeout | undefined;
   private readonly pending = new PendingRefresh();
-  /** How many times the tree was refreshed: the benchmark reports it. */
-  refreshCount = 0;
-  /** Tree items handed to VS Code, and how many of them had to be built (the rest came from the cache). */
-  readonly itemCounts = { served: 0, built: 0 };
   /** The session whose newest call changed since the last refresh: the view follows it. */
   private follow: string | undefined;
   /** The call being revealed to follow the agent (one at a time), and the session to follow once it is. */
@@ -82,6 +79,8 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   constructor(
     private readonly sessions: AgentSessions,
     private readonly actionLog: ActionLogCapture,
+    /** Refreshes and items served and built, for the benchmark. */
+    private readonly probes?: Probes,
   ) {
     super();
     this._register(
@@ -127,7 +126,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     this.measureRefresh();
-    this.itemCounts.served++;
+    this.probes?.count('tree.itemsServed');
     return this.item(node);
   }
 
@@ -323,7 +322,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     const titles = titleContext();
     if (cached && cached.revision === call.revision && cached.titles === titles) return cached.item;
     const item = this.buildCallItem(node, call, titles);
-    this.itemCounts.built++;
+    this.probes?.count('tree.itemsBuilt');
     this.callItems.set(call, { revision: call.revision, titles, item });
     return item;
   }
@@ -401,7 +400,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
 
   private refresh(): void {
     this.refreshTimer = undefined;
-    this.refreshCount++;
+    this.probes?.count('tree.refreshes');
     this.refreshCost.current = 0;
     for (const sessionId of this.logChanged) {
       const turns = this.shownTurns.get(sessionId);
