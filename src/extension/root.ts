@@ -106,8 +106,6 @@ export class AcpNative extends Disposable {
     this.mcpServers = this._register(new McpServerService({ config, log, secrets: extensionContext.secrets, firstFolder }));
     this.trace = this._register(new ProtocolTrace(config));
     const credentials = this._register(new SignInCredentials(extensionContext.secrets));
-    // Loaded before the first launch can need them (a launch reads them synchronously).
-    void credentials.preload([config.defaultAgent, ...config.agents.map((a) => a.name)]);
     this.llmApiKey = this._register(new LlmApiKey(extensionContext.secrets));
     const added = new AddedAgents(extensionContext.globalState);
     const requests = new ClientRequests({ log, sessions, actionLog, permissions, files, terminals: this.clientTerminals, forms: elicitations });

@@ -23,7 +23,10 @@ export class AgentLaunches {
       /** The extension's own files (dist/agent.js) and storage (the bundled agent's state). */
       extension: Pick<vscode.ExtensionContext, 'asAbsolutePath' | 'storageUri' | 'globalStorageUri'>;
     },
-  ) {}
+  ) {
+    // Loaded before the first launch can need them (a launch reads them synchronously).
+    void deps.credentials.preload([deps.config.defaultAgent, ...deps.config.agents.map((a) => a.name)]);
+  }
 
   resolve(wanted: string): AgentLaunch {
     if (!vscode.workspace.isTrusted) {
