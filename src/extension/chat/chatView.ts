@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { CHAT_PROTOCOL_VERSION, packChanges, packItem, type ChatStatus, type WebviewToHost } from '../../protocol/chat';
-import { ChatTranscript, changeBytes, chatStatus, turnsRefreshWait, type PatchOptions } from './model/chatViewModel';
+import { ChatTranscript, changeBytes, turnsRefreshWait, type PatchOptions } from './model/chatViewModel';
+import { chatStatus } from './model/chatStatus';
 import { switcherEntries, type OpenSession } from '../session/model/openSessions';
 import { openSessionsOf } from './sessionList';
 import type { AgentSessions, SessionRecord } from '../session/agentSessions';
