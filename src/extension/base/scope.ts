@@ -1,4 +1,4 @@
-import type { IDisposable } from './lifecycle';
+import { Disposable, toDisposable, type IDisposable } from './lifecycle';
 
 /**
  * What lives as long as something else does (a session's record, an agent's connection, a
@@ -6,13 +6,11 @@ import type { IDisposable } from './lifecycle';
  * disposed, once, newest first. A registration made after that runs at once, so a late async one
  * cannot outlive its owner.
  */
-export class Scope implements IDisposable {
-  private readonly entries = new Set<() => void>();
+export class Scope extends Disposable {
   private readonly keys = new WeakSet<object>();
-  private disposed = false;
 
-  get isDisposed(): boolean {
-    return this.disposed;
+  override get isDisposed(): boolean {
+    return super.isDisposed;
   }
 
   /**
@@ -20,14 +18,9 @@ export class Scope implements IDisposable {
    * without running it: for what ended on its own (an answered question, a released terminal).
    */
   onDispose(fn: () => void): IDisposable {
-    if (this.disposed) {
-      fn();
-      return { dispose: () => undefined };
-    }
-    // Its own function object, so the same `fn` registered twice is two entries.
-    const entry = () => fn();
-    this.entries.add(entry);
-    return { dispose: () => this.entries.delete(entry) };
+    const entry = toDisposable(fn);
+    this._register(entry);
+    return { dispose: () => this._unregister(entry) };
   }
 
   /** Like `onDispose`, at most once per key however often asked (a feature's bookkeeping of a session). */
@@ -35,22 +28,6 @@ export class Scope implements IDisposable {
     if (this.keys.has(key)) return;
     this.keys.add(key);
     this.onDispose(fn);
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    const errors: unknown[] = [];
-    for (const entry of [...this.entries].reverse()) {
-      try {
-        entry();
-      } catch (error) {
-        errors.push(error);
-      }
-    }
-    this.entries.clear();
-    if (errors.length === 1) throw errors[0];
-    if (errors.length > 1) throw new AggregateError(errors, 'Errors while disposing a scope');
   }
 }
 
