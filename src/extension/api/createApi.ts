@@ -110,8 +110,7 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       };
     },
     sessionHistory: async () => {
-      const listed = await acp.verbs.listSessions();
-      const entries = listed ?? acp.chat.history.all();
+      const entries = await acp.chat.earlierSessions();
       return entries.map((s) => ({ sessionId: s.sessionId, title: s.title ?? undefined }));
     },
     loadSession: async (sessionId) => {

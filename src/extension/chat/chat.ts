@@ -19,6 +19,8 @@ import { FollowAlong } from './followAlong';
 import { SessionHistory } from './sessionHistory';
 import { ChatStatusBar } from './statusBar';
 
+type EarlierSession = { sessionId: string; title?: string | null; updatedAt?: string | null };
+
 /**
  * Where a person talks to the agent: the Chat view, its status-bar item, the session history,
  * the agent picker and follow-along. The context object owns one of these.
@@ -67,21 +69,26 @@ export class Chat extends Disposable {
     this.followAlong = this._register(new FollowAlong({ sessions, config, probes: deps.probes }));
   }
 
+  /** Earlier sessions: the agent's `session/list` when it offers one, else those recorded in this workspace. */
+  async earlierSessions(): Promise<EarlierSession[]> {
+    return (await this.deps.verbs.listSessions()) ?? this.history.all();
+  }
+
   /**
    * Lists the agent's sessions (`session/list`), else those recorded here, and loads the one
    * picked (`session/load`): its conversation and cards come back.
    */
   async showHistory(): Promise<string | undefined> {
     const { sessions, verbs, log } = this.deps;
-    let listed: { sessionId: string; title?: string | null; updatedAt?: string | null }[] | undefined;
+    const recorded = this.history.all();
+    let entries: EarlierSession[];
     try {
-      listed = await verbs.listSessions();
+      entries = await this.earlierSessions();
     } catch (error) {
       log.warn(`session/list failed, showing the sessions recorded here: ${errorMessage(error)}`);
+      entries = recorded;
     }
-    const recorded = this.history.all();
     const titleOf = (id: string) => recorded.find((r) => r.sessionId === id)?.title;
-    const entries = listed ?? recorded;
     const items = entries.map((s) => ({
       label: s.title || titleOf(s.sessionId) || s.sessionId,
       description: s.updatedAt ? new Date(s.updatedAt).toLocaleString() : '',
