@@ -6,7 +6,7 @@ import { BUNDLED_AGENT_NAME, type Config } from '../config';
 
 type AgentPick = vscode.QuickPickItem & { agent: string; brain?: 'scripted' | 'llm'; addFromRegistry?: true };
 
-/** The agents added from the ACP Registry (services/registry), as the picker lists them. */
+/** The agents added from the ACP Registry (agents/registry), as the picker lists them. */
 export interface AddedAgentList {
   readonly added: { all(): readonly { name: string; version: string; distribution: string }[] };
 }

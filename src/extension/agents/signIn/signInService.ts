@@ -30,8 +30,8 @@ class SignInDismissed extends Error {
 /**
  * Signs the user in to an agent, every way agents ask for it: a login program in a real terminal,
  * variables in the agent's environment (a restart), or `authenticate` with a key or a gateway.
- * Called by the sessions layer when a request is refused with `-32000`, and by the Sign In / Sign
- * Out commands and the API.
+ * Called by the sign-in retry (signInRetry.ts) when a request is refused with `-32000`, and by
+ * the Sign In / Sign Out commands and the API.
  */
 export class SignInService extends Disposable {
   readonly credentials: SignInCredentials;
