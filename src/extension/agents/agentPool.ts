@@ -1,6 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Logger } from '../base/log';
-import { AgentConnection, type ClientRequestHandlers } from '../wire/agentConnection';
+import { AgentConnection } from '../wire/agentConnection';
+import type { ClientRequestHandlers } from '../wire/clientMethods';
 import type { AgentExit, AgentLaunch } from '../wire/agentProcess';
 
 /** One agent's process: the connection once up, the start while it runs. */

@@ -15,6 +15,7 @@ import { openSessionsOf } from '../chat/sessionList';
 
 /** Builds the API `activate()` returns, reading what the renderers actually produced. */
 export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], activation: AcpNativeStats['activation']): AcpNativeApi {
+  const { probes } = acp;
   const changed = new vscode.EventEmitter<void>();
   const permissionsChanged = new vscode.EventEmitter<void>();
   subscriptions.push(
@@ -27,10 +28,10 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     acp.permissions.requests.onDidChange(() => permissionsChanged.fire()),
   );
   return {
-    prompt: (text, sessionId) => acp.sessions.prompt(text, sessionId),
-    cancel: (sessionId) => acp.sessions.cancel(sessionId),
-    newSession: async (agentName) => (await acp.sessions.newSession(agentName)).state.sessionId,
-    stopAgent: (agentName) => acp.sessions.stopAgent(agentName),
+    prompt: (text, sessionId) => acp.verbs.prompt(text, sessionId),
+    cancel: (sessionId) => acp.verbs.cancel(sessionId),
+    newSession: async (agentName) => (await acp.verbs.newSession(agentName)).state.sessionId,
+    stopAgent: (agentName) => acp.agents.stop(agentName),
     sessions: () => {
       const activeId = acp.sessions.active?.state.sessionId;
       return openSessionsOf(acp.sessions, acp.permissions, acp.elicitations).map((s) => {
@@ -48,9 +49,9 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       });
     },
     setActiveSession: (sessionId) => void acp.sessions.setActive(sessionId),
-    closeSession: (sessionId) => acp.sessions.closeSession(sessionId),
-    runningAgents: () => acp.sessions.runningAgentKeys,
-    restartAgent: async () => (await acp.sessions.restart()).state.sessionId,
+    closeSession: (sessionId) => acp.verbs.closeSession(sessionId),
+    runningAgents: () => acp.agents.runningKeys,
+    restartAgent: async () => (await acp.verbs.restart()).state.sessionId,
     pendingPermissions: () =>
       acp.permissions.requests.pending().map((q) => ({
         id: q.id,
@@ -92,17 +93,16 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     stats: () => {
       const session = acp.sessions.active ?? acp.sessions.all.at(-1);
       return {
-        treeRefreshes: acp.tree.refreshCount,
-        treeItems: { ...acp.tree.itemCounts },
+        treeRefreshes: probes.counter('tree.refreshes'),
+        treeItems: { served: probes.counter('tree.itemsServed'), built: probes.counter('tree.itemsBuilt') },
         hunkLenses: { ...acp.hunkLenses.counts },
-        updatesApplied: session?.counters.updatesApplied ?? 0,
-        changeEvents: session?.counters.changeEvents ?? 0,
+        ...acp.sessionCounters.of(session),
         toolCallsViewVisible: acp.tree.view.visible,
         kept: {
-          diffCards: acp.diffEditors.trackedCards,
-          terminalSessions: acp.displayTerminals.trackedSessions,
-          followAlongSessions: acp.chat.followAlong.trackedSessions,
-          diffBeforeChars: acp.diffEditors.keptBeforeChars,
+          diffCards: probes.read('kept.diffCards'),
+          terminalSessions: probes.read('kept.terminalSessions'),
+          followAlongSessions: probes.read('kept.followAlongSessions'),
+          diffBeforeChars: probes.read('kept.diffBeforeChars'),
         },
         sessionIds: acp.sessions.all.map((s) => s.state.sessionId),
         availableCommands: (session?.state.availableCommands ?? []).map((c) => c.name),
@@ -110,19 +110,18 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       };
     },
     sessionHistory: async () => {
-      const listed = await acp.sessions.listSessions();
-      const entries = listed ?? acp.chat.history.all();
+      const entries = await acp.chat.earlierSessions();
       return entries.map((s) => ({ sessionId: s.sessionId, title: s.title ?? undefined }));
     },
     loadSession: async (sessionId) => {
-      await acp.sessions.loadSession(sessionId);
+      await acp.verbs.loadSession(sessionId);
     },
-    chatMessagesPosted: () => ({ ...acp.chat.view.posted }),
+    chatMessagesPosted: () => ({ reset: probes.counter('chat.reset'), patch: probes.counter('chat.patch'), status: probes.counter('chat.status') }),
     registryAgents: () => acp.registry.catalogue(),
     addRegistryAgent: (id) => acp.registry.add(id),
     removeRegistryAgent: (id) => acp.registry.remove(id),
     useAgent: (name) => acp.registry.use(name),
-    authMethods: () => (acp.sessions.runningAgent?.authMethods ?? []).map((m) => ({ id: m.id, name: m.name, type: m.type })),
+    authMethods: () => (acp.agents.runningAgent?.authMethods ?? []).map((m) => ({ id: m.id, name: m.name, type: m.type })),
     signIn: async (methodId, secret) => {
       if (!(await acp.signIn.signIn(methodId, secret))) throw new Error('Sign-in was cancelled.');
     },

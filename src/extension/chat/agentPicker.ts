@@ -1,54 +1,12 @@
 import * as vscode from 'vscode';
 import type { AgentSessions } from '../session/agentSessions';
+import type { SessionVerbs } from '../session/sessionVerbs';
+import type { Agents } from '../agents/agents';
 import { BUNDLED_AGENT_NAME, type Config } from '../config';
-import { Disposable } from '../base/lifecycle';
-
-const SECRET_KEY = 'acpNative.llmApiKey';
-/** The bundled agent reads its key from this variable (README, "Options"). */
-export const LLM_API_KEY_ENV = 'ACP_NATIVE_LLM_API_KEY';
-
-/**
- * The bundled agent's LLM API key, kept in SecretStorage (never in settings or logs). Launches are
- * synchronous, so the key is cached here and refreshed when the secret changes.
- */
-export class LlmApiKey extends Disposable {
-  private cached: string | undefined;
-  readonly loaded: Promise<void>;
-
-  constructor(private readonly secrets: vscode.SecretStorage) {
-    super();
-    this.loaded = this.refresh();
-    this._register(secrets.onDidChange((e) => (e.key === SECRET_KEY ? void this.refresh() : undefined)));
-  }
-
-  /** Environment for the bundled agent: the key when one is stored. */
-  env(): Record<string, string> {
-    return this.cached ? { [LLM_API_KEY_ENV]: this.cached } : {};
-  }
-
-  /** Asks for the key and stores it; an empty answer deletes it. */
-  async prompt(): Promise<void> {
-    const key = await vscode.window.showInputBox({
-      title: 'ACP: LLM API Key for the bundled agent',
-      prompt: 'Stored in VS Code\'s secret storage and passed to the bundled agent in ACP_NATIVE_LLM_API_KEY. Leave empty to delete it.',
-      password: true,
-      ignoreFocusOut: true,
-    });
-    if (key === undefined) return;
-    if (key) await this.secrets.store(SECRET_KEY, key);
-    else await this.secrets.delete(SECRET_KEY);
-    await this.refresh();
-    void vscode.window.showInformationMessage(key ? 'ACP: API key stored. It is used the next time the bundled agent starts.' : 'ACP: API key deleted.');
-  }
-
-  private async refresh(): Promise<void> {
-    this.cached = (await this.secrets.get(SECRET_KEY)) || undefined;
-  }
-}
 
 type AgentPick = vscode.QuickPickItem & { agent: string; brain?: 'scripted' | 'llm'; addFromRegistry?: true };
 
-/** The agents added from the ACP Registry (services/registry), as the picker lists them. */
+/** The agents added from the ACP Registry (agents/registry), as the picker lists them. */
 export interface AddedAgentList {
   readonly added: { all(): readonly { name: string; version: string; distribution: string }[] };
 }
@@ -58,7 +16,7 @@ export interface AddedAgentList {
  * lasts), and for the bundled agent its brain: scripted (offline) or LLM (any OpenAI-compatible
  * endpoint, written to `acpNative.bundledAgent.args`). Then starts a session with it.
  */
-export async function pickAgent(deps: { config: Config; sessions: AgentSessions; apiKey: LlmApiKey; registry?: AddedAgentList | undefined }): Promise<void> {
+export async function pickAgent(deps: { config: Config; verbs: SessionVerbs; registry?: AddedAgentList | undefined }): Promise<void> {
   const { config } = deps;
   const llm = config.bundledAgentArgs.includes('llm');
   const current = config.defaultAgent;
@@ -88,7 +46,7 @@ export async function pickAgent(deps: { config: Config; sessions: AgentSessions;
   }
   await config.setDefaultAgent(pick.agent);
   // Other agents keep running; the bundled agent restarts when its brain changed (newSession).
-  await deps.sessions.newSession(pick.agent);
+  await deps.verbs.newSession(pick.agent);
 }
 
 type SessionAgentPick = vscode.QuickPickItem & { agent: string };
@@ -98,9 +56,15 @@ type SessionAgentPick = vscode.QuickPickItem & { agent: string };
  * `acpNative.agents`, those added from the ACP Registry) next to the sessions already open. Starts
  * the agent if it is not running; stops none, and leaves the default agent as it is.
  */
-export async function pickAgentForSession(deps: { config: Config; sessions: AgentSessions; registry?: AddedAgentList | undefined }): Promise<string | undefined> {
+export async function pickAgentForSession(deps: {
+  config: Config;
+  sessions: AgentSessions;
+  verbs: SessionVerbs;
+  agents: Agents;
+  registry?: AddedAgentList | undefined;
+}): Promise<string | undefined> {
   const { config, sessions } = deps;
-  const running = new Set(sessions.runningAgentKeys);
+  const running = new Set(deps.agents.runningKeys);
   const openCount = (agent: string) => sessions.all.filter((s) => s.agentKey === agent).length;
   const detail = (agent: string) => {
     const parts = [agent === config.defaultAgent ? 'default' : undefined, running.has(agent) ? 'running' : undefined];
@@ -125,7 +89,7 @@ export async function pickAgentForSession(deps: { config: Config; sessions: Agen
     matchOnDescription: true,
   });
   if (!pick) return undefined;
-  return (await sessions.newSession(pick.agent)).state.sessionId;
+  return (await deps.verbs.newSession(pick.agent)).state.sessionId;
 }
 
 async function askLlmArgs(currentArgs: readonly string[]): Promise<string[] | undefined> {

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentSessions } from '../session/agentSessions';
+import type { SessionVerbs } from '../session/sessionVerbs';
+import type { Agents } from '../agents/agents';
 import type { Config } from '../config';
 import { errorMessage, type Logger } from '../base/log';
 import type { PermissionService } from '../permissions/permissionService';
@@ -8,12 +10,16 @@ import { WorkspaceFiles } from '../workspace/workspaceFiles';
 import { SendToChat } from './sendToChat';
 import { Disposable } from '../base/lifecycle';
 import type { ToolCallsTree } from '../cards/tree/toolCallsTree';
-import { LlmApiKey, pickAgent, pickAgentForSession, type AddedAgentList } from './agentPicker';
+import { pickAgent, pickAgentForSession, type AddedAgentList } from './agentPicker';
 import { ChatActions } from './chatActions';
 import { ChatView } from './chatView';
+import type { ChatPanel } from './chatPanel';
+import type { Probes } from '../base/probes';
 import { FollowAlong } from './followAlong';
 import { SessionHistory } from './sessionHistory';
 import { ChatStatusBar } from './statusBar';
+
+type EarlierSession = { sessionId: string; title?: string | null; updatedAt?: string | null };
 
 /**
  * Where a person talks to the agent: the Chat view, its status-bar item, the session history,
@@ -21,9 +27,10 @@ import { ChatStatusBar } from './statusBar';
  */
 export class Chat extends Disposable {
   readonly view: ChatView;
+  /** The Chat view's webview: on screen, focus, messages. */
+  readonly panel: ChatPanel;
   readonly actions: ChatActions;
   readonly history: SessionHistory;
-  readonly apiKey: LlmApiKey;
   readonly followAlong: FollowAlong;
   readonly files: WorkspaceFiles;
   readonly send: SendToChat;
@@ -31,7 +38,11 @@ export class Chat extends Disposable {
   constructor(
     private readonly deps: {
       extensionContext: vscode.ExtensionContext;
+      panel: ChatPanel;
+      probes?: Probes;
       sessions: AgentSessions;
+      verbs: SessionVerbs;
+      agents: Agents;
       permissions: PermissionService;
       elicitations: ElicitationService;
       tree: ToolCallsTree;
@@ -39,23 +50,28 @@ export class Chat extends Disposable {
       log: Logger;
       registry?: AddedAgentList;
       /** The action log's per-turn summaries, for "Restore to before this prompt" on user messages. */
-      turns?: { changesOf(sessionId: string): (turn: number) => string | undefined; onDidChange: vscode.Event<string> };
+      turns?: { turnChanges(sessionId: string): (turn: number) => string | undefined; onDidChange: vscode.Event<string> };
     },
   ) {
     super();
-    const { extensionContext, sessions, permissions, elicitations, tree, config, log, turns } = deps;
+    const { extensionContext, panel, sessions, permissions, elicitations, tree, config, log, turns } = deps;
+    this.panel = panel;
     this.files = this._register(new WorkspaceFiles(log));
-    this.apiKey = this._register(new LlmApiKey(extensionContext.secrets));
     this.history = this._register(new SessionHistory(extensionContext.workspaceState, sessions));
     this.actions = this._register(
-      new ChatActions({ sessions, permissions, tree, history: this.history, config, apiKey: this.apiKey, registry: deps.registry, elicitations, files: this.files }),
+      new ChatActions({ sessions, verbs: deps.verbs, agents: deps.agents, permissions, tree, history: this.history, config, registry: deps.registry, elicitations, files: this.files, panel }),
     );
     this.view = this._register(
-      new ChatView({ extensionUri: extensionContext.extensionUri, sessions, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}) }),
+      new ChatView({ panel, probes: deps.probes, sessions, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}) }),
     );
-    this.send = new SendToChat({ actions: this.actions, view: this.view });
+    this.send = new SendToChat({ actions: this.actions, panel });
     this._register(new ChatStatusBar(sessions, permissions.requests, elicitations));
-    this.followAlong = this._register(new FollowAlong({ sessions, config }));
+    this.followAlong = this._register(new FollowAlong({ sessions, config, probes: deps.probes }));
+  }
+
+  /** Earlier sessions: the agent's `session/list` when it offers one, else those recorded in this workspace. */
+  async earlierSessions(): Promise<EarlierSession[]> {
+    return (await this.deps.verbs.listSessions()) ?? this.history.all();
   }
 
   /**
@@ -63,16 +79,16 @@ export class Chat extends Disposable {
    * picked (`session/load`): its conversation and cards come back.
    */
   async showHistory(): Promise<string | undefined> {
-    const { sessions, log } = this.deps;
-    let listed: { sessionId: string; title?: string | null; updatedAt?: string | null }[] | undefined;
+    const { sessions, verbs, log } = this.deps;
+    const recorded = this.history.all();
+    let entries: EarlierSession[];
     try {
-      listed = await sessions.listSessions();
+      entries = await this.earlierSessions();
     } catch (error) {
       log.warn(`session/list failed, showing the sessions recorded here: ${errorMessage(error)}`);
+      entries = recorded;
     }
-    const recorded = this.history.all();
     const titleOf = (id: string) => recorded.find((r) => r.sessionId === id)?.title;
-    const entries = listed ?? recorded;
     const items = entries.map((s) => ({
       label: s.title || titleOf(s.sessionId) || s.sessionId,
       description: s.updatedAt ? new Date(s.updatedAt).toLocaleString() : '',
@@ -85,17 +101,17 @@ export class Chat extends Disposable {
     }
     const pick = await vscode.window.showQuickPick(items, { title: 'ACP: Session History', placeHolder: 'Open a session with all its cards', matchOnDescription: true });
     if (!pick) return undefined;
-    await sessions.loadSession(pick.sessionId);
-    await this.view.focus();
+    await verbs.loadSession(pick.sessionId);
+    await this.panel.focus();
     return pick.sessionId;
   }
 
   /** **New Session with Agent…**: the agent picked starts (if needed) beside those running. */
   newSessionWithAgent(): Promise<string | undefined> {
-    return pickAgentForSession({ config: this.deps.config, sessions: this.deps.sessions, registry: this.deps.registry });
+    return pickAgentForSession({ config: this.deps.config, sessions: this.deps.sessions, verbs: this.deps.verbs, agents: this.deps.agents, registry: this.deps.registry });
   }
 
   chooseAgent(): Promise<void> {
-    return pickAgent({ config: this.deps.config, sessions: this.deps.sessions, apiKey: this.apiKey, registry: this.deps.registry });
+    return pickAgent({ config: this.deps.config, verbs: this.deps.verbs, registry: this.deps.registry });
   }
 }

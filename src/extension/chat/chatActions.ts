@@ -3,12 +3,14 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { CHAT_PROTOCOL_VERSION, type ChatChoice, type HostToWebview, type WebviewToHost } from '../../protocol/chat';
 import { assertNever } from '../../protocol/assertNever';
 import type { AgentSessions, SessionRecord } from '../session/agentSessions';
+import type { SessionVerbs } from '../session/sessionVerbs';
+import type { Agents } from '../agents/agents';
 import type { Config } from '../config';
 import type { PermissionService } from '../permissions/permissionService';
 import type { ToolCallsTree } from '../cards/tree/toolCallsTree';
 import { Disposable } from '../base/lifecycle';
 import { fileDisplayPath } from '../workspace/titles';
-import { pickAgent, pickAgentForSession, type AddedAgentList, type LlmApiKey } from './agentPicker';
+import { pickAgent, pickAgentForSession, type AddedAgentList } from './agentPicker';
 import type { SessionHistory } from './sessionHistory';
 import type { ElicitationService } from '../forms/elicitationService';
 import type { WorkspaceFiles } from '../workspace/workspaceFiles';
@@ -26,20 +28,21 @@ export class ChatActions extends Disposable {
   private nextAttachmentId = 1;
   private readonly attachmentsEmitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeAttachments = this.attachmentsEmitter.event;
-  /** Sends an answer back to the webview (set by the view). */
-  reply: (message: HostToWebview) => void = () => undefined;
 
   constructor(
     private readonly deps: {
       sessions: AgentSessions;
+      verbs: SessionVerbs;
+      agents: Agents;
       permissions: PermissionService;
       tree: ToolCallsTree;
       history: SessionHistory;
       config: Config;
-      apiKey: LlmApiKey;
       registry?: AddedAgentList | undefined;
       elicitations: ElicitationService;
       files: WorkspaceFiles;
+      /** Where answers to the webview go (mention results). */
+      panel: { post(message: HostToWebview): void };
     },
   ) {
     super();
@@ -50,13 +53,13 @@ export class ChatActions extends Disposable {
   }
 
   async handle(message: Exclude<WebviewToHost, { type: 'ready' }>, session: SessionRecord | undefined): Promise<void> {
-    const { sessions } = this.deps;
+    const { sessions, verbs } = this.deps;
     switch (message.type) {
       case 'prompt':
         await this.prompt(message.text);
         return;
       case 'cancel':
-        return sessions.cancel(session?.state.sessionId);
+        return verbs.cancel(session?.state.sessionId);
       case 'answerPermission':
         this.deps.permissions.answerByKind(message.questionId, message.optionKind);
         return;
@@ -69,10 +72,10 @@ export class ChatActions extends Disposable {
         await vscode.commands.executeCommand('acpNative.openToolCall', session.state.sessionId, message.toolCallId);
         return;
       case 'setMode':
-        if (session) await sessions.setMode(session.state.sessionId, message.modeId);
+        if (session) await verbs.setMode(session.state.sessionId, message.modeId);
         return;
       case 'setConfigOption':
-        if (session) await sessions.setConfigOption(session.state.sessionId, message.configId, message.value);
+        if (session) await verbs.setConfigOption(session.state.sessionId, message.configId, message.value);
         return;
       case 'attach':
         return this.attach(message.what);
@@ -81,21 +84,21 @@ export class ChatActions extends Disposable {
         this.attachmentsEmitter.fire();
         return;
       case 'newSession':
-        await sessions.newSession();
+        await verbs.newSession();
         return;
       case 'history':
         await vscode.commands.executeCommand('acpNative.showHistory');
         return;
       case 'pickAgent':
-        return pickAgent({ config: this.deps.config, sessions, apiKey: this.deps.apiKey, registry: this.deps.registry });
+        return pickAgent({ config: this.deps.config, verbs, registry: this.deps.registry });
       case 'newSessionWithAgent':
-        await pickAgentForSession({ config: this.deps.config, sessions, registry: this.deps.registry });
+        await pickAgentForSession({ config: this.deps.config, sessions, verbs, agents: this.deps.agents, registry: this.deps.registry });
         return;
       case 'switchSession':
         sessions.setActive(message.sessionId);
         return;
       case 'closeSession':
-        return sessions.closeSession(message.sessionId);
+        return verbs.closeSession(message.sessionId);
       case 'restoreCheckpoint':
         // The command asks first, listing the files.
         if (session) await vscode.commands.executeCommand('acpNative.restoreCheckpoint', { sessionId: session.state.sessionId, turn: message.turn });
@@ -105,7 +108,7 @@ export class ChatActions extends Disposable {
         return;
       case 'mentionQuery': {
         const items = await this.deps.files.query(message.query);
-        this.reply({ v: CHAT_PROTOCOL_VERSION, type: 'mentionResults', requestId: message.requestId, items });
+        this.deps.panel.post({ v: CHAT_PROTOCOL_VERSION, type: 'mentionResults', requestId: message.requestId, items });
         return;
       }
       case 'mention': {
@@ -128,7 +131,7 @@ export class ChatActions extends Disposable {
     const attached = this.attachments.flatMap((a) => a.blocks);
     this.attachments = [];
     this.attachmentsEmitter.fire();
-    return this.deps.sessions.prompt([{ type: 'text', text }, ...attached], sessionId);
+    return this.deps.verbs.prompt([{ type: 'text', text }, ...attached], sessionId);
   }
 
   /**
@@ -206,7 +209,7 @@ export class ChatActions extends Disposable {
 
   /** Whether the agent takes this kind of prompt content (starts it when needed). */
   private async promptCapability(what: 'embeddedContext' | 'image'): Promise<boolean> {
-    const session = this.deps.sessions.active ?? (await this.deps.sessions.newSession());
+    const session = this.deps.sessions.active ?? (await this.deps.verbs.newSession());
     return session.connection.initializeResponse.agentCapabilities?.promptCapabilities?.[what] === true;
   }
 }

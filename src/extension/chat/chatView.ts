@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { CHAT_PROTOCOL_VERSION, packChanges, packItem, parseWebviewMessage, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../protocol/chat';
-import { ChatTranscript, changeBytes, chatStatus, turnsRefreshWait, type PatchOptions } from './model/chatViewModel';
+import { CHAT_PROTOCOL_VERSION, packChanges, packItem, type ChatStatus, type WebviewToHost } from '../../protocol/chat';
+import { ChatTranscript, changeBytes, turnsRefreshWait, type PatchOptions } from './model/chatViewModel';
+import { chatStatus } from './model/chatStatus';
 import { switcherEntries, type OpenSession } from '../session/model/openSessions';
 import { openSessionsOf } from './sessionList';
 import type { AgentSessions, SessionRecord } from '../session/agentSessions';
@@ -8,11 +9,11 @@ import { PermissionService } from '../permissions/permissionService';
 import type { ElicitationService } from '../forms/elicitationService';
 import { errorMessage, type Logger } from '../base/log';
 import { Disposable } from '../base/lifecycle';
+import type { Probes } from '../base/probes';
 import { callDisplayTitle } from '../workspace/titles';
 import type { ChatActions } from './chatActions';
-import { chatHtml, chatResourceRoots } from './chatHtml';
+import type { ChatPanel } from './chatPanel';
 
-export const CHAT_VIEW_ID = 'acpNative.chat';
 /** Changes are gathered this long and sent as one message (a frame at 60 Hz). */
 const FLUSH_DELAY_MS = 16;
 /**
@@ -39,13 +40,11 @@ function postBudget(): PatchOptions {
 
 /**
  * The Chat view's host side: a thin adapter. It shows the active session (else the newest),
- * sends the webview a `reset` when that session changes, then coalesced `patch` (transcript
- * deltas) and `status` messages; what the webview posts goes to `ChatActions`.
+ * sends the webview (through `ChatPanel`) a `reset` when that session changes or the page is
+ * ready again, then coalesced `patch` (transcript deltas) and `status` messages; what the
+ * webview posts goes to `ChatActions`.
  */
-export class ChatView extends Disposable implements vscode.WebviewViewProvider {
-  private view: vscode.WebviewView | undefined;
-  /** The webview said `ready` and has not been torn down since. */
-  private ready = false;
+export class ChatView extends Disposable {
   private transcript: ChatTranscript | undefined;
   private shown: SessionRecord | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -68,13 +67,13 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
   /** When the turn summaries were last refreshed (see `turnsRefreshWait`), and the wait for the next. */
   private turnsRefreshed = -Infinity;
   private turnsTimer: NodeJS.Timeout | undefined;
-  /** Messages posted, by type: tests and the benchmark read them. */
-  readonly posted = { reset: 0, patch: 0, status: 0 };
 
   constructor(
     private readonly deps: {
-      extensionUri: vscode.Uri;
+      panel: ChatPanel;
       sessions: AgentSessions;
+      /** Messages posted, by type: tests and the benchmark read them. */
+      probes?: Probes | undefined;
       permissions: PermissionService;
       elicitations: ElicitationService;
       actions: ChatActions;
@@ -83,11 +82,12 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
        * What the action log says of each turn of a session (see `ChatViewDeps.turnChanges`), read
        * in one pass and asked turn by turn, and when it changes.
        */
-      turns?: { changesOf(sessionId: string): (turn: number) => string | undefined; onDidChange: vscode.Event<string> };
+      turns?: { turnChanges(sessionId: string): (turn: number) => string | undefined; onDidChange: vscode.Event<string> };
     },
   ) {
     super();
-    this._register(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this));
+    this._register(deps.panel.onDidBecomeReady(() => this.sendReset()));
+    this._register(deps.panel.onDidReceiveMessage((message) => this.receive(message)));
     this._register(deps.sessions.onDidChangeSessions(() => this.schedule({ status: true })));
     this._register(
       deps.sessions.onDidChangeSession(({ session, changes }) => {
@@ -109,40 +109,7 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
       );
     }
     this._register(deps.elicitations.onDidChange(() => this.schedule({ status: true })));
-    deps.actions.reply = (message) => this.post(message);
     this._register({ dispose: () => (clearTimeout(this.timer), clearTimeout(this.turnsTimer)) });
-  }
-
-  resolveWebviewView(view: vscode.WebviewView): void {
-    this.view = view;
-    this.ready = false;
-    view.webview.options = { enableScripts: true, localResourceRoots: chatResourceRoots(this.deps.extensionUri) };
-    view.webview.html = chatHtml(view.webview, this.deps.extensionUri);
-    const subscriptions = [
-      view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
-      // Without retainContextWhenHidden the page is torn down when hidden and says `ready` again.
-      view.onDidChangeVisibility(() => {
-        if (!view.visible) this.ready = false;
-      }),
-    ];
-    view.onDidDispose(() => {
-      subscriptions.forEach((s) => s.dispose());
-      if (this.view === view) {
-        this.view = undefined;
-        this.ready = false;
-      }
-    });
-  }
-
-  /** The chat is on screen and listening: the agent's questions show there. */
-  get isVisible(): boolean {
-    return this.view?.visible === true && this.ready;
-  }
-
-  /** Reveals the view and puts the cursor in the prompt box. */
-  async focus(): Promise<void> {
-    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
-    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'focusPrompt' });
   }
 
   /** The session the view shows: the active one, else the newest. */
@@ -150,18 +117,7 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
     return this.deps.sessions.active ?? this.deps.sessions.all.at(-1);
   }
 
-  private receive(raw: unknown): void {
-    const parsed = parseWebviewMessage(raw);
-    if (!parsed.ok) {
-      this.deps.log.warn(`Chat view: message ignored (${parsed.error})`);
-      return;
-    }
-    const message: WebviewToHost = parsed.message;
-    if (message.type === 'ready') {
-      this.ready = true;
-      this.sendReset();
-      return;
-    }
+  private receive(message: Exclude<WebviewToHost, { type: 'ready' }>): void {
     void this.deps.actions.handle(message, this.currentSession()).catch((error: unknown) => {
       this.deps.log.error(`Chat view: ${message.type} failed: ${errorMessage(error)}`);
       void vscode.window.showErrorMessage(`ACP: ${errorMessage(error)}`);
@@ -196,7 +152,7 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
     let turns = this.pendingTurns;
     this.pendingToolCalls.clear();
     this.pendingTranscript = this.pendingStatus = this.pendingTurns = false;
-    if (!this.ready) return; // the next `ready` sends everything
+    if (!this.deps.panel.isReady) return; // the next `ready` sends everything
     const turnsWait = turns ? turnsRefreshWait({ now: performance.now(), last: this.turnsRefreshed, busy: this.shown?.busy ?? false }) : 0;
     if (turnsWait > 0) {
       // The action log changes with every edit of a storm: its summaries wait, not the rows.
@@ -223,9 +179,9 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
       if (patch.more) this.schedule({ transcript: true }, 0);
       // A cut patch is posted even when empty: the webview may be waiting for the rest of a reset.
       if (patch.changed.length > 0 || patch.more || this.resetComing) {
-        this.posted.patch++;
+        this.deps.probes?.count('chat.patch');
         this.resetComing = !!patch.more;
-        this.post({ v: CHAT_PROTOCOL_VERSION, type: 'patch', length: patch.length, changed: packChanges(patch.changed), ...(patch.more ? { more: true as const } : {}) });
+        this.deps.panel.post({ v: CHAT_PROTOCOL_VERSION, type: 'patch', length: patch.length, changed: packChanges(patch.changed), ...(patch.more ? { more: true as const } : {}) });
       }
     }
     if (status) {
@@ -233,8 +189,8 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
       const json = JSON.stringify(next);
       if (json !== this.postedStatus) {
         this.postedStatus = json;
-        this.posted.status++;
-        this.post({ v: CHAT_PROTOCOL_VERSION, type: 'status', status: next });
+        this.deps.probes?.count('chat.status');
+        this.deps.panel.post({ v: CHAT_PROTOCOL_VERSION, type: 'status', status: next });
       }
     }
   }
@@ -254,17 +210,17 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
     this.transcript = shown
       ? new ChatTranscript(shown.state, {
           callTitle: (call) => callDisplayTitle(call),
-          ...(turns ? { turnChanges: (turn: number) => (this.turnChanges ??= turns.changesOf(shown.state.sessionId))(turn) } : {}),
+          ...(turns ? { turnChanges: (turn: number) => (this.turnChanges ??= turns.turnChanges(shown.state.sessionId))(turn) } : {}),
         })
       : undefined;
     const status = this.status();
     this.postedStatus = JSON.stringify(status);
-    this.posted.reset++;
+    this.deps.probes?.count('chat.reset');
     // A long session goes in parts: the first here, the rest in the patches that follow at once.
     const reset = this.transcript?.reset(postBudget()) ?? { items: [] };
     this.resetComing = !!reset.more;
     if (reset.more) this.schedule({ transcript: true }, 0);
-    this.post({ v: CHAT_PROTOCOL_VERSION, type: 'reset', status, items: reset.items.map(packItem), ...(reset.more ? { more: true as const } : {}) });
+    this.deps.panel.post({ v: CHAT_PROTOCOL_VERSION, type: 'reset', status, items: reset.items.map(packItem), ...(reset.more ? { more: true as const } : {}) });
   }
 
   private status(): ChatStatus {
@@ -286,10 +242,5 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
 
   private openSessions(): OpenSession[] {
     return openSessionsOf(this.deps.sessions, this.deps.permissions, this.deps.elicitations);
-  }
-
-  private post(message: HostToWebview): void {
-    if (!this.view || !this.ready) return;
-    void this.view.webview.postMessage(message);
   }
 }

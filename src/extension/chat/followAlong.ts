@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { AgentSessions, SessionRecord } from '../session/agentSessions';
 import type { Config } from '../config';
 import { Disposable } from '../base/lifecycle';
+import type { Probes } from '../base/probes';
 
 /**
  * `acpNative.followAlong`: as the agent reads and edits, the file and line it works on are shown
@@ -14,17 +15,18 @@ export class FollowAlong extends Disposable {
   private readonly revealed = new Map<string, Set<string>>();
 
   constructor(
-    deps: { sessions: AgentSessions; config: Config },
+    deps: { sessions: AgentSessions; config: Config; probes?: Probes | undefined },
   ) {
     super();
     const { sessions, config } = deps;
+    // Sessions with remembered locations (what a record's scope lets go of).
+    if (deps.probes) this._register(deps.probes.gauge('kept.followAlongSessions', () => this.revealed.size));
     this._register(
       sessions.onDidChangeSession(({ session, changes }) => {
         if (session !== sessions.active || changes.toolCalls.size === 0 || !config.followAlong) return;
         this.follow(session, [...changes.toolCalls]);
       }),
     );
-    this._register(sessions.onDidRemoveSession((session) => this.revealed.delete(session.state.sessionId)));
     this._register(
       config.onDidChange(['followAlong'], () => {
         const active = sessions.active;
@@ -33,16 +35,14 @@ export class FollowAlong extends Disposable {
     );
   }
 
-  /** Sessions with remembered locations (what the session cleanup prunes). */
-  get trackedSessions(): number {
-    return this.revealed.size;
-  }
-
   /** Shows the newest of `ids` (in arrival order) that names a location not shown yet. */
   private follow(session: SessionRecord, ids: readonly string[]): void {
     const sessionId = session.state.sessionId;
-    const revealed = this.revealed.get(sessionId) ?? new Set<string>();
-    this.revealed.set(sessionId, revealed);
+    let revealed = this.revealed.get(sessionId);
+    if (!revealed) {
+      this.revealed.set(sessionId, (revealed = new Set<string>()));
+      session.scope.once(this, () => this.revealed.delete(sessionId));
+    }
     for (const id of [...ids].reverse()) {
       const call = session.state.toolCall(id);
       const location = call?.locations[0];

@@ -1,13 +1,12 @@
 import * as vscode from 'vscode';
 import type { ChatActions } from './chatActions';
-import type { ChatView } from './chatView';
 
 /**
  * "Send to ACP Chat" from the editor, the explorer and the terminal: what was chosen becomes an
  * attachment of the next prompt, and the chat comes forward with the cursor in the prompt box.
  */
 export class SendToChat {
-  constructor(private readonly deps: { actions: ChatActions; view: ChatView }) {}
+  constructor(private readonly deps: { actions: ChatActions; panel: { focus(): Promise<void> } }) {}
 
   /** Editor context menu: the selection, else the whole file. */
   async editor(uri?: unknown): Promise<void> {
@@ -21,7 +20,7 @@ export class SendToChat {
       void vscode.window.showInformationMessage('ACP: open a file or select text to send it to the agent.');
       return;
     }
-    await this.deps.view.focus();
+    await this.deps.panel.focus();
   }
 
   /** Explorer context menu: the clicked resource, or all selected ones. */
@@ -35,7 +34,7 @@ export class SendToChat {
       const stat = await vscode.workspace.fs.stat(uri);
       await this.deps.actions.attachUri(uri, (stat.type & vscode.FileType.Directory) !== 0);
     }
-    await this.deps.view.focus();
+    await this.deps.panel.focus();
   }
 
   /**
@@ -59,7 +58,7 @@ export class SendToChat {
       return;
     }
     this.deps.actions.attachText(`Terminal: ${terminal?.name ?? 'selection'}`, text);
-    await this.deps.view.focus();
+    await this.deps.panel.focus();
   }
 }
 

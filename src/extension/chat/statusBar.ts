@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentSessions } from '../session/agentSessions';
-import { activityOf } from './model/chatViewModel';
+import { activityOf } from './model/chatStatus';
 import type { PermissionRequests } from '../permissions/model/permissionRequests';
 import { busySummary } from '../session/model/openSessions';
 import type { ElicitationService } from '../forms/elicitationService';

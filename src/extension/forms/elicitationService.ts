@@ -4,6 +4,9 @@ import { checkField, parseElicitationSchema, validateAnswers, type FormField } f
 import type { ChatElicitation, ChatElicitationAction } from '../../protocol/chat';
 import type { Logger } from '../base/log';
 import { Disposable } from '../base/lifecycle';
+import { onAnyDispose } from '../base/scope';
+import type { SessionRecord } from '../session/agentSessions';
+import type { QuestionSurface } from '../permissions/questionSurface';
 
 type Response = acp.CreateElicitationResponse;
 
@@ -23,29 +26,38 @@ interface OpenForm {
  * `elicitation/create`: the agent asks the person for structured input. A form is answered inline
  * in the Chat view when it is on screen, else with native input boxes and quick picks; a `url`
  * request asks before opening the browser. Cancelling the turn (or the agent withdrawing the
- * request) answers every open form `cancel`. Open forms are kept per session id.
+ * request) answers every open form `cancel`, and so does closing its session or its agent exiting:
+ * a form lives in its session's scopes.
  */
 export class ElicitationService extends Disposable {
   private readonly open = new Map<number, OpenForm>();
+  /** Each open form's place in its session's scopes, let go when it is answered. */
+  private readonly settled = new Map<number, { dispose(): void }>();
   private nextId = 1;
-  /**
-   * Sessions whose turn is being cancelled: a question that was in flight when the cancel went out
-   * is answered `cancel` on arrival instead of waiting for a person who has moved on.
-   */
-  private readonly cancelling = new Set<string>();
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
-  /** Whether the Chat view is on screen to show forms inline. */
-  shownInChat: () => boolean = () => false;
 
-  constructor(private readonly log: Logger) {
+  private readonly log: Logger;
+
+  constructor(
+    private readonly deps: {
+      log: Logger;
+      /** The open sessions: a form lives in its session's scopes, and not past a cancelled turn. */
+      sessions: { session(sessionId: string): Pick<SessionRecord, 'scope' | 'agentScope' | 'questions' | 'turnCancelled'> | undefined };
+      /** Whether the Chat view is on screen to show forms inline. */
+      surface: QuestionSurface;
+    },
+  ) {
     super();
+    this.log = deps.log;
     this._register({ dispose: () => this.cancelAll() });
   }
 
   async request(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<Response> {
     const sessionId = 'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : undefined;
-    if (sessionId !== undefined && this.cancelling.has(sessionId)) return { action: 'cancel' };
+    const record = sessionId === undefined ? undefined : this.deps.sessions.session(sessionId);
+    // In flight when the turn was cancelled: answered at once, not left to a person who moved on.
+    if (record?.turnCancelled) return { action: 'cancel' };
     switch (params.mode) {
       case 'form':
         return this.form(sessionId, params.message, (params as { requestedSchema?: acp.ElicitationSchema }).requestedSchema, signal);
@@ -78,29 +90,14 @@ export class ElicitationService extends Disposable {
     this.settle(form, { action: 'accept', content: result.content });
   }
 
-  /** A new turn of the session starts: its questions are asked again. */
-  beginTurn(sessionId: string): void {
-    this.cancelling.delete(sessionId);
-  }
-
-  /** `session/cancel`: every open form of the session is answered `cancel`, and so are those still in flight. */
-  cancelSession(sessionId: string): void {
-    this.cancelling.add(sessionId);
-    for (const form of [...this.open.values()]) if (form.sessionId === sessionId) this.settle(form, { action: 'cancel' });
-  }
-
-  /** The session is gone: its open forms are cancelled and nothing of it is kept. */
-  forgetSession(sessionId: string): void {
-    this.cancelSession(sessionId);
-    this.cancelling.delete(sessionId);
-  }
-
   private cancelAll(): void {
     for (const form of [...this.open.values()]) this.settle(form, { action: 'cancel' });
   }
 
   private settle(form: OpenForm, response: Response): void {
     if (!this.open.delete(form.id)) return;
+    this.settled.get(form.id)?.dispose();
+    this.settled.delete(form.id);
     form.resolve(response);
     if (form.inline) this.changed.fire();
   }
@@ -112,10 +109,15 @@ export class ElicitationService extends Disposable {
       void vscode.window.showWarningMessage(`ACP: the agent asked for ${requiredUnsupported.join(', ')}, which this editor cannot ask for; declined.`);
       return { action: 'decline' };
     }
-    const inline = this.shownInChat();
+    const inline = this.deps.surface.showsQuestions;
     return new Promise<Response>((resolve) => {
       const form: OpenForm = { id: this.nextId++, sessionId, message, fields, errors: {}, inline, resolve };
       this.open.set(form.id, form);
+      const record = sessionId === undefined ? undefined : this.deps.sessions.session(sessionId);
+      if (record) {
+        const registration = onAnyDispose([record.questions, record.agentScope, record.scope], () => this.settle(form, { action: 'cancel' }));
+        if (this.open.has(form.id)) this.settled.set(form.id, registration);
+      }
       signal.addEventListener('abort', () => this.settle(form, { action: 'cancel' }), { once: true });
       if (signal.aborted) this.settle(form, { action: 'cancel' });
       if (inline) this.changed.fire();

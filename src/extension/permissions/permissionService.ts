@@ -6,6 +6,10 @@ import type { Config } from '../config';
 import type { Logger } from '../base/log';
 import { titleContext } from '../workspace/titles';
 import { Disposable } from '../base/lifecycle';
+import { onAnyDispose } from '../base/scope';
+import type { SessionRecord } from '../session/agentSessions';
+import type { ToolCallState } from '../session/model/toolCalls';
+import type { QuestionSurface } from './questionSurface';
 
 const SHOW_DIFF = 'Show Diff';
 
@@ -19,14 +23,6 @@ const SHOW_DIFF = 'Show Diff';
  */
 export class PermissionService extends Disposable {
   readonly requests = new PermissionRequests();
-  /**
-   * Whether questions are on screen elsewhere (the Chat view shows them inline): then no
-   * notification is added, which would stay behind once the question is answered there. Both the
-   * agent's questions and the editor's own (overwrite unsaved changes…) follow this rule.
-   */
-  questionsShownElsewhere: () => boolean = () => false;
-  /** The name of the agent a session belongs to: with several agents running, the notification says which asks. */
-  agentNameOf: (sessionId: string) => string | undefined = () => undefined;
   /** A button of an editor question that shows more without answering (Compare), by question id. */
   private readonly inspections = new Map<number, { label: string; run: () => Promise<void> }>();
 
@@ -34,8 +30,18 @@ export class PermissionService extends Disposable {
     private readonly deps: {
       config: Config;
       log: Logger;
-      /** Opens the diff of the tool call the question is about. */
-      showDiff: (sessionId: string, toolCallId: string) => Promise<void>;
+      /**
+       * The open sessions: a question lives in its session's scopes (see `bind`), and with several
+       * agents running the notification says which agent asks.
+       */
+      sessions: { session(sessionId: string): SessionRecord | undefined };
+      /** Opens the diff of the tool call the question is about ("Show Diff"). */
+      diffs: { open(session: SessionRecord, call: ToolCallState): Promise<void> };
+      /**
+       * Whether the questions are on screen elsewhere (the Chat view shows them inline): then no
+       * notification is added. The agent's questions and the editor's own follow this rule.
+       */
+      surface: QuestionSurface;
     },
   ) {
     super();
@@ -50,8 +56,8 @@ export class PermissionService extends Disposable {
     }
   }
 
+  /** The agent's question, once `validate` let it through (requests/clientRequests.ts does both, in order). */
   async request(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
-    this.validate(params);
     const auto = this.deps.config.autoApprove;
     if (isAutoApproved(auto, params.toolCall.kind)) {
       const allow = optionOfKind(params.options, 'allow_once', 'allow_always');
@@ -62,13 +68,15 @@ export class PermissionService extends Disposable {
     }
     const { question, answer } = this.requests.ask(params.sessionId, params.toolCall, params.options);
     if (question) {
+      this.bind(question, answer);
       // The agent gave up on the request ($/cancel_request or the connection closed).
       signal.addEventListener('abort', () => this.requests.cancel(question.id), { once: true });
       if (signal.aborted) this.requests.cancel(question.id);
       const hasDiff = (question.toolCall.content ?? []).some((c) => c.type === 'diff');
-      const showDiff = () => this.deps.showDiff(question.sessionId, question.toolCall.toolCallId);
+      const showDiff = () => this.showDiff(question);
       // The chat shows the question, and its tool row opens the diff.
-      if (!this.questionsShownElsewhere()) void this.notify(question, `${this.agentNameOf(question.sessionId) ?? 'The agent'} asks to ${kindVerb(question.toolCall.kind)}: ${PermissionService.titleOf(question)}`, hasDiff ? showDiff : undefined);
+      const agentName = this.deps.sessions.session(question.sessionId)?.agentName;
+      if (!this.deps.surface.showsQuestions) void this.notify(question, `${agentName ?? 'The agent'} asks to ${kindVerb(question.toolCall.kind)}: ${PermissionService.titleOf(question)}`, hasDiff ? showDiff : undefined);
     }
     return { outcome: await answer };
   }
@@ -95,6 +103,7 @@ export class PermissionService extends Disposable {
     if (request.signal?.aborted) return false;
     const { question, answer } = this.requests.ask(request.sessionId, toolCall, [allow, reject], { standing: false });
     if (question) {
+      this.bind(question, answer);
       const { signal, inspect } = request;
       const cancel = () => this.requests.cancel(question.id);
       signal?.addEventListener('abort', cancel, { once: true });
@@ -103,7 +112,7 @@ export class PermissionService extends Disposable {
         signal?.removeEventListener('abort', cancel);
         this.inspections.delete(question.id);
       });
-      if (!this.questionsShownElsewhere()) void this.notify(question, request.message, inspect?.run, inspect?.label);
+      if (!this.deps.surface.showsQuestions) void this.notify(question, request.message, inspect?.run, inspect?.label);
     }
     const result = await answer;
     return result.outcome === 'selected' && result.optionId === 'allow';
@@ -129,8 +138,23 @@ export class PermissionService extends Disposable {
     return option ? this.requests.answer(questionId, option.optionId) : false;
   }
 
-  cancelSession(sessionId: string): number {
-    return this.requests.cancelAll(sessionId);
+  private async showDiff(question: PermissionQuestion): Promise<void> {
+    const session = this.deps.sessions.session(question.sessionId);
+    const call = session?.state.toolCall(question.toolCall.toolCallId);
+    if (session && call) await this.deps.diffs.open(session, call);
+  }
+
+  /**
+   * A question is answered `cancelled` when its session's turn is cancelled, the session closes
+   * or its agent exits; the session's "always" answers are forgotten with its record.
+   */
+  private bind(question: PermissionQuestion, answer: Promise<unknown>): void {
+    const record = this.deps.sessions.session(question.sessionId);
+    if (!record) return;
+    const { sessionId } = question;
+    record.scope.once(this.requests, () => this.requests.forgetSession(sessionId));
+    const registration = onAnyDispose([record.questions, record.agentScope], () => this.requests.cancel(question.id));
+    void answer.finally(() => registration.dispose());
   }
 
   static titleOf(question: PermissionQuestion): string {

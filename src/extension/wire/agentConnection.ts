@@ -5,19 +5,9 @@ import { checkSessionNotification, isUnknownUpdateKind, type UpdateProblem } fro
 import type { Logger } from '../base/log';
 import { version as packageVersion } from '../../../package.json';
 import { AgentProcess, type AgentExit, type AgentLaunch, type ProtocolTap } from './agentProcess';
+import { onClientRequests, type ClientRequestHandlers } from './clientMethods';
 
-/** What the agent may ask of the editor. Implemented by the client services. */
-export interface ClientRequestHandlers {
-  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
-  readTextFile(params: acp.ReadTextFileRequest, signal: AbortSignal): Promise<acp.ReadTextFileResponse>;
-  writeTextFile(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse>;
-  createTerminal(params: acp.CreateTerminalRequest, signal: AbortSignal): Promise<acp.CreateTerminalResponse>;
-  terminalOutput(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
-  waitForTerminalExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
-  killTerminal(params: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse>;
-  releaseTerminal(params: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse>;
-  createElicitation(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
-}
+export type { ClientRequestHandlers } from './clientMethods';
 
 export class AgentExitedError extends Error {
   constructor(
@@ -81,16 +71,9 @@ export class AgentConnection {
         // Nearly always absent: no empty list and iterator per update.
         if (checked.newerValues) for (const value of checked.newerValues) reportNewerValue(launch.name, value);
         options.onSessionUpdate(checked.notification);
-      })
-      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal))
-      .onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => handlers.readTextFile(params, signal))
-      .onRequest(acp.methods.client.fs.writeTextFile, ({ params, signal }) => handlers.writeTextFile(params, signal))
-      .onRequest(acp.methods.client.terminal.create, ({ params, signal }) => handlers.createTerminal(params, signal))
-      .onRequest(acp.methods.client.terminal.output, ({ params }) => handlers.terminalOutput(params))
-      .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => handlers.waitForTerminalExit(params, signal))
-      .onRequest(acp.methods.client.terminal.kill, ({ params }) => handlers.killTerminal(params))
-      .onRequest(acp.methods.client.terminal.release, ({ params }) => handlers.releaseTerminal(params))
-      .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => handlers.createElicitation(params, signal));
+      });
+    // Every request the agent may send, from the one table (wire/clientMethods.ts).
+    onClientRequests(app, handlers);
     removeSdkSessionRouter(app, log);
     const connection = app.connect(agentProcess.stream());
     const initialize = connection.agent.request(acp.methods.agent.initialize, {

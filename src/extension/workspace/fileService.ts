@@ -18,8 +18,8 @@ import { currentText, openDocumentOf, readDisk, resolvePath, type DiskText } fro
  * Paths are resolved first (symlinks, `./`, `../`), so every spelling of a file is one file: its
  * writes are serialized, its open document is found, its unsaved changes are asked about. Only
  * UTF-8 files are read or written: anything else is refused with a clear error, never
- * rewritten with replacement characters. The action log records each write for review (the
- * handler in root.ts wraps this service).
+ * rewritten with replacement characters. The action log records each write for review
+ * (requests/clientRequests.ts wraps this service).
  */
 /** Above this, an `fs/read_text_file` answer gets an event-loop turn of its own (see `read`). */
 const BIG_ANSWER_CHARS = 1024 * 1024;

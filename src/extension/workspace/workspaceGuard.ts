@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import { fileDisplayPath } from './titles';
 import type { PermissionService } from '../permissions/permissionService';
 import { realpathOfNearest, resolvePath } from './workspaceText';
+import { workspaceRoots } from './workspaceRoots';
 
 export type PathUse = 'read' | 'write' | 'run commands in';
 
@@ -19,6 +20,11 @@ export type PathUse = 'read' | 'write' | 'run commands in';
  */
 export class WorkspaceGuard {
   constructor(private readonly deps: { config: Config; permissions: PermissionService }) {}
+
+  /** Where a command of `terminal/create` runs: its cwd, checked, else the first workspace folder. */
+  commandCwd(cwd: string | null | undefined, sessionId: string, signal?: AbortSignal): Promise<string> {
+    return cwd ? this.check(cwd, 'run commands in', sessionId, signal) : Promise.resolve(workspaceRoots().cwd);
+  }
 
   async check(rawPath: string, use: PathUse, sessionId: string, signal?: AbortSignal): Promise<string> {
     const normalized = normalizeAbsolute(rawPath);

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { SessionState } from '../../../src/extension/session/model/sessionState';
-import { ChatTranscript, activityOf, blockLabel, chatStatus, usageLabel } from '../../../src/extension/chat/model/chatViewModel';
+import { ChatTranscript, blockLabel } from '../../../src/extension/chat/model/chatViewModel';
+import { activityOf, chatStatus, usageLabel } from '../../../src/extension/chat/model/chatStatus';
 import type { PermissionQuestion } from '../../../src/extension/permissions/model/permissionRequests';
 import type { ChatPatch } from '../../../src/extension/chat/model/chatViewModel';
 import { applyChatPatch, packItem, type ChatItem } from '../../../src/protocol/chat';

@@ -81,6 +81,20 @@ describe('SessionState', () => {
       state.recordPrompt([text('second')]);
       assert.deepEqual(messages(state).map((m) => m.text), ['first', 'second']);
     });
+
+    it('knows its turn by the user message it began with, replayed ones included', () => {
+      const { state } = manualSession();
+      assert.equal(state.turn, 0, 'before the first prompt');
+      // A session/load replays two user messages, the second in two chunks.
+      state.apply({ sessionUpdate: 'user_message_chunk', content: text('old one') });
+      state.apply({ sessionUpdate: 'agent_message_chunk', content: text('answer') });
+      state.apply({ sessionUpdate: 'user_message_chunk', content: text('old ') });
+      state.apply({ sessionUpdate: 'user_message_chunk', content: text('two') });
+      assert.equal(state.turn, 1);
+      state.recordPrompt([text('new')]);
+      assert.equal(state.turn, 2);
+      assert.equal(state.turn, messages(state).filter((m) => m.role === 'user').length - 1);
+    });
   });
 
   describe('session-wide state', () => {

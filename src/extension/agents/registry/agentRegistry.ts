@@ -1,13 +1,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentSessions } from '../../session/agentSessions';
+import type { SessionVerbs } from '../../session/sessionVerbs';
+import type { Agents } from '../agents';
 import { BUNDLED_AGENT_NAME, type Config } from '../../config';
 import { compareVersions, registryPlatform, updatesAvailable, usableDistributions, type RegistryAgent } from './model/registry';
-import type { CommandLine } from './model/registryInstall';
 import { errorMessage, type Logger } from '../../base/log';
 import { assertNever } from '../../../protocol/assertNever';
 import { Disposable } from '../../base/lifecycle';
-import { AddedAgents } from './addedAgents';
+import type { AddedAgents } from './addedAgents';
 import { RegistryInstaller } from './installer';
 import { RegistrySource, type LoadedRegistry } from './registrySource';
 
@@ -38,13 +39,17 @@ export class AgentRegistry extends Disposable {
       extensionContext: vscode.ExtensionContext;
       config: Config;
       sessions: AgentSessions;
+      verbs: SessionVerbs;
+      agents: Agents;
+      /** The agents added from the registry (agents/agentLaunch.ts starts them). */
+      added: AddedAgents;
       log: Logger;
     },
   ) {
     super();
     const { extensionContext: ctx, config, log } = deps;
     const storage = ctx.globalStorageUri.fsPath;
-    this.added = new AddedAgents(ctx.globalState);
+    this.added = deps.added;
     this.source = new RegistrySource({
       cacheDir: path.join(storage, 'registry'),
       snapshotFile: ctx.asAbsolutePath('resources/registry-snapshot.json'),
@@ -55,14 +60,6 @@ export class AgentRegistry extends Disposable {
     this.installer = new RegistryInstaller({ root: path.join(storage, 'agents'), log });
     // Added agents get their update offers without opening the catalogue (cache first, no wait).
     if (this.added.all().length > 0) void this.source.load().then((loaded) => this.offerUpdates(loaded), () => undefined);
-  }
-
-  /** The command line of an added agent, with the user's `acpNative.registry.overrides` applied. */
-  launchOf(name: string): CommandLine | undefined {
-    const added = this.added.byName(name);
-    if (!added) return undefined;
-    const override = this.deps.config.registryOverride(added.id);
-    return { command: added.command, args: [...added.args, ...override.args], env: { ...added.env, ...override.env } };
   }
 
   async catalogue(): Promise<RegistryAgentSummary[]> {
@@ -110,7 +107,7 @@ export class AgentRegistry extends Disposable {
     const known = name === BUNDLED_AGENT_NAME || this.deps.config.agents.some((a) => a.name === name) || this.added.byName(name) !== undefined;
     if (!known) throw new Error(`No agent named "${name}": not in acpNative.agents and not added from the ACP Registry.`);
     await this.deps.config.setDefaultAgent(name);
-    await this.deps.sessions.newSession(name);
+    await this.deps.verbs.newSession(name);
   }
 
   /**
@@ -121,10 +118,10 @@ export class AgentRegistry extends Disposable {
   async remove(id: string): Promise<void> {
     const added = this.added.byId(id);
     if (!added) throw new Error(`No agent "${id}" was added from the ACP Registry.`);
-    const { sessions, config, log } = this.deps;
+    const { sessions, verbs, config, log } = this.deps;
     // Stopped first: its sessions then close here without asking a process about to go to free them.
-    await sessions.stopAgent(added.name);
-    for (const session of sessions.all.filter((s) => s.agentKey === added.name)) await sessions.closeSession(session.state.sessionId);
+    await this.deps.agents.stop(added.name);
+    for (const session of sessions.all.filter((s) => s.agentKey === added.name)) await verbs.closeSession(session.state.sessionId);
     await this.added.remove(id);
     await this.installer.uninstall(id);
     if (config.defaultAgent === added.name) await config.resetDefaultAgent();

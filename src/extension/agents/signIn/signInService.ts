@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { assertNever } from '../../../protocol/assertNever';
 import type { AgentConnection } from '../../wire/agentConnection';
-import type { AgentSessions } from '../../session/agentSessions';
+import type { Agents } from '../agents';
 import {
   authenticateMeta,
   checkBaseUrl,
@@ -18,7 +18,7 @@ import {
 } from './model/authMethods';
 import { errorMessage, type Logger } from '../../base/log';
 import { Disposable } from '../../base/lifecycle';
-import { SignInCredentials } from './credentials';
+import type { SignInCredentials } from './credentials';
 
 /** The user dismissed a question: nothing to report, nothing changed. */
 class SignInDismissed extends Error {
@@ -30,8 +30,8 @@ class SignInDismissed extends Error {
 /**
  * Signs the user in to an agent, every way agents ask for it: a login program in a real terminal,
  * variables in the agent's environment (a restart), or `authenticate` with a key or a gateway.
- * Called by the sessions layer when a request is refused with `-32000`, and by the Sign In / Sign
- * Out commands and the API.
+ * Called by the sign-in retry (signInRetry.ts) when a request is refused with `-32000`, and by
+ * the Sign In / Sign Out commands and the API.
  */
 export class SignInService extends Disposable {
   readonly credentials: SignInCredentials;
@@ -40,13 +40,13 @@ export class SignInService extends Disposable {
 
   constructor(
     private readonly deps: {
-      secrets: vscode.SecretStorage;
-      sessions: () => AgentSessions;
+      agents: Agents;
+      credentials: SignInCredentials;
       log: Logger;
     },
   ) {
     super();
-    this.credentials = this._register(new SignInCredentials(deps.secrets));
+    this.credentials = deps.credentials;
   }
 
   /**
@@ -65,7 +65,7 @@ export class SignInService extends Disposable {
    * when given); without, the user picks. Resolves with the method used, undefined when dismissed.
    */
   async signIn(methodId?: string, secret?: Record<string, string>): Promise<SignedIn | undefined> {
-    const connection = await this.deps.sessions().connectAgent();
+    const connection = await this.deps.agents.connect();
     if (!connection.authMethods.length) throw new Error(`Agent "${connection.name}" offers no way to sign in.`);
     let method: AuthMethod | undefined;
     if (methodId !== undefined) {
@@ -90,13 +90,13 @@ export class SignInService extends Disposable {
 
   /** ACP: Sign Out: `logout` when the agent supports it, and forget what was stored for it. */
   async signOut(): Promise<{ agentName: string; loggedOut: boolean; forgot: boolean }> {
-    const sessions = this.deps.sessions();
-    const connection = sessions.runningAgent ?? (await sessions.connectAgent());
+    const { agents } = this.deps;
+    const connection = agents.runningAgent ?? (await agents.connect());
     const agentName = connection.name;
     if (connection.canLogout) await connection.logout();
     const forgotten = await this.credentials.forget(agentName);
     // The variables live in the running process's environment: only a fresh process is rid of them.
-    if (forgotten?.credentials.kind === 'env') await sessions.stopConnection(connection);
+    if (forgotten?.credentials.kind === 'env') await agents.stopConnection(connection);
     this.deps.log.info(`Signed out of "${agentName}"${connection.canLogout ? ' (logout)' : ''}${forgotten ? '; its stored credentials were forgotten' : ''}.`);
     return { agentName, loggedOut: connection.canLogout, forgot: forgotten !== undefined };
   }
@@ -195,11 +195,11 @@ export class SignInService extends Disposable {
         let target = connection;
         const launchEnv = connection.process.launch.env;
         if (!connection.process.isAlive || Object.entries(credentials.env).some(([k, v]) => launchEnv[k] !== v)) {
-          const sessions = this.deps.sessions();
+          const { agents } = this.deps;
           // Only this agent restarts: the other agents' sessions run on.
-          const agentKey = sessions.agentKeyOf(connection);
-          await sessions.stopConnection(connection);
-          target = await sessions.connectAgent(agentKey);
+          const agentKey = agents.keyOf(connection);
+          await agents.stopConnection(connection);
+          target = await agents.connect(agentKey);
         }
         try {
           await target.authenticate(method.id);

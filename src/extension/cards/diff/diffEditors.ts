@@ -6,6 +6,7 @@ import type { AgentSessions, SessionRecord } from '../../session/agentSessions';
 import type { Config } from '../../config';
 import { errorMessage, type Logger } from '../../base/log';
 import { Disposable } from '../../base/lifecycle';
+import type { Probes } from '../../base/probes';
 import { callDisplayTitle, fileDisplayPath, titleContext } from '../../workspace/titles';
 import { diffDocUri, type DiffDocumentProvider } from './diffDocuments';
 import { currentTextOrUndefined } from '../../workspace/workspaceText';
@@ -44,9 +45,14 @@ export class DiffEditors extends Disposable {
   private autoOpenChain: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly deps: { sessions: AgentSessions; config: Config; log: Logger; documents: DiffDocumentProvider },
+    private readonly deps: { sessions: AgentSessions; config: Config; log: Logger; documents: DiffDocumentProvider; probes?: Probes },
   ) {
     super();
+    if (deps.probes) {
+      // What this renderer keeps per card, and the "before" texts kept beside VS Code's documents.
+      this._register(deps.probes.gauge('kept.diffCards', () => new Set([...this.openedUris.keys(), ...this.autoOpened]).size));
+      this._register(deps.probes.gauge('kept.diffBeforeChars', () => deps.documents.keptBeforeChars));
+    }
     this._register(
       deps.sessions.onDidChangeSession(({ session, changes }) => {
         // The setting is read only once a completed diff is found: reading it costs a
@@ -61,18 +67,8 @@ export class DiffEditors extends Disposable {
         }
       }),
     );
-    this._register(deps.sessions.onDidRemoveSession((session) => this.forgetSession(session.state.sessionId)));
   }
 
-  /** Characters of diff "before" texts this renderer keeps beside VS Code's documents of them. */
-  get keptBeforeChars(): number {
-    return this.deps.documents.keptBeforeChars;
-  }
-
-  /** How many cards this renderer keeps something for (what the session cleanup prunes). */
-  get trackedCards(): number {
-    return new Set([...this.openedUris.keys(), ...this.autoOpened]).size;
-  }
 
   private forgetSession(sessionId: string): void {
     const prefix = cardKey(sessionId, '');
@@ -89,6 +85,7 @@ export class DiffEditors extends Disposable {
     const diffs = call.content.flatMap((item, index) => (item.type === 'diff' ? [{ item, index }] : []));
     if (diffs.length === 0) return;
     const entries = (await Promise.all(groupByPath(diffs).map((group) => this.entriesOf(sessionId, call.id, group)))).flat();
+    session.scope.once(this, () => this.forgetSession(sessionId));
     const ctx = titleContext();
     const showOptions: vscode.TextDocumentShowOptions = { preview: true, preserveFocus: options.preserveFocus ?? false };
     this.openedUris.set(
@@ -140,6 +137,8 @@ export class DiffEditors extends Disposable {
     const key = cardKey(session.state.sessionId, call.id);
     if (this.autoOpened.has(key)) return;
     this.autoOpened.add(key);
+    const sessionId = session.state.sessionId;
+    session.scope.once(this, () => this.forgetSession(sessionId));
     // A loaded session replays its history: those edits are old news, open only on click.
     if (session.loading) return;
     // One after the other, in the order the edits completed: opening reads files first, and a

@@ -4,7 +4,8 @@ import { Utf8Carry } from './model/byteTail';
 import { OutputBuffer } from './model/outputBuffer';
 import type { CommandEnd } from './model/terminalText';
 import type { Logger } from '../../base/log';
-import { Disposable } from '../../base/lifecycle';
+import { Disposable, type IDisposable } from '../../base/lifecycle';
+import type { Scope } from '../../base/scope';
 
 /** Where a client terminal shows its output: one terminal panel. */
 export interface TerminalPanel {
@@ -19,7 +20,7 @@ export interface TerminalPanel {
 
 /**
  * The port client terminals show themselves through, so services never reach into the renderers
- * (layers point down). Implemented by render/terminal's TerminalViews, wired in root.ts.
+ * (layers point down). Implemented by cards/terminal's TerminalViews.
  */
 export interface TerminalPanels {
   /** Opens the panel for a terminal id, without taking focus; `onUserClose` when the user closes it. */
@@ -34,6 +35,8 @@ interface ClientTerminal {
   exit: acp.TerminalExitStatus | undefined;
   readonly exited: Promise<acp.TerminalExitStatus>;
   released: boolean;
+  /** Its place in its agent's scope: the agent exiting kills it. */
+  inAgentScope: IDisposable | undefined;
 }
 
 const KILL_GRACE_MS = 2000;
@@ -58,9 +61,13 @@ export class ClientTerminals extends Disposable {
     private readonly deps: {
       panels: TerminalPanels;
       log: Logger;
-      /** Resolves and checks the cwd (absolute, inside the workspace); throws a RequestError. */
-      /** May ask the user (a cwd outside the workspace); the agent cancelling the request closes the question. */
+      /**
+       * Resolves and checks the cwd (absolute, inside the workspace); throws a RequestError. May ask
+       * the user (a cwd outside the workspace); the agent cancelling the request closes the question.
+       */
       resolveCwd: (cwd: string | null | undefined, sessionId: string, signal?: AbortSignal) => Promise<string>;
+      /** The open sessions: a terminal lives in its session's agent scope (killed when the agent exits). */
+      sessions?: { session(sessionId: string): { readonly agentScope: Scope } | undefined };
     },
   ) {
     super();
@@ -98,7 +105,8 @@ export class ClientTerminals extends Disposable {
       });
       child.once('close', (code, signal) => resolve({ exitCode: code, signal }));
     });
-    const terminal: ClientTerminal = { id, sessionId: params.sessionId, child, buffer, exit: undefined, exited, released: false };
+    const terminal: ClientTerminal = { id, sessionId: params.sessionId, child, buffer, exit: undefined, exited, released: false, inAgentScope: undefined };
+    terminal.inAgentScope = this.deps.sessions?.session(params.sessionId)?.agentScope.onDispose(() => this.killTree(terminal));
     // The bytes go to the buffer and the panel as they came, undecoded: both keep only a bounded
     // tail (a reused ring), and decode it when it is read (terminal/output) or shown (a panel
     // delivery), so a flood costs two copies per chunk. Each stream's characters cut between chunks are
@@ -115,6 +123,7 @@ export class ClientTerminals extends Disposable {
     }
     void exited.then((status) => {
       terminal.exit = status;
+      terminal.inAgentScope?.dispose();
       panel.end({ exitCode: status.exitCode ?? null, signal: status.signal ?? null });
     });
     this.terminals.set(id, terminal);
@@ -145,17 +154,13 @@ export class ClientTerminals extends Disposable {
     const t = this.get(params.terminalId);
     this.killTree(t);
     t.released = true;
+    t.inAgentScope?.dispose();
     this.terminals.delete(t.id);
     return {};
   }
 
-  /** Kills every terminal of a session (or all): the agent died or the session ended. */
-  killAll(sessionId?: string): void {
-    for (const t of this.terminals.values()) if (!sessionId || t.sessionId === sessionId) this.killTree(t);
-  }
-
   override dispose(): void {
-    this.killAll();
+    for (const t of this.terminals.values()) this.killTree(t);
     super.dispose();
   }
 

@@ -1,5 +1,6 @@
 import type { AgentSessions, SessionRecord } from '../../session/agentSessions';
 import { Disposable } from '../../base/lifecycle';
+import type { Probes } from '../../base/probes';
 import { callDisplayTitle } from '../../workspace/titles';
 import type { TerminalViews } from './terminalViews';
 
@@ -13,29 +14,28 @@ export class DisplayTerminals extends Disposable {
   private readonly written = new Map<string, Map<string, number>>();
 
   constructor(
-    private readonly deps: { sessions: AgentSessions; views: TerminalViews },
+    private readonly deps: { sessions: AgentSessions; views: TerminalViews; probes?: Probes },
   ) {
     super();
+    // Sessions this renderer keeps bookkeeping for (what a record's scope lets go of).
+    if (deps.probes) this._register(deps.probes.gauge('kept.terminalSessions', () => this.written.size));
     this._register(
       deps.sessions.onDidChangeSession(({ session, changes }) => {
         for (const id of changes.terminals) this.sync(session, id);
       }),
     );
-    // The panels stay for the user to read; only the bookkeeping goes with the session.
-    this._register(deps.sessions.onDidRemoveSession((session) => this.written.delete(session.state.sessionId)));
-  }
-
-  /** Sessions this renderer keeps bookkeeping for (what the session cleanup prunes). */
-  get trackedSessions(): number {
-    return this.written.size;
   }
 
   private sync(session: SessionRecord, terminalId: string): void {
     const terminal = session.state.terminal(terminalId);
     if (!terminal) return;
     const sessionId = session.state.sessionId;
-    const written = this.written.get(sessionId) ?? new Map<string, number>();
-    this.written.set(sessionId, written);
+    let written = this.written.get(sessionId);
+    if (!written) {
+      this.written.set(sessionId, (written = new Map<string, number>()));
+      // The panels stay for the user to read; only the bookkeeping goes with the session's record.
+      session.scope.once(this, () => this.written.delete(sessionId));
+    }
     let view = this.deps.views.get(terminalId);
     if (!view) {
       const call = terminal.toolCallId ? session.state.toolCall(terminal.toolCallId) : undefined;

@@ -1,32 +1,15 @@
 import * as vscode from 'vscode';
-import * as path from 'node:path';
-import {
-  CALLS_PER_GROUP,
-  callChildren,
-  callGroupLabel,
-  callGroupNode,
-  callLayout,
-  callParent,
-  callNode,
-  hasCallChildren,
-  kindIcon,
-  labelOf,
-  reviewFileNode,
-  reviewNode,
-  sessionNode,
-  statusLabel,
-  type TreeNode,
-} from './model/treeModel';
+import { CALLS_PER_GROUP, callChildren, callGroupNode, callLayout, callParent, callNode, reviewFileNode, reviewNode, sessionNode, type TreeNode } from './model/treeModel';
 import type { ActionLogCapture } from '../../review/actionLogCapture';
 import { summaryText, type FileChangeView } from '../../review/model/actionLog';
-import { cardOf, cardOpens, type CardKind, type ToolCallState } from '../../session/model/toolCalls';
+import type { ToolCallState } from '../../session/model/toolCalls';
 import type { AgentSessions } from '../../session/agentSessions';
 import { Disposable } from '../../base/lifecycle';
-import { callDisplayTitle, fileDisplayPath, titleContext } from '../../workspace/titles';
+import type { Probes } from '../../base/probes';
+import { titleContext } from '../../workspace/titles';
 import type { TitleContext } from '../../workspace/model/displayTitle';
 import { PendingRefresh, refreshDelay, sessionListChange, type SessionShown } from './model/treeRefresh';
-import { textDocUri } from './textDocuments';
-import { sessionTitle } from '../../session/model/openSessions';
+import { callGroupItem, callItem, callTooltip, locationItem, rawInputItem, reviewFileItem, reviewItem, sessionItem, textItem } from './treeItems';
 
 export const TOOL_CALLS_VIEW_ID = 'acpNative.toolCalls';
 
@@ -41,10 +24,6 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   readonly view: vscode.TreeView<TreeNode>;
   private refreshTimer: NodeJS.Timeout | undefined;
   private readonly pending = new PendingRefresh();
-  /** How many times the tree was refreshed: the benchmark reports it. */
-  refreshCount = 0;
-  /** Tree items handed to VS Code, and how many of them had to be built (the rest came from the cache). */
-  readonly itemCounts = { served: 0, built: 0 };
   /** The session whose newest call changed since the last refresh: the view follows it. */
   private follow: string | undefined;
   /** The call being revealed to follow the agent (one at a time), and the session to follow once it is. */
@@ -82,6 +61,8 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   constructor(
     private readonly sessions: AgentSessions,
     private readonly actionLog: ActionLogCapture,
+    /** Refreshes and items served and built, for the benchmark. */
+    private readonly probes?: Probes,
   ) {
     super();
     this._register(
@@ -127,7 +108,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     this.measureRefresh();
-    this.itemCounts.served++;
+    this.probes?.count('tree.itemsServed');
     return this.item(node);
   }
 
@@ -196,7 +177,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     if (node.type !== 'call' || item.tooltip !== undefined) return item;
     const call = this.call(node);
     if (call) {
-      item.tooltip = new vscode.MarkdownString(`**${escapeMd(callDisplayTitle(call))}**\n\n${call.kind ?? 'tool'} · ${statusLabel(call.status)}`);
+      item.tooltip = callTooltip(call);
     }
     return item;
   }
@@ -205,81 +186,21 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   item(node: TreeNode): vscode.TreeItem {
     switch (node.type) {
       case 'session':
-        return this.sessionItem(node);
+        return sessionItem(node, this.sessions.session(node.sessionId));
       case 'call':
         return this.callItem(node);
-      case 'callGroup': {
-        const item = new vscode.TreeItem(callGroupLabel(node.group), vscode.TreeItemCollapsibleState.Collapsed);
-        item.id = node.id;
-        item.iconPath = new vscode.ThemeIcon('history');
-        item.description = 'earlier calls';
-        item.contextValue = 'acpNative.toolCallGroup';
-        return item;
-      }
-      case 'text': {
-        const item = new vscode.TreeItem(labelOf(node.text), vscode.TreeItemCollapsibleState.None);
-        item.id = node.id;
-        item.iconPath = new vscode.ThemeIcon('note');
-        item.tooltip = node.text.length > 2000 ? `${node.text.slice(0, 2000)}…` : node.text;
-        item.command = {
-          command: 'vscode.open',
-          title: 'Open Full Text',
-          arguments: [textDocUri({ sessionId: node.sessionId, toolCallId: node.toolCallId, field: 'content', index: node.index }, 'output')],
-        };
-        item.contextValue = 'acpNative.text';
-        return item;
-      }
-      case 'location': {
-        const where = node.line != null ? `${fileDisplayPath(node.path)}:${node.line}` : fileDisplayPath(node.path);
-        const item = new vscode.TreeItem(where, vscode.TreeItemCollapsibleState.None);
-        item.id = node.id;
-        item.resourceUri = vscode.Uri.file(node.path);
-        item.iconPath = new vscode.ThemeIcon('location');
-        const line = Math.max(0, (node.line ?? 1) - 1);
-        item.command = {
-          command: 'vscode.open',
-          title: 'Open Location',
-          arguments: [vscode.Uri.file(node.path), { selection: new vscode.Range(line, 0, line, 0), preview: true }],
-        };
-        item.contextValue = 'acpNative.location';
-        return item;
-      }
-      case 'review': {
-        const views = this.turnViews(node.sessionId, node.turn);
-        const pending = views.filter((v) => v.status === 'pending' || v.status === 'partial').length;
-        const item = new vscode.TreeItem(`Changes of prompt ${node.turn + 1}`, vscode.TreeItemCollapsibleState.Expanded);
-        item.id = node.id;
-        item.description = `${summaryText(this.actionLog.summary(node.sessionId, node.turn))}${pending ? ` · ${pending} to review` : ''}`;
-        item.iconPath = new vscode.ThemeIcon('git-compare');
-        item.command = { command: 'acpNative.reviewChanges', title: 'Review Changes', arguments: [node] };
-        item.contextValue = pending > 0 ? 'acpNative.review.pending' : 'acpNative.review';
-        return item;
-      }
-      case 'reviewFile': {
-        const view = this.turnViews(node.sessionId, node.turn).find((v) => v.change.id === node.changeId);
-        const item = new vscode.TreeItem(fileDisplayPath(node.path), vscode.TreeItemCollapsibleState.None);
-        item.id = node.id;
-        item.resourceUri = vscode.Uri.file(node.path);
-        item.description = view ? fileDescription(view) : 'gone';
-        if (view?.reason) item.tooltip = view.reason;
-        item.command = { command: 'acpNative.review.openFile', title: 'Compare', arguments: [node] };
-        const reviewable = view?.status === 'pending' || view?.status === 'partial';
-        item.contextValue = `acpNative.reviewFile.${reviewable ? 'pending' : (view?.status ?? 'gone')}`;
-        return item;
-      }
-      case 'rawInput': {
-        const item = new vscode.TreeItem('Input', vscode.TreeItemCollapsibleState.None);
-        item.id = node.id;
-        item.description = labelOf(node.json.replace(/\s+/g, ' '), 60);
-        item.iconPath = new vscode.ThemeIcon('json');
-        item.tooltip = node.json.length > 2000 ? `${node.json.slice(0, 2000)}…` : node.json;
-        item.command = {
-          command: 'vscode.open',
-          title: 'Open Input',
-          arguments: [textDocUri({ sessionId: node.sessionId, toolCallId: node.toolCallId, field: 'rawInput' }, 'input')],
-        };
-        return item;
-      }
+      case 'callGroup':
+        return callGroupItem(node);
+      case 'text':
+        return textItem(node);
+      case 'location':
+        return locationItem(node);
+      case 'review':
+        return reviewItem(node, this.turnViews(node.sessionId, node.turn), summaryText(this.actionLog.summary(node.sessionId, node.turn)));
+      case 'reviewFile':
+        return reviewFileItem(node, this.turnViews(node.sessionId, node.turn).find((v) => v.change.id === node.changeId));
+      case 'rawInput':
+        return rawInputItem(node);
     }
   }
 
@@ -300,50 +221,15 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     return this.actionLog.views(sessionId).filter((v) => v.change.turn === turn);
   }
 
-  private sessionItem(node: Extract<TreeNode, { type: 'session' }>): vscode.TreeItem {
-    const record = this.sessions.session(node.sessionId);
-    const state = record?.state;
-    // Titled as in the chat's switcher (the agent's title, else the first prompt); several agents at
-    // once, so each node also says whose session it is.
-    const titled = state && (state.title || state.transcript.some((e) => e.type === 'message' && e.role === 'user'));
-    const label = titled ? sessionTitle(state) : `${record?.agentName ?? 'Agent'} · ${path.basename(state?.cwd ?? '')}`;
-    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
-    item.id = node.id;
-    const doing = record?.busy ? 'working' : `${state?.toolCalls().length ?? 0} tool calls`;
-    item.description = titled && record ? `${record.agentName} · ${doing}` : doing;
-    item.iconPath = new vscode.ThemeIcon(record?.busy ? 'loading~spin' : 'comment-discussion');
-    item.contextValue = 'acpNative.session';
-    return item;
-  }
-
   private callItem(node: Extract<TreeNode, { type: 'call' }>): vscode.TreeItem {
     const call = this.call(node);
     if (!call) return new vscode.TreeItem('(gone)');
     const cached = this.callItems.get(call);
     const titles = titleContext();
     if (cached && cached.revision === call.revision && cached.titles === titles) return cached.item;
-    const item = this.buildCallItem(node, call, titles);
-    this.itemCounts.built++;
+    const item = callItem(node, call, titles);
+    this.probes?.count('tree.itemsBuilt');
     this.callItems.set(call, { revision: call.revision, titles, item });
-    return item;
-  }
-
-  private buildCallItem(node: TreeNode, call: ToolCallState, ctx: TitleContext): vscode.TreeItem {
-    const card = cardOf(call);
-    const item = new vscode.TreeItem(
-      callDisplayTitle(call, ctx),
-      hasCallChildren(call) ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
-    );
-    item.id = node.id;
-    item.iconPath = statusIcon(call, card);
-    const loc = call.locations[0];
-    item.description = loc ? `${fileDisplayPath(loc.path, ctx)}${loc.line != null ? `:${loc.line}` : ''}` : statusLabel(call.status);
-    // The tooltip comes from `resolveTreeItem`, on hover.
-    item.contextValue = `acpNative.toolCall.${card}`;
-    // A card that opens only the tree has nothing more to open from it.
-    if (cardOpens(card) !== 'tree') {
-      item.command = { command: 'acpNative.openToolCall', title: 'Open', arguments: [node.sessionId, call.id] };
-    }
     return item;
   }
 
@@ -401,7 +287,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
 
   private refresh(): void {
     this.refreshTimer = undefined;
-    this.refreshCount++;
+    this.probes?.count('tree.refreshes');
     this.refreshCost.current = 0;
     for (const sessionId of this.logChanged) {
       const turns = this.shownTurns.get(sessionId);
@@ -476,29 +362,4 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
 /** The review turns of a session as a comparable key. */
 function turnsKey(turns: readonly number[]): string {
   return turns.join(',');
-}
-
-function statusIcon(call: ToolCallState, card: CardKind): vscode.ThemeIcon {
-  switch (call.status) {
-    case 'pending':
-    case 'in_progress':
-      return new vscode.ThemeIcon('loading~spin');
-    case 'failed':
-      return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
-    case 'completed':
-      return new vscode.ThemeIcon(kindIcon(call.kind, card), new vscode.ThemeColor('testing.iconPassed'));
-  }
-}
-
-/** "+3 −1 · modified", "created · changed by a command", "no undo: …". */
-function fileDescription(view: FileChangeView): string {
-  if (view.status === 'no-undo') return `${view.change.source === 'watcher' ? 'changed by a command · ' : ''}${view.reason ?? 'no undo'}`;
-  const what = `${view.created ? 'created' : view.deleted ? 'deleted' : view.wholeFile ? 'changed' : `+${view.added} −${view.removed}`}${view.wholeFile ? ' · over 2 MB: undo as a whole file, no hunks' : ''}`;
-  const by = view.change.source === 'watcher' ? ' · changed by a command' : '';
-  const status = view.status === 'pending' ? '' : ` · ${view.status}`;
-  return `${what}${by}${status}`;
-}
-
-function escapeMd(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

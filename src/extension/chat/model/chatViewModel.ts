@@ -1,25 +1,17 @@
 /**
- * What the Chat view shows of a session (pure): the transcript as chat items, sent as deltas, and
- * the session's small whole-replaced status (mode, plan, questions, usage…).
+ * What the Chat view shows of a session's transcript (pure): chat items, sent as deltas. Its
+ * small whole-replaced status (mode, plan, questions, usage…) is `chatStatus.ts`.
  */
-import type { ContentBlock, SessionConfigOption } from '@agentclientprotocol/sdk';
+import type { ContentBlock } from '@agentclientprotocol/sdk';
 import {
   MAX_IMAGE_BYTES,
-  type ChatActivity,
   type ChatChange,
-  type ChatChoice,
-  type ChatElicitation,
   type ChatImage,
   type ChatItem,
-  type ChatPermission,
-  type ChatSelect,
-  type ChatSessionEntry,
-  type ChatStatus,
   type ChatToolItem,
   type ChatToolTarget,
 } from '../../../protocol/chat';
-import type { PermissionQuestion } from '../../permissions/model/permissionRequests';
-import type { SessionState, SessionUsage } from '../../session/model/sessionState';
+import type { SessionState } from '../../session/model/sessionState';
 import { kindIcon } from '../../cards/tree/model/treeModel';
 import { cardOf, cardOpens, type ToolCallState } from '../../session/model/toolCalls';
 import type { MessageEntry, ToolCallEntry, TranscriptEntry } from '../../session/model/transcript';
@@ -362,85 +354,4 @@ export class ChatTranscript {
     const changes = this.deps.turnChanges?.(turn);
     return changes === undefined ? undefined : { turn, changes };
   }
-}
-
-export interface ChatStatusInput {
-  readonly state: SessionState | undefined;
-  readonly agentName: string | undefined;
-  readonly busy: boolean;
-  /** Open questions of this session. */
-  readonly questions: readonly PermissionQuestion[];
-  readonly questionTitle: (question: PermissionQuestion) => string;
-  /** The label of a question's show-more button (the editor's Compare), if it has one. */
-  readonly questionInspect?: (question: PermissionQuestion) => string | undefined;
-  readonly attachments: readonly ChatChoice[];
-  /** Open forms of this session. */
-  readonly elicitations?: readonly ChatElicitation[];
-  readonly acceptsImages?: boolean;
-  /** Every open session, for the header's switcher. */
-  readonly sessions?: readonly ChatSessionEntry[];
-}
-
-export function activityOf(input: { hasSession: boolean; busy: boolean; waiting: boolean }): ChatActivity {
-  if (!input.hasSession) return 'none';
-  if (input.waiting) return 'waiting';
-  return input.busy ? 'working' : 'idle';
-}
-
-export function chatStatus(input: ChatStatusInput): ChatStatus {
-  const { state } = input;
-  const configOptions = (state?.configOptions ?? []).flatMap(selectOf);
-  const permissions: ChatPermission[] = input.questions.map((q) => ({
-    questionId: q.id,
-    toolCallId: q.toolCall.toolCallId,
-    title: input.questionTitle(q),
-    options: q.options.map((o) => ({ name: o.name, kind: o.kind })),
-    inspect: input.questionInspect?.(q) ?? null,
-  }));
-  return {
-    agentName: input.agentName ?? null,
-    sessionId: state?.sessionId ?? null,
-    title: state?.title ?? null,
-    activity: activityOf({ hasSession: !!state, busy: input.busy, waiting: permissions.length > 0 || (input.elicitations?.length ?? 0) > 0 }),
-    // The spec: clients use configOptions when present. A mode option supersedes the legacy modes
-    // (Claude's and Codex's adapters send both, which showed two mode pickers).
-    modes: configOptions.some((o) => o.category === 'mode') ? [] : (state?.availableModes ?? []).map((m) => ({ id: m.id, name: m.name })),
-    currentModeId: state?.currentModeId ?? null,
-    configOptions,
-    commands: (state?.availableCommands ?? []).map((c) => ({ name: c.name, description: c.description, hint: c.input?.hint ?? null })),
-    plan: (state?.plan ?? []).map((e) => ({ content: e.content, status: e.status })),
-    permissions,
-    notices: (state?.notices ?? []).map((n) => ({ severity: n.severity, title: n.title, description: n.description ?? null })),
-    usage: state?.usage ? usageLabel(state.usage) : null,
-    attachments: input.attachments,
-    elicitations: input.elicitations ?? [],
-    acceptsImages: input.acceptsImages ?? false,
-    sessions: input.sessions ?? [],
-  };
-}
-
-function selectOf(option: SessionConfigOption): ChatSelect[] {
-  if (option.type !== 'select') return [];
-  const choices = option.options.flatMap((o) => ('group' in o ? o.options : [o])).map((o) => ({ id: o.value, name: o.name }));
-  return [
-    {
-      id: option.id,
-      name: option.name,
-      description: option.description ?? null,
-      category: option.category ?? null,
-      currentValue: option.currentValue,
-      options: choices,
-    },
-  ];
-}
-
-export function usageLabel(usage: SessionUsage): string {
-  const tokens = `${compact(usage.used)} / ${compact(usage.size)} tokens`;
-  return usage.cost ? `${tokens} · ${usage.cost.amount.toFixed(2)} ${usage.cost.currency}` : tokens;
-}
-
-function compact(n: number): string {
-  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
-  if (n >= 1_000) return `${(n / 1_000).toFixed(1)}k`;
-  return String(n);
 }

@@ -149,6 +149,14 @@ export class SessionState {
     return this.conversation.entries;
   }
 
+  /**
+   * The turn the session is in: the index of its user message among the session's (0 before the
+   * first). Checkpoints and the action log name turns so; kept as messages are recorded.
+   */
+  get turn(): number {
+    return Math.max(0, this.conversation.userMessages - 1);
+  }
+
   /** The latest notices (`notice` updates), oldest first. */
   get notices(): readonly Notice[] {
     return this.noticeList;

@@ -145,9 +145,15 @@ class Message implements MessageEntry {
  */
 export class Transcript {
   private readonly list: TranscriptEntry[] = [];
+  private userCount = 0;
 
   get entries(): readonly TranscriptEntry[] {
     return this.list;
+  }
+
+  /** How many user messages there are (prompts sent, and those a `session/load` replayed). */
+  get userMessages(): number {
+    return this.userCount;
   }
 
   /**
@@ -164,7 +170,7 @@ export class Transcript {
         : undefined;
     if (!message) {
       message = new Message(role, id);
-      this.list.push(message);
+      this.push(message);
     }
     message.messageId ??= id;
     message.add(block);
@@ -174,10 +180,15 @@ export class Transcript {
   startMessage(role: MessageRole, blocks: readonly ContentBlock[]): void {
     const message = new Message(role, undefined);
     for (const block of blocks) message.add(block);
-    this.list.push(message);
+    this.push(message);
   }
 
   addToolCall(id: string): void {
     this.list.push({ type: 'toolCall', id });
+  }
+
+  private push(message: Message): void {
+    if (message.role === 'user') this.userCount++;
+    this.list.push(message);
   }
 }

@@ -1,0 +1,252 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { errorMessage, type Logger } from '../base/log';
+import type { AgentConnection } from '../wire/agentConnection';
+import type { Agents } from '../agents/agents';
+import type { SignInRetry } from '../agents/signIn/signInRetry';
+import type { AgentSessions, SessionRecord } from './agentSessions';
+
+/** How long Close Session waits for the agent to answer `session/close` (it is closed here regardless). */
+const CLOSE_ANSWER_WAIT_MS = 5000;
+
+/**
+ * The ACP verbs on a session: prompt, cancel, new, load, list, mode, config option, close (and
+ * continuing a session after its agent restarted). Everything acts on one session, through its
+ * own agent's connection; the records are `AgentSessions`', the processes `Agents`'.
+ */
+export class SessionVerbs {
+  constructor(
+    private readonly deps: {
+      log: Logger;
+      sessions: AgentSessions;
+      agents: Agents;
+      signIn: SignInRetry;
+      /** The agent new sessions start with when none is named (`acpNative.defaultAgent`). */
+      config: { readonly defaultAgent: string };
+      /** The session's cwd and the other roots. */
+      workspaceRoots: () => { cwd: string; additional: string[] };
+      /** The MCP servers for a session of this agent (what it can take), read at each session start. */
+      mcpServers: { serversFor(connection: AgentConnection): Promise<{ servers: acp.McpServer[] }> };
+      /** A turn begins: what the agent changes from now on belongs to it (the action log). */
+      turns: { beginTurn(sessionId: string, turn: number): void };
+    },
+  ) {}
+
+  /**
+   * Sends a prompt to a session (the active one by default), starting an agent and a session when
+   * there is none: the agent of the session that was active last, else the default agent.
+   */
+  async prompt(prompt: string | acp.ContentBlock[], sessionId?: string): Promise<acp.StopReason> {
+    const { sessions } = this.deps;
+    const blocks: acp.ContentBlock[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
+    const target = sessionId === undefined ? undefined : sessions.session(sessionId);
+    if (sessionId !== undefined && !target) throw new Error(`There is no open session ${sessionId}.`);
+    const agentKey = target?.agentKey ?? sessions.active?.agentKey ?? sessions.lastActiveAgentKey();
+    // A sign-in may restart the agent, so the retry asks again for the session; the prompt is
+    // shown once per session it is sent to.
+    const recordedIn = new Set<SessionRecord>();
+    return this.deps.signIn.run(agentKey, async () => {
+      let session = target ?? sessions.active ?? (await this.newSessionOnce(agentKey));
+      if (!session.connection.process.isAlive) {
+        await this.deps.agents.revive(session);
+        session = await this.loadSessionOnce(session.agentSessionId, session.agentKey);
+      }
+      if (!recordedIn.has(session)) {
+        recordedIn.add(session);
+        session.state.recordPrompt(blocks);
+      }
+      return this.promptOnce(session, blocks);
+    });
+  }
+
+  private async promptOnce(session: SessionRecord, blocks: acp.ContentBlock[]): Promise<acp.StopReason> {
+    // ACP runs one turn at a time per session.
+    if (session.busy) throw new Error('The agent is still working on the last prompt; wait for it or cancel it first.');
+    const { sessions } = this.deps;
+    this.deps.turns.beginTurn(session.state.sessionId, session.state.turn);
+    sessions.beginTurn(session);
+    session.busy = true;
+    sessions.changed();
+    try {
+      const response = await session.connection.prompt({ sessionId: session.agentSessionId, prompt: blocks });
+      return response.stopReason;
+    } finally {
+      session.busy = false;
+      // Updates sent before the response was written are queued; let them land first.
+      await sessions.settled(session.state.sessionId);
+      session.state.flushNow();
+      sessions.changed();
+    }
+  }
+
+  /** Cancels a session's running turn (the active session's by default), through its own agent. */
+  async cancel(sessionId = this.deps.sessions.active?.state.sessionId): Promise<void> {
+    const session = sessionId ? this.deps.sessions.session(sessionId) : undefined;
+    if (!session?.busy) return;
+    // The agent hears of the cancel first, so it reads the `cancelled` answers that follow as
+    // part of it rather than as a refusal of one call.
+    await session.connection.cancel(session.agentSessionId);
+    this.deps.sessions.cancelQuestions(session);
+  }
+
+  /**
+   * Closes an open session: its running turn is cancelled first, then its record goes (its cards,
+   * questions and "always" answers with it). Its agent keeps running for its other sessions. The
+   * newest remaining session becomes active. An agent that can (`sessionCapabilities.close`) is
+   * told with `session/close`, so it frees what it holds for the session; the editor does not wait
+   * on that answer for longer than {@link CLOSE_ANSWER_WAIT_MS}.
+   */
+  async closeSession(sessionId: string): Promise<void> {
+    const session = this.deps.sessions.session(sessionId);
+    if (!session) return;
+    if (session.busy) await this.cancel(sessionId);
+    // Its questions are answered `cancelled` whether or not a turn was running.
+    this.deps.sessions.cancelQuestions(session);
+    this.deps.sessions.close(session);
+    const { connection } = session;
+    if (!connection.process.isAlive || !connection.canCloseSession) return;
+    let timer: NodeJS.Timeout | undefined;
+    const answered = connection.closeSession({ sessionId: session.agentSessionId }).then(
+      () => true,
+      (error: unknown) => {
+        this.deps.log.warn(`Agent "${connection.name}" could not close session ${session.agentSessionId}: ${errorMessage(error)}`);
+        return true;
+      },
+    );
+    const waited = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_ANSWER_WAIT_MS)));
+    if (!(await Promise.race([answered, waited]))) {
+      this.deps.log.warn(`Agent "${connection.name}" has not answered session/close for ${session.agentSessionId} after ${CLOSE_ANSWER_WAIT_MS} ms; the session is closed here.`);
+    }
+    clearTimeout(timer);
+  }
+
+  /**
+   * Restarts an agent (the active session's, else the default; throttled) and continues its
+   * session where the agent can load it, else starts a new one. Other agents keep running.
+   */
+  async restart(agentKey?: string): Promise<SessionRecord> {
+    const { agentKey: key, connection, previous } = await this.deps.agents.restart(agentKey);
+    if (previous && connection.canLoadSession) {
+      try {
+        return await this.loadSession(previous, key);
+      } catch (error) {
+        this.deps.log.warn(`Could not reload session ${previous} after the restart: ${errorMessage(error)}`);
+      }
+    }
+    return this.newSession(key);
+  }
+
+  /** Starts a new session with an agent (the default one unless named), starting it if needed, and makes it active. */
+  async newSession(agentKey?: string): Promise<SessionRecord> {
+    const key = agentKey ?? this.deps.config.defaultAgent;
+    await this.deps.agents.relaunchIfChanged(key);
+    return this.deps.signIn.run(key, () => this.newSessionOnce(key));
+  }
+
+  private async newSessionOnce(agentKey = this.deps.config.defaultAgent): Promise<SessionRecord> {
+    const { sessions } = this.deps;
+    const connection = await this.deps.agents.ensure(agentKey);
+    const { cwd, additional } = this.deps.workspaceRoots();
+    const canAddDirs = connection.initializeResponse.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
+    const { servers: mcpServers } = await this.deps.mcpServers.serversFor(connection);
+    // Agents may send updates (available commands, modes) before the response names the session.
+    const created = sessions.beginCreate();
+    let response: acp.NewSessionResponse;
+    let record: SessionRecord;
+    try {
+      response = await connection.newSession({
+        cwd,
+        mcpServers,
+        ...(canAddDirs && additional.length ? { additionalDirectories: additional } : {}),
+      });
+      record = sessions.recordFor(response.sessionId, agentKey, connection, cwd, additional);
+    } finally {
+      created();
+    }
+    if (response.modes) record.state.setModes(response.modes);
+    if (response.configOptions) record.state.setConfigOptions(response.configOptions);
+    return sessions.show(record);
+  }
+
+  /**
+   * Opens a stored session (`session/load`) with an agent (the active session's, else the
+   * default): the agent replays the conversation as updates, so its cards come back as they were.
+   * An already open session just becomes active.
+   */
+  async loadSession(sessionId: string, agentKey?: string): Promise<SessionRecord> {
+    const { sessions } = this.deps;
+    const open = sessions.session(sessionId);
+    if (open?.connection.process.isAlive && (agentKey === undefined || open.agentKey === agentKey)) return sessions.setActive(sessionId);
+    const key = agentKey ?? open?.agentKey ?? sessions.active?.agentKey ?? this.deps.config.defaultAgent;
+    // An open record names the agent's own id; a listed session (session/list) is the agent's id.
+    const agentSessionId = open?.agentKey === key ? open.agentSessionId : sessionId;
+    return this.deps.signIn.run(key, () => this.loadSessionOnce(agentSessionId, key));
+  }
+
+  /** `sessionId` is the agent's id of the session. */
+  private async loadSessionOnce(sessionId: string, agentKey: string): Promise<SessionRecord> {
+    const { sessions } = this.deps;
+    const connection = await this.deps.agents.ensure(agentKey);
+    const existing = sessions.session(sessions.clientIdOf(connection, sessionId));
+    if (existing?.connection === connection) return sessions.show(existing);
+    if (!connection.canLoadSession) throw new Error(`Agent "${connection.name}" cannot load sessions.`);
+    const { cwd, additional } = this.deps.workspaceRoots();
+    const { servers: mcpServers } = await this.deps.mcpServers.serversFor(connection);
+    // The record exists before the replay arrives, so the replayed updates land in it.
+    const record = sessions.recordFor(sessionId, agentKey, connection, cwd, additional);
+    record.loading = true;
+    // The replay (every update before the answer) is history: the views get it in one change
+    // event once the agent answered, not a frame at a time while it streams in.
+    const release = record.state.holdChanges();
+    let response: acp.LoadSessionResponse;
+    try {
+      response = await connection.loadSession({ sessionId, cwd, mcpServers });
+      await sessions.settled(record.state.sessionId);
+    } finally {
+      // Delivered while `loading` still says it is history (diffs of old edits do not auto-open).
+      release();
+      record.loading = false;
+    }
+    if (response.modes) record.state.setModes(response.modes);
+    if (response.configOptions) record.state.setConfigOptions(response.configOptions);
+    record.state.flushNow();
+    return sessions.show(record);
+  }
+
+  /**
+   * An agent's stored sessions for this workspace (`session/list`; the active session's agent,
+   * else the default); undefined when it cannot list them.
+   */
+  async listSessions(agentKey?: string): Promise<acp.SessionInfo[] | undefined> {
+    const connection = await this.deps.agents.connect(agentKey);
+    if (connection.initializeResponse.agentCapabilities?.sessionCapabilities?.list == null) return undefined;
+    const { cwd } = this.deps.workspaceRoots();
+    const sessions: acp.SessionInfo[] = [];
+    let cursor: string | undefined;
+    // A few pages are plenty for a picker; a misbehaving agent cannot keep us looping.
+    for (let page = 0; page < 10; page++) {
+      const response = await connection.listSessions({ cwd, ...(cursor ? { cursor } : {}) });
+      sessions.push(...response.sessions);
+      cursor = response.nextCursor ?? undefined;
+      if (!cursor) break;
+    }
+    return sessions;
+  }
+
+  /** Switches the session's mode (`session/set_mode`). */
+  async setMode(sessionId: string, modeId: string): Promise<void> {
+    const session = this.deps.sessions.session(sessionId);
+    if (!session) throw new Error('There is no such session.');
+    await session.connection.setMode({ sessionId: session.agentSessionId, modeId });
+    session.state.setModes({ currentModeId: modeId, availableModes: [...session.state.availableModes] });
+    session.state.flushNow();
+  }
+
+  /** Sets one of the session's config options (`session/set_config_option`), e.g. the model. */
+  async setConfigOption(sessionId: string, configId: string, value: string): Promise<void> {
+    const session = this.deps.sessions.session(sessionId);
+    if (!session) throw new Error('There is no such session.');
+    const response = await session.connection.setConfigOption({ sessionId: session.agentSessionId, configId, value });
+    session.state.setConfigOptions(response.configOptions);
+    session.state.flushNow();
+  }
+}
