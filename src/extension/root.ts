@@ -25,8 +25,7 @@ import { AgentRegistry } from './agents/registry/agentRegistry';
 import { SignInService } from './agents/signIn/signInService';
 import { ActionLogCapture } from './review/actionLogCapture';
 import { ActionLogActions } from './review/actionLogActions';
-import { ActionLogStore } from './review/actionLogStore';
-import { HunkLenses } from './review/hunkLenses';
+import { HunkLenses, type HunkLensStats } from './review/hunkLenses';
 import { Disposable } from './base/lifecycle';
 import { watchTitleContext } from './workspace/titles';
 
@@ -49,6 +48,8 @@ export class AcpNative extends Disposable {
   readonly actionLog: ActionLogCapture;
   readonly actionLogActions: ActionLogActions;
   readonly hunkLenses: HunkLenses;
+  /** What the hunk lenses counted (the API's stats). */
+  readonly hunkLensStats: HunkLensStats = { checks: 0, refreshes: 0 };
   readonly chat: Chat;
   readonly mcpServers: McpServerService;
   /** The ACP Registry: the agent catalogue and the agents added from it. */
@@ -146,7 +147,7 @@ export class AcpNative extends Disposable {
           const turn = transcript.filter((e) => e.type === 'message' && e.role === 'user').length - 1;
           this.actionLog.beginTurn(sessionId, Math.max(0, turn));
         },
-        onUpdateArrived: (notification) => this.actionLog.receive(notification),
+        onToolCallApplied: (sessionId, applied) => this.actionLog.callApplied(sessionId, applied),
         mcpServers: (connection) => this.mcpServers.serversFor(connection),
         onAgentExit: (_connection, sessionIds) => {
           for (const id of sessionIds) {
@@ -162,10 +163,12 @@ export class AcpNative extends Disposable {
     this._register(this.sessions.onDidRemoveSession((session) => permissions.requests.forgetSession(session.state.sessionId)));
     const storage = extensionContext.storageUri ?? extensionContext.globalStorageUri;
     this.actionLog = this._register(
-      new ActionLogCapture({ sessions: this.sessions, store: new ActionLogStore(path.join(storage.fsPath, 'action-log')), log }),
+      new ActionLogCapture({ sessions: this.sessions, storageDir: path.join(storage.fsPath, 'action-log'), log }),
     );
     this.actionLogActions = new ActionLogActions({ capture: this.actionLog, scratch, log });
-    this.hunkLenses = this._register(new HunkLenses(this.actionLog, () => this.sessions.active?.state.sessionId));
+    this.hunkLenses = this._register(
+      new HunkLenses({ capture: this.actionLog, activeSessionId: () => this.sessions.active?.state.sessionId, stats: this.hunkLensStats }),
+    );
     this._register(this.sessions.onDidRemoveSession((session) => elicitations.forgetSession(session.state.sessionId)));
     const diffDocuments = this._register(new DiffDocumentProvider(this.sessions));
     this.registry = this._register(new AgentRegistry({ extensionContext, config: this.config, sessions: this.sessions, log }));

@@ -94,7 +94,7 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       return {
         treeRefreshes: acp.tree.refreshCount,
         treeItems: { ...acp.tree.itemCounts },
-        hunkLenses: { ...acp.hunkLenses.counts },
+        hunkLenses: { ...acp.hunkLensStats },
         updatesApplied: session?.counters.updatesApplied ?? 0,
         changeEvents: session?.counters.changeEvents ?? 0,
         toolCallsViewVisible: acp.tree.view.visible,

@@ -10,6 +10,12 @@ export const UNDO_HUNK_COMMAND = 'acpNative.actionLog.undoHunk';
 /** Changes of the log this close together refresh the lenses once. */
 const LENS_REFRESH_MS = 50;
 
+/** Coalesced log changes looked at, and how many of them told the window to ask again (the API's stats). */
+export interface HunkLensStats {
+  checks: number;
+  refreshes: number;
+}
+
 /**
  * Keep and Undo over each of the agent's hunks, in the real file — so also on the editable side of
  * the diff editors. A hunk whose lines the user changed since says so instead of offering Undo.
@@ -19,14 +25,18 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
   readonly onDidChangeCodeLenses = this.changeEmitter.event;
   /** Files whose editor was last given lenses (not none). */
   private readonly shownLenses = new Set<string>();
-  /** Coalesced log changes looked at, and how many of them told the window to ask again (the API's stats). */
-  readonly counts = { checks: 0, refreshes: 0 };
 
   constructor(
-    private readonly capture: ActionLogCapture,
-    private readonly activeSessionId: () => string | undefined,
+    private readonly deps: {
+      capture: ActionLogCapture;
+      /** The session whose changes a file's lenses show first. */
+      activeSessionId: () => string | undefined;
+      /** Counted here, read by the API's stats. */
+      stats: HunkLensStats;
+    },
   ) {
     super();
+    const { capture, stats } = deps;
     // Coalesced, and only for editors on screen: the log changes with every file of every tool call,
     // and each fire is a message to the window, which asks every visible editor's lenses again.
     let timer: NodeJS.Timeout | undefined;
@@ -34,10 +44,10 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
       capture.onDidChange(() => {
         timer ??= setTimeout(() => {
           timer = undefined;
-          this.counts.checks++;
+          stats.checks++;
           const visible = vscode.window.visibleTextEditors.filter((e) => e.document.uri.scheme === 'file').map((e) => e.document.uri.fsPath);
           if (!lensesMayChange(visible, this.shownLenses, (path) => this.changeOf(path) !== undefined)) return;
-          this.counts.refreshes++;
+          stats.refreshes++;
           this.changeEmitter.fire();
         }, LENS_REFRESH_MS);
       }),
@@ -58,7 +68,7 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
     const found = this.changeOf(doc.uri.fsPath);
     if (!found) return [];
     const { sessionId, change } = found;
-    const view = this.capture.view(change);
+    const view = this.deps.capture.view(change);
     const after = snapshotText(change.after ?? { kind: 'unknown', reason: '' });
     if (!after.ok || view.status === 'no-undo') return [];
     const places = placeHunks(after.text, doc.getText(), view.hunks);
@@ -90,10 +100,10 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
 
   /** The latest change of the file with hunks still to review, the active session's first. */
   private changeOf(path: string): { sessionId: string; change: FileChange } | undefined {
-    const active = this.activeSessionId();
-    const ids = [...(active ? [active] : []), ...this.capture.log.sessionIds().filter((id) => id !== active)];
+    const active = this.deps.activeSessionId();
+    const ids = [...(active ? [active] : []), ...this.deps.capture.log.sessionIds().filter((id) => id !== active)];
     for (const sessionId of ids) {
-      const change = this.capture.log.latestOf(sessionId, path);
+      const change = this.deps.capture.log.latestOf(sessionId, path);
       if (change?.after && change.hunkStates.includes('pending')) return { sessionId, change };
     }
     return undefined;

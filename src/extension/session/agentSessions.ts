@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import * as acp from '@agentclientprotocol/sdk';
 import { SessionState, type SessionChanges } from './model/sessionState';
+import type { ToolCallApplied } from './model/toolCalls';
 import { KeyedSerialQueue } from '../base/serialQueue';
 import { RestartThrottle } from '../agents/model/restartThrottle';
 import { EarlyUpdates } from './model/earlyUpdates';
@@ -104,10 +105,11 @@ export class AgentSessions extends Disposable {
       /** A turn begins: what the agent changes from now on belongs to it. */
       onTurnStart: (sessionId: string) => void;
       /**
-       * Every update as it arrives, before it is queued: the action log reads a file the moment a
-       * call names it, ahead of the agent's own write.
+       * Each tool-call message of a session once its store applied it (see `SessionStateOptions`):
+       * synchronously on arrival, since the update queue runs a session's updates at once when
+       * nothing of the session is queued (it never is: applying is synchronous).
        */
-      onUpdateArrived?: (notification: acp.SessionNotification) => void;
+      onToolCallApplied?: (sessionId: string, applied: ToolCallApplied) => void;
       /** A turn is being cancelled: answer its open questions `cancelled`. */
       onCancel: (sessionId: string) => void;
       /** The agent process ended (crash or stop): clean up what it left (terminals, questions). */
@@ -130,9 +132,7 @@ export class AgentSessions extends Disposable {
       sessions: this.sessions,
       early: this.early,
       clientIdOf: (connection, agentSessionId) => this.clientIdOf(connection, agentSessionId),
-      onArrived: deps.onUpdateArrived,
-      onError: (failed, sessionId, error) =>
-        deps.log.error(`${failed === 'hook' ? 'Update hook' : 'Update'} for session ${sessionId} failed: ${errorMessage(error)}`),
+      onError: (sessionId, error) => deps.log.error(`Update for session ${sessionId} failed: ${errorMessage(error)}`),
     });
     this.agents = new AgentPool({
       log: deps.log,
@@ -580,7 +580,13 @@ export class AgentSessions extends Disposable {
       this.deps.log.info(`Agent "${connection.name}" session ${agentSessionId} is known here as ${sessionId} (another agent uses that id).`);
     }
     const roots = this.deps.workspaceRoots();
-    const state = new SessionState({ sessionId, cwd: cwd ?? roots.cwd, additionalDirectories: additional });
+    const onToolCallApplied = this.deps.onToolCallApplied;
+    const state = new SessionState({
+      sessionId,
+      cwd: cwd ?? roots.cwd,
+      additionalDirectories: additional,
+      ...(onToolCallApplied ? { onToolCallApplied: (applied: ToolCallApplied) => onToolCallApplied(sessionId, applied) } : {}),
+    });
     const record: SessionRecord = {
       state,
       agentName: connection.name,
