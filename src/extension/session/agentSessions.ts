@@ -106,8 +106,8 @@ export class AgentSessions extends Disposable {
       onTurnStart: (sessionId: string) => void;
       /**
        * Each tool-call message of a session once its store applied it (see `SessionStateOptions`):
-       * synchronously on arrival, since the update queue runs a session's updates at once when
-       * nothing of the session is queued (it never is: applying is synchronous).
+       * synchronously on arrival, since the update queue runs an update at once when nothing of its
+       * session is queued, and its tasks are all synchronous.
        */
       onToolCallApplied?: (sessionId: string, applied: ToolCallApplied) => void;
       /** A turn is being cancelled: answer its open questions `cancelled`. */
