@@ -25,7 +25,8 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { decodeText } from '../src/extension/review/model/actionHunks';
 import { viewOf, type FileChange } from '../src/extension/review/model/actionLog';
 import { planUndo, planWholeUndo } from '../src/extension/review/model/undoPlan';
-import { ActionLogStore, fingerprintFile } from '../src/extension/review/actionLogStore';
+import { ActionLogStore } from '../src/extension/review/actionLogStore';
+import { fingerprintFile } from '../src/extension/review/largeFileCopy';
 
 const envNumber = (name: string, fallback: number): number => {
   const value = Number(process.env[name]);

@@ -134,7 +134,7 @@ export async function runCore(bytes: Uint8Array, count: number, sessionId: strin
     sessions: new Map([[sessionId, { state, connection: 'agent' }]]),
     early: new EarlyUpdates({ maxHeld: 1000, log: (message) => console.error(message) }),
     clientIdOf: (_connection, agentSessionId) => agentSessionId,
-    onError: (failed, id, error) => console.error(`${failed} for session ${id} failed: ${String(error)}`),
+    onError: (id, error) => console.error(`update for session ${id} failed: ${String(error)}`),
   });
   let changeEvents = 0;
   let updatesCovered = 0;

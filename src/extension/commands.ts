@@ -5,12 +5,7 @@ import type { CommandTable } from './base/commandTable';
 import { agentCommands, errorActions } from './agents/agentCommands';
 import { chatCommands } from './chat/chatCommands';
 import { sessionCommands } from './session/sessionCommands';
-import { summaryText } from './review/model/actionLog';
-import { fileDisplayPath } from './workspace/titles';
-import type { UndoOutcome } from './review/actionLogActions';
-import { realPath } from './review/snapshotFiles';
-
-type CommandHandler = (acp: AcpNative, ...args: unknown[]) => unknown;
+import { reviewCommands } from './review/reviewCommands';
 
 /**
  * Every command of the extension: the features' tables merged. A test checks that each command
@@ -18,140 +13,12 @@ type CommandHandler = (acp: AcpNative, ...args: unknown[]) => unknown;
  */
 function commandTable(acp: AcpNative): CommandTable {
   const { sessions, verbs, agents } = acp;
-  const review = Object.fromEntries(Object.entries(COMMANDS).map(([id, handler]) => [id, (...args: unknown[]) => handler(acp, ...args)]));
   return {
     ...sessionCommands({ sessions, verbs, cards: acp.cards }),
     ...agentCommands({ agents, verbs, sessions, registry: acp.registry, signIn: acp.signIn, llmApiKey: acp.llmApiKey, mcpServers: acp.mcpServers, trace: acp.trace, log: acp.log }),
     ...chatCommands({ chat: acp.chat, sessions, verbs, permissions: acp.permissions, elicitations: acp.elicitations }),
-    ...review,
+    ...reviewCommands({ actionLog: acp.actionLog, actionLogActions: acp.actionLogActions, sessions }),
   };
-}
-
-/** The review commands (the action log's). */
-export const COMMANDS: Record<string, CommandHandler> = {
-  'acpNative.reviewChanges': (acp, first) => {
-    const given = reviewTarget(acp, first, undefined);
-    // A turn's node or message: that turn's changes together, even from one of its files.
-    if (given.turn !== undefined) return acp.actionLogActions.openTurn(given.sessionId, given.turn);
-    const target = actionLogTarget(acp, given);
-    if (target === undefined) return undefined;
-    if ('changeId' in target) return acp.actionLogActions.openFile(target.sessionId, target.changeId);
-    return acp.actionLogActions.openTurn(target.sessionId, target.turn);
-  },
-  'acpNative.review.openFile': (acp, first, second) => {
-    const target = actionLogTarget(acp, reviewTarget(acp, first, second));
-    if (target === undefined) return undefined;
-    if ('changeId' in target) return acp.actionLogActions.openFile(target.sessionId, target.changeId);
-    return acp.actionLogActions.openTurn(target.sessionId, target.turn);
-  },
-  'acpNative.review.keep': (acp, first, second) => {
-    const target = actionLogTarget(acp, reviewTarget(acp, first, second));
-    if (target === undefined) return undefined;
-    if ('changeId' in target) return acp.actionLogActions.keepFile(target.sessionId, target.changeId);
-    return acp.actionLogActions.keepTurn(target.sessionId, target.turn);
-  },
-  'acpNative.review.undo': async (acp, first, second) => {
-    const target = actionLogTarget(acp, reviewTarget(acp, first, second));
-    if (target === undefined) return undefined;
-    if ('changeId' in target) return reportUndo([await acp.actionLogActions.undo(target.sessionId, target.changeId)]);
-    return reportUndo(await acp.actionLogActions.undoTurn(target.sessionId, target.turn));
-  },
-  'acpNative.actionLog.keepHunk': (acp, sessionId, changeId, index) => acp.actionLogActions.keepHunk(String(sessionId), Number(changeId), Number(index)),
-  'acpNative.actionLog.undoHunk': async (acp, sessionId, changeId, index) =>
-    reportUndo([await acp.actionLogActions.undo(String(sessionId), Number(changeId), [Number(index)])]),
-  'acpNative.restoreCheckpoint': async (acp, first) => {
-    const target = reviewTarget(acp, first, undefined);
-    const turn = target.turn ?? (await pickTurn(acp, target.sessionId));
-    if (turn === undefined) return undefined;
-    const files = acp.actionLogActions.restoreFiles(target.sessionId, turn);
-    if (files.length === 0) {
-      void vscode.window.showInformationMessage(`The agent changed no file since prompt ${turn + 1}.`);
-      return undefined;
-    }
-    const list = files.map((f) => `• ${fileDisplayPath(f)}`).join('\n');
-    const answer = await vscode.window.showWarningMessage(
-      `Restore to before prompt ${turn + 1}?`,
-      { modal: true, detail: `This undoes every change the agent made since, newest first, in ${files.length} ${files.length === 1 ? 'file' : 'files'}:\n${list}\n\nYour own later edits stay. "Undo Restore" takes it back.` },
-      'Restore',
-    );
-    if (answer !== 'Restore') return undefined;
-    const result = await acp.actionLogActions.restoreCheckpoint(target.sessionId, turn);
-    const left = result.conflicts.length + result.refused.length;
-    const pick = await vscode.window.showInformationMessage(
-      `Restored ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'} to before prompt ${turn + 1}${left ? `; left ${left} alone (changed since, or no undo)` : ''}.`,
-      'Undo Restore',
-    );
-    if (pick === 'Undo Restore') await acp.actionLogActions.undoRestore();
-    return result;
-  },
-  'acpNative.undoRestore': (acp) => acp.actionLogActions.undoRestore(),
-};
-
-interface ReviewTarget {
-  sessionId: string;
-  path?: string;
-  /** A turn of the action log (its tree node, a lens). */
-  turn?: number;
-  /** One file's change in the action log. */
-  changeId?: number;
-}
-
-/** Review commands take a tree node or lens argument (menus) or a session id and a path (API, clicks). */
-function reviewTarget(acp: AcpNative, first: unknown, second: unknown): ReviewTarget {
-  if (typeof first === 'object' && first !== null && 'sessionId' in first) {
-    const node = first as ReviewTarget;
-    return {
-      sessionId: node.sessionId,
-      ...(node.path ? { path: node.path } : {}),
-      ...(typeof node.turn === 'number' ? { turn: node.turn } : {}),
-      ...(typeof node.changeId === 'number' ? { changeId: node.changeId } : {}),
-    };
-  }
-  const sessionId = typeof first === 'string' ? first : acp.sessions.active?.state.sessionId;
-  if (!sessionId) throw new Error('There is no active session.');
-  return { sessionId, ...(typeof second === 'string' ? { path: second } : {}) };
-}
-
-/**
- * What a review command acts on in the action log: the change or turn its node names; else the
- * latest change of the path it was given; else the session's latest turn that changed files.
- * Undefined (and the user told) when there is none.
- */
-function actionLogTarget(acp: AcpNative, target: ReviewTarget): { sessionId: string; changeId: number } | { sessionId: string; turn: number } | undefined {
-  const { sessionId } = target;
-  if (target.changeId !== undefined) return { sessionId, changeId: target.changeId };
-  if (target.turn !== undefined) return { sessionId, turn: target.turn };
-  if (target.path !== undefined) {
-    const change = acp.actionLog.log.latestOf(sessionId, realPath(target.path));
-    if (change) return { sessionId, changeId: change.id };
-    throw new Error(`The agent has not changed ${fileDisplayPath(target.path)} in this session.`);
-  }
-  const turn = acp.actionLog.log.turns(sessionId).at(-1);
-  if (turn !== undefined) return { sessionId, turn };
-  void vscode.window.showInformationMessage('The agent has not changed any file in this session yet.');
-  return undefined;
-}
-
-/** Says which hunks were left alone, and why nothing was undone when nothing was. */
-function reportUndo(outcomes: UndoOutcome[]): UndoOutcome[] {
-  const conflicts = outcomes.reduce((n, o) => n + o.conflicts.length, 0);
-  const refused = outcomes.find((o) => o.refused)?.refused;
-  if (conflicts) void vscode.window.showWarningMessage(`Left ${conflicts} ${conflicts === 1 ? 'hunk' : 'hunks'} alone: changed after the agent's edit.`);
-  else if (refused) void vscode.window.showWarningMessage(`Nothing undone: ${refused}.`);
-  return outcomes;
-}
-
-async function pickTurn(acp: AcpNative, sessionId: string): Promise<number | undefined> {
-  const turns = acp.actionLog.log.turns(sessionId).reverse();
-  if (turns.length === 0) {
-    void vscode.window.showInformationMessage('The agent has not changed any file in this session.');
-    return undefined;
-  }
-  const picked = await vscode.window.showQuickPick(
-    turns.map((turn) => ({ label: `Before prompt ${turn + 1}`, description: summaryText(acp.actionLog.summary(sessionId, turn)), turn })),
-    { title: 'ACP: Restore to Before a Prompt' },
-  );
-  return picked?.turn;
 }
 
 export function registerCommands(acp: AcpNative): vscode.Disposable[] {

@@ -33,7 +33,6 @@ import { AgentRegistry } from './agents/registry/agentRegistry';
 import { SignInService } from './agents/signIn/signInService';
 import { ActionLogCapture } from './review/actionLogCapture';
 import { ActionLogActions } from './review/actionLogActions';
-import { ActionLogStore } from './review/actionLogStore';
 import { HunkLenses } from './review/hunkLenses';
 import { Disposable } from './base/lifecycle';
 import { Probes } from './base/probes';
@@ -86,10 +85,7 @@ export class AcpNative extends Disposable {
     const { probes } = this;
     this.sessionCounters = this._register(new SessionCounters(sessions));
     const storage = extensionContext.storageUri ?? extensionContext.globalStorageUri;
-    const actionLog = (this.actionLog = this._register(
-      new ActionLogCapture({ sessions, store: new ActionLogStore(path.join(storage.fsPath, 'action-log')), log }),
-    ));
-    this._register(sessions.onUpdateArrived((notification) => actionLog.receive(notification)));
+    const actionLog = (this.actionLog = this._register(new ActionLogCapture({ sessions, storageDir: path.join(storage.fsPath, 'action-log'), log })));
     const diffDocuments = this._register(new DiffDocumentProvider(sessions));
     this.diffEditors = this._register(new DiffEditors({ sessions, config, log, documents: diffDocuments, probes }));
     // Before the services that ask: they read from it whether the chat shows their questions.
@@ -131,7 +127,7 @@ export class AcpNative extends Disposable {
       turns: actionLog,
     });
     this.actionLogActions = new ActionLogActions({ capture: actionLog, scratch, log });
-    this.hunkLenses = this._register(new HunkLenses(actionLog, () => this.sessions.active?.state.sessionId));
+    this.hunkLenses = this._register(new HunkLenses({ capture: actionLog, activeSessionId: () => sessions.active?.state.sessionId, probes }));
     this.registry = this._register(new AgentRegistry({ extensionContext, config, sessions, verbs: this.verbs, agents: this.agents, added, log }));
     this._register(new ToolTextDocumentProvider(sessions));
     this.displayTerminals = this._register(new DisplayTerminals({ sessions, views: this.terminalViews, probes }));

@@ -95,7 +95,7 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       return {
         treeRefreshes: probes.counter('tree.refreshes'),
         treeItems: { served: probes.counter('tree.itemsServed'), built: probes.counter('tree.itemsBuilt') },
-        hunkLenses: { ...acp.hunkLenses.counts },
+        hunkLenses: { checks: probes.counter('lenses.checks'), refreshes: probes.counter('lenses.refreshes') },
         ...acp.sessionCounters.of(session),
         toolCallsViewVisible: acp.tree.view.visible,
         kept: {

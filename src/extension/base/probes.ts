@@ -10,7 +10,10 @@ export type CounterName =
   /** Messages the Chat view posted to its webview, by type. */
   | 'chat.reset'
   | 'chat.patch'
-  | 'chat.status';
+  | 'chat.status'
+  /** Coalesced action-log changes the hunk lenses looked at, and those that refreshed them. */
+  | 'lenses.checks'
+  | 'lenses.refreshes';
 
 /** What the renderers keep per card or session: clearing the sessions takes it all away. */
 export type GaugeName = 'kept.diffCards' | 'kept.terminalSessions' | 'kept.followAlongSessions' | 'kept.diffBeforeChars';

@@ -1,5 +1,5 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { errorMessage, type Logger } from '../base/log';
+import type { Logger } from '../base/log';
 import type { ClientParams, ClientRequestHandlers, ClientResult } from '../wire/clientMethods';
 import type { PermissionService } from '../permissions/permissionService';
 import type { ElicitationService } from '../forms/elicitationService';
@@ -8,11 +8,11 @@ import type { ClientTerminals } from '../cards/terminal/clientTerminals';
 
 /**
  * What the action log must hear of the agent's requests (review/actionLogCapture.ts implements
- * it): a permission's tool call as it reads an update, the copies of large files a call names
- * before the agent may write them, and each `fs/write_text_file` before and after it.
+ * it): the copies of large files a call names before the agent may write them, and each
+ * `fs/write_text_file` before and after it. A permission's tool call it reads from the store,
+ * like any other.
  */
 export interface ActionLogPort {
-  receive(notification: acp.SessionNotification): void;
   copiesOf(sessionId: string, toolCallId: string): Promise<void>;
   beforeFsWrite(sessionId: string, path: string): Promise<void>;
   afterFsWrite(sessionId: string, path: string, written: boolean): void;
@@ -22,6 +22,8 @@ export interface ActionLogPort {
 export interface ToolCallMerge {
   /** After the updates queued for the session before it, in order. */
   mergeToolCall(sessionId: string, toolCall: acp.ToolCallUpdate): void;
+  /** Resolves once the updates queued for the session so far have landed. */
+  settled(sessionId: string): Promise<void>;
 }
 
 /**
@@ -45,19 +47,17 @@ export class ClientRequests implements ClientRequestHandlers {
 
   /**
    * Validated once (an unanswerable question is refused before anything else). What the request
-   * says of the call (Claude's adapter sends the diff here) joins the card and the action log;
-   * the agent writes once allowed, so the copies of the large files it names are finished first.
+   * says of the call (Claude's adapter sends the diff here) joins the card, where the action log
+   * reads it; the agent writes once allowed, so the copies of the large files it names are
+   * finished first.
    */
   async requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     const { permissions, actionLog, sessions } = this.deps;
     permissions.validate(params);
     const { sessionId, toolCall } = params;
-    try {
-      actionLog.receive({ sessionId, update: { sessionUpdate: 'tool_call_update', ...toolCall } });
-    } catch (error) {
-      this.deps.log.error(`Update hook for session ${sessionId} failed: ${errorMessage(error)}`);
-    }
     sessions.mergeToolCall(sessionId, toolCall);
+    // Applied at once when nothing of the session is queued; else the log sees it once it lands.
+    await sessions.settled(sessionId);
     await actionLog.copiesOf(sessionId, toolCall.toolCallId);
     return permissions.request(params, signal);
   }

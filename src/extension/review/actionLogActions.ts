@@ -6,8 +6,9 @@ import { snapshotText, viewOf, type FileChange, type Snapshot } from './model/ac
 import { planRestore, planUndo, planWholeUndo, restoreFiles, type FileFingerprint, type UndoPlan } from './model/undoPlan';
 import type { Logger } from '../base/log';
 import { fileDisplayPath } from '../workspace/titles';
-import { largeCopyUri, type ActionLogCapture } from './actionLogCapture';
-import { fingerprintFile } from './actionLogStore';
+import type { ActionLogCapture } from './actionLogCapture';
+import { largeCopyUri } from '../cards/diff/largeCopies';
+import { fingerprintFile } from './largeFileCopy';
 import { currentFile, readSnapshotSync } from './snapshotFiles';
 import { openDocumentOf } from '../workspace/workspaceText';
 import type { ScratchDocuments } from '../workspace/scratchDocuments';
@@ -84,7 +85,7 @@ export class ActionLogActions {
   /** A whole-file change kept or undone needs its copy before no more: it leaves the storage. */
   private droppedIfSettled(change: FileChange): void {
     if (change.hunkStates.length > 0 && change.hunkStates.every((s) => s !== 'pending') && this.deps.capture.view(change).wholeFile) {
-      this.deps.capture.dropLargeBefore(change);
+      this.deps.capture.large.dropBefore(change);
     }
   }
 
@@ -153,13 +154,13 @@ export class ActionLogActions {
   private async stateNow(path: string): Promise<Snapshot> {
     const state = readSnapshotSync(path);
     if (state.kind !== 'large') return state;
-    const copy = await this.deps.capture.copyLarge(path);
+    const copy = await this.deps.capture.large.copy(path);
     return copy.ok ? { kind: 'large', size: state.size, blob: copy.blob } : { kind: 'unknown', reason: copy.reason };
   }
 
   /** A restore that can no longer be taken back: its copies, and those of the large changes it undid, go. */
   private expire(point: RestorePoint): void {
-    for (const file of point.files) if (file.state.kind === 'large' && file.state.blob) this.deps.capture.dropLargeCopy(file.state.blob);
+    for (const file of point.files) if (file.state.kind === 'large' && file.state.blob) this.deps.capture.large.dropCopy(file.state.blob);
     for (const change of point.undoneLarge) this.droppedIfSettled(change);
   }
 
@@ -180,7 +181,7 @@ export class ActionLogActions {
       } else if (file.state.kind === 'large') {
         if (!file.state.blob) continue;
         await this.copyBack(file.path, file.state.blob);
-        this.deps.capture.dropLargeCopy(file.state.blob);
+        this.deps.capture.large.dropCopy(file.state.blob);
       } else {
         await this.writeBytes(file.path, file.state.bytes);
       }
@@ -243,7 +244,7 @@ export class ActionLogActions {
    * byte, only when the file is exactly what the agent left and has no unsaved changes.
    */
   private async carryOutWhole(change: FileChange): Promise<UndoOutcome> {
-    await this.deps.capture.largeSettled(change);
+    await this.deps.capture.large.settled(change);
     const doc = await openDocumentOf(change.path);
     let current: FileFingerprint;
     try {
@@ -272,7 +273,7 @@ export class ActionLogActions {
   private async copyBack(path: string, blob: string): Promise<void> {
     this.deps.capture.markOwn(path);
     await fs.promises.mkdir(nodePath.dirname(path), { recursive: true });
-    await fs.promises.copyFile(this.deps.capture.largeCopyPath(blob), path);
+    await fs.promises.copyFile(this.deps.capture.large.copyPath(blob), path);
   }
 
   private async apply(path: string, plan: UndoPlan): Promise<void> {

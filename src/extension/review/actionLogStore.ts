@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import type { FileChange, LargeSnapshot, SerializedSession, Snapshot } from './model/actionLog';
+import { copyChecked, type CopyResult } from './largeFileCopy';
 
 /** A large copy no log names is an orphan once it is this old (see `sweepLarge`). */
 const ORPHAN_COPY_AGE_MS = 10 * 60_000;
@@ -48,18 +49,14 @@ interface InFlight {
  * undone, when its session leaves the storage, and at startup when no stored session names it.
  *
  * The agent's changes are saved in the background (`saveInBackground`): the extension host never
- * waits for the disk during a turn. Writing a file and renaming it over the old one can stall for
- * hundreds of milliseconds when the disk is busy (ext4 flushes the new file's data on such a
- * rename); done synchronously every half second of a storm of tool calls, that froze every other
- * extension for 250–300 ms at a time. Deactivation writes what still waits synchronously
- * (`flushSync`); a log that did not change since its last write is not written again.
+ * waits for the disk during a turn (a rename over the old file stalls while a busy disk flushes the
+ * new file's data). Deactivation writes what still waits synchronously (`flushSync`); a log that
+ * did not change since its last write is not written again.
  */
 export class ActionLogStore {
   private readonly blobs: string;
   /** Copies of large files (one per change or restore point). */
   readonly largeDir: string;
-  /** The large copies the running window still uses that may not be saved in a session yet. */
-  liveLarge: () => ReadonlySet<string> = () => new Set();
   /**
    * The stored form of each text already saved, by identity (a snapshot's bytes are never changed
    * in place): a log saved again and again during a turn encodes and hashes each text once.
@@ -75,40 +72,25 @@ export class ActionLogStore {
   private draining: Promise<void> | undefined;
   private nextTmp = 0;
 
-  constructor(private readonly dir: string) {
+  constructor(
+    private readonly dir: string,
+    private readonly deps: {
+      /** The large copies the running window still uses that may not be saved in a session yet. */
+      liveLarge?: () => ReadonlySet<string>;
+    } = {},
+  ) {
     this.blobs = path.join(dir, 'blobs');
     this.largeDir = path.join(dir, 'large');
   }
 
   /**
-   * Starts a byte copy of a large file into the storage, now: the kernel copies (`copy_file_range`,
-   * or a reflink where the file system has them) on libuv's thread pool, so the extension host does
-   * not wait for it, and it starts at once, as a synchronous copy would. Resolves with whether the
-   * copy is the file as it was when the copy started (it is not when the file changed meanwhile:
-   * the agent wrote while it was being copied).
+   * Starts a byte copy of a large file into the storage, now, off the event loop (see
+   * `copyChecked`); `done` says whether the copy is the file as it was when it started.
    */
-  copyLarge(source: string): { blob: string; done: Promise<{ ok: true; sha256: string } | { ok: false; reason: string }> } {
+  copyLarge(source: string): { blob: string; done: Promise<CopyResult> } {
     fs.mkdirSync(this.largeDir, { recursive: true });
     const blob = crypto.randomUUID();
-    const target = this.largePath(blob);
-    const started = fs.statSync(source);
-    const done = new Promise<{ ok: true; sha256: string } | { ok: false; reason: string }>((resolve) => {
-      fs.copyFile(source, target, fs.constants.COPYFILE_FICLONE, (error) => {
-        if (error) return resolve({ ok: false, reason: `it could not be copied (${error.message})` });
-        void (async () => {
-          try {
-            const now = await fs.promises.stat(source);
-            if (now.mtimeMs !== started.mtimeMs || now.size !== started.size) return resolve({ ok: false, reason: 'it changed while it was being copied' });
-            const copied = await fingerprintFile(target);
-            if (copied.kind !== 'file' || copied.size !== started.size) return resolve({ ok: false, reason: 'its copy is not whole' });
-            resolve({ ok: true, sha256: copied.sha256 });
-          } catch (error) {
-            resolve({ ok: false, reason: `it could not be copied (${(error as Error).message})` });
-          }
-        })();
-      });
-    });
-    return { blob, done };
+    return { blob, done: copyChecked(source, this.largePath(blob)) };
   }
 
   largePath(blob: string): string {
@@ -129,7 +111,7 @@ export class ActionLogStore {
     } catch {
       return;
     }
-    const used = new Set([...this.liveLarge(), ...this.largeWaitingForWrite()]);
+    const used = new Set([...(this.deps.liveLarge?.() ?? []), ...this.largeWaitingForWrite()]);
     for (const f of fs.readdirSync(this.dir).filter((f) => f.endsWith('.json'))) {
       for (const m of fs.readFileSync(path.join(this.dir, f), 'utf8').matchAll(/"kind":"large"[^}]*?"blob":"([0-9a-f-]{36})"/g)) used.add(m[1]);
     }
@@ -146,7 +128,6 @@ export class ActionLogStore {
       }
     }
   }
-
 
   /** Saves now, synchronously (deactivation, tests). Overtakes a background save of the session. */
   save(sessionId: string, data: SerializedSession): void {
@@ -402,11 +383,8 @@ export class ActionLogStore {
   }
 }
 
-async function exists(file: string): Promise<boolean> {
-  return fsp.access(file).then(
-    () => true,
-    () => false,
-  );
+function exists(file: string): Promise<boolean> {
+  return fsp.access(file).then(() => true, () => false);
 }
 
 /** A large snapshot as stored: its fields in a fixed order (`sweepLarge` finds `blob` after `kind`). */
@@ -418,24 +396,4 @@ function largeFields(snapshot: LargeSnapshot): LargeSnapshot {
     ...(snapshot.sha256 !== undefined ? { sha256: snapshot.sha256 } : {}),
     ...(snapshot.unreliable !== undefined ? { unreliable: snapshot.unreliable } : {}),
   };
-}
-
-/** Size and SHA-256 of a file, streamed (1 MB slices: the extension host hashes ~2 ms at a time), or absent. */
-export async function fingerprintFile(file: string): Promise<{ kind: 'absent' } | { kind: 'file'; size: number; sha256: string }> {
-  let before: fs.Stats;
-  try {
-    before = await fs.promises.stat(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'absent' };
-    throw error;
-  }
-  const hash = crypto.createHash('sha256');
-  let size = 0;
-  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1024 * 1024 })) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  const after = await fs.promises.stat(file);
-  if (after.mtimeMs !== before.mtimeMs || after.size !== size) throw new Error('it changed while it was being read');
-  return { kind: 'file', size, sha256: hash.digest('hex') };
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { Probes } from '../base/probes';
 import { placeHunks } from './model/actionHunks';
 import { snapshotText, type FileChange } from './model/actionLog';
 import { lensesMayChange } from './model/lensRefresh';
@@ -19,14 +20,18 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
   readonly onDidChangeCodeLenses = this.changeEmitter.event;
   /** Files whose editor was last given lenses (not none). */
   private readonly shownLenses = new Set<string>();
-  /** Coalesced log changes looked at, and how many of them told the window to ask again (the API's stats). */
-  readonly counts = { checks: 0, refreshes: 0 };
 
   constructor(
-    private readonly capture: ActionLogCapture,
-    private readonly activeSessionId: () => string | undefined,
+    private readonly deps: {
+      capture: ActionLogCapture;
+      /** The session whose changes a file's lenses show first. */
+      activeSessionId: () => string | undefined;
+      /** Coalesced log changes looked at, and those that told the window to ask again. */
+      probes: Probes;
+    },
   ) {
     super();
+    const { capture, probes } = deps;
     // Coalesced, and only for editors on screen: the log changes with every file of every tool call,
     // and each fire is a message to the window, which asks every visible editor's lenses again.
     let timer: NodeJS.Timeout | undefined;
@@ -34,10 +39,10 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
       capture.onDidChange(() => {
         timer ??= setTimeout(() => {
           timer = undefined;
-          this.counts.checks++;
+          probes.count('lenses.checks');
           const visible = vscode.window.visibleTextEditors.filter((e) => e.document.uri.scheme === 'file').map((e) => e.document.uri.fsPath);
           if (!lensesMayChange(visible, this.shownLenses, (path) => this.changeOf(path) !== undefined)) return;
-          this.counts.refreshes++;
+          probes.count('lenses.refreshes');
           this.changeEmitter.fire();
         }, LENS_REFRESH_MS);
       }),
@@ -58,7 +63,7 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
     const found = this.changeOf(doc.uri.fsPath);
     if (!found) return [];
     const { sessionId, change } = found;
-    const view = this.capture.view(change);
+    const view = this.deps.capture.view(change);
     const after = snapshotText(change.after ?? { kind: 'unknown', reason: '' });
     if (!after.ok || view.status === 'no-undo') return [];
     const places = placeHunks(after.text, doc.getText(), view.hunks);
@@ -90,10 +95,10 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
 
   /** The latest change of the file with hunks still to review, the active session's first. */
   private changeOf(path: string): { sessionId: string; change: FileChange } | undefined {
-    const active = this.activeSessionId();
-    const ids = [...(active ? [active] : []), ...this.capture.log.sessionIds().filter((id) => id !== active)];
+    const active = this.deps.activeSessionId();
+    const ids = [...(active ? [active] : []), ...this.deps.capture.log.sessionIds().filter((id) => id !== active)];
     for (const sessionId of ids) {
-      const change = this.capture.log.latestOf(sessionId, path);
+      const change = this.deps.capture.log.latestOf(sessionId, path);
       if (change?.after && change.hunkStates.includes('pending')) return { sessionId, change };
     }
     return undefined;

@@ -3,11 +3,9 @@ import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import { decodeText } from './model/actionHunks';
 import { canonicalSpelling } from '../workspace/model/paths';
-import type { Snapshot } from './model/actionLog';
+import { MAX_SNAPSHOT_BYTES, type Snapshot } from './model/actionLog';
 import type { CurrentFile } from './model/undoPlan';
 
-/** Files larger than this are never in memory: their texts would bloat the log (see `LargeSnapshot`). */
-export const MAX_SNAPSHOT_BYTES = 2 * 1024 * 1024;
 /**
  * Files up to this size get a whole-file undo from a copy in the workspace storage; larger ones are
  * listed without undo. The copy runs off the event loop, so the bound is what a change may cost on

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import * as acp from '@agentclientprotocol/sdk';
 import { SessionState, type SessionChanges } from './model/sessionState';
+import type { ToolCallApplied } from './model/toolCalls';
 import { KeyedSerialQueue } from '../base/serialQueue';
 import { EarlyUpdates } from './model/earlyUpdates';
 import { UpdateRouter } from './model/updateRouting';
@@ -86,16 +87,18 @@ export class AgentSessions extends Disposable {
   /** Per running agent connection: what lives while it runs (see `SessionRecord.agentScope`). */
   private readonly agentScopes = new Map<AgentConnection, Scope>();
 
-  private readonly arrivals = new Set<(notification: acp.SessionNotification) => void>();
+  private readonly callListeners = new Set<(sessionId: string, applied: ToolCallApplied) => void>();
 
   /**
-   * Every update as it arrives, under the editor's session id, before it is queued: the action
-   * log reads a file the moment a call names it, ahead of the agent's own write. A listener that
-   * throws is logged; the update still lands.
+   * Each tool-call message of any session once its store merged it (see `SessionStateOptions`):
+   * synchronously on arrival, since the update queue runs an update at once when nothing of its
+   * session is queued, and its tasks are all synchronous. The action log reads a file the moment a
+   * call names it, ahead of the agent's own write. A listener that throws is logged; the update
+   * still lands.
    */
-  onUpdateArrived(listener: (notification: acp.SessionNotification) => void): IDisposable {
-    this.arrivals.add(listener);
-    return toDisposable(() => this.arrivals.delete(listener));
+  onToolCallApplied(listener: (sessionId: string, applied: ToolCallApplied) => void): IDisposable {
+    this.callListeners.add(listener);
+    return toDisposable(() => this.callListeners.delete(listener));
   }
 
   constructor(
@@ -112,11 +115,7 @@ export class AgentSessions extends Disposable {
       sessions: this.sessions,
       early: this.early,
       clientIdOf: (connection, agentSessionId) => this.clientIdOf(connection, agentSessionId),
-      onArrived: (notification) => {
-        for (const listener of this.arrivals) listener(notification);
-      },
-      onError: (failed, sessionId, error) =>
-        deps.log.error(`${failed === 'hook' ? 'Update hook' : 'Update'} for session ${sessionId} failed: ${errorMessage(error)}`),
+      onError: (sessionId, error) => deps.log.error(`Update for session ${sessionId} failed: ${errorMessage(error)}`),
     });
   }
 
@@ -313,6 +312,16 @@ export class AgentSessions extends Disposable {
     );
   }
 
+  private callApplied(sessionId: string, applied: ToolCallApplied): void {
+    for (const listener of this.callListeners) {
+      try {
+        listener(sessionId, applied);
+      } catch (error) {
+        this.deps.log.error(`Tool call hook for session ${sessionId} failed: ${errorMessage(error)}`);
+      }
+    }
+  }
+
   /** Resolves once the updates queued for the session so far have landed. */
   settled(sessionId: string): Promise<void> {
     return this.updateQueue.run(sessionId, () => undefined);
@@ -341,7 +350,12 @@ export class AgentSessions extends Disposable {
       this.deps.log.info(`Agent "${connection.name}" session ${agentSessionId} is known here as ${sessionId} (another agent uses that id).`);
     }
     const roots = this.deps.workspaceRoots();
-    const state = new SessionState({ sessionId, cwd: cwd ?? roots.cwd, additionalDirectories: additional });
+    const state = new SessionState({
+      sessionId,
+      cwd: cwd ?? roots.cwd,
+      additionalDirectories: additional,
+      onToolCallApplied: (applied) => this.callApplied(sessionId, applied),
+    });
     const record: SessionRecord = {
       state,
       agentName: connection.name,

@@ -6,6 +6,7 @@ import { computeHunks, decodeText, editLengthExceeds, encodeText, placeHunks, sp
 import { ActionLog, sameSnapshot, summaryText, turnChangeLabels, viewOf, type Snapshot } from '../../../src/extension/review/model/actionLog';
 import { editTargets, reportedBefore } from '../../../src/extension/review/model/editTargets';
 import { planRestore, planUndo, restoreFiles } from '../../../src/extension/review/model/undoPlan';
+import { toolReportOf } from '../../../src/extension/session/model/agentMeta';
 
 const bytes = (text: string, bom = false): Snapshot => ({ kind: 'bytes', bytes: encodeText(text, bom) });
 const lines = (n: number, f: (i: number) => string = (i) => `line ${i}`): string =>
@@ -309,7 +310,7 @@ describe('action log: what a tool call edits, and its before text when the write
     const applied = updatesOf('toolu_stub_02_edit').find((u) => (u._meta as { claudeCode?: { toolResponse?: unknown } })?.claudeCode?.toolResponse);
     assert.ok(applied);
     const content = applied.content as { type: 'diff'; path: string; oldText: string; newText: string }[];
-    assert.deepEqual(reportedBefore('/home/user/project/hello.txt', content, applied._meta, 'hello ACP\n'), {
+    assert.deepEqual(reportedBefore('/home/user/project/hello.txt', content, toolReportOf(applied._meta)?.original, 'hello ACP\n'), {
       kind: 'text',
       text: 'hello world\n',
       how: "the agent's copy of the original",
@@ -324,8 +325,8 @@ describe('action log: what a tool call edits, and its before text when the write
   it('does not take a Write\'s oldText: null as "created" without the agent saying so', () => {
     const diff = [{ type: 'diff' as const, path: '/w/n.txt', oldText: null, newText: 'x\n' }];
     assert.equal(reportedBefore('/w/n.txt', diff, undefined, 'x\n').kind, 'unknown');
-    const meta = { claudeCode: { toolResponse: { filePath: '/w/n.txt', originalFile: null } } };
-    assert.equal(reportedBefore('/w/n.txt', diff, meta, 'x\n').kind, 'absent');
+    assert.equal(reportedBefore('/w/n.txt', diff, { path: '/w/n.txt', text: null }, 'x\n').kind, 'absent');
+    assert.equal(reportedBefore('/w/n.txt', diff, { path: '/w/other.txt', text: null }, 'x\n').kind, 'unknown');
   });
 
   it('gives up on hunks that no longer stand in the file', () => {

@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ActionLog } from '../../../src/extension/review/model/actionLog';
-import { ActionLogStore, fingerprintFile } from '../../../src/extension/review/actionLogStore';
+import { ActionLogStore } from '../../../src/extension/review/actionLogStore';
+import { fingerprintFile } from '../../../src/extension/review/largeFileCopy';
 
 /** 3 MB of CRLF lines after a UTF-8 BOM, with bytes that are not UTF-8: a copy must not decode anything. */
 function largeBytes(): Buffer {
@@ -67,7 +68,8 @@ describe('action log storage: copies of files larger than 2 MB', () => {
   it('drops the copies no stored session and no live change names once they are old (a crash left them)', async () => {
     const source = path.join(work, 'big.log');
     fs.writeFileSync(source, largeBytes());
-    const store = new ActionLogStore(dir);
+    const liveBlobs = new Set<string>();
+    const store = new ActionLogStore(dir, { liveLarge: () => liveBlobs });
     const saved = store.copyLarge(source);
     const live = store.copyLarge(source);
     const orphan = store.copyLarge(source);
@@ -76,7 +78,7 @@ describe('action log storage: copies of files larger than 2 MB', () => {
     log.beginTurn('s1', 0);
     log.setAfter(log.record('s1', source, 'tool', { kind: 'large', size: 1, blob: saved.blob }, 'c1'), { kind: 'absent' });
     store.save('s1', log.serialize('s1')!);
-    store.liveLarge = () => new Set([live.blob]);
+    liveBlobs.add(live.blob);
     // A fresh copy no log names yet may be another window's (it saves its log within a second).
     store.sweepLarge();
     assert.deepEqual(fs.readdirSync(store.largeDir).sort(), [saved.blob, live.blob, orphan.blob].sort(), 'a fresh orphan stays');

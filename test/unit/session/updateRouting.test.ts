@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { SessionNotification, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { EarlyUpdates } from '../../../src/extension/session/model/earlyUpdates';
 import { KeyedSerialQueue } from '../../../src/extension/base/serialQueue';
 import { SessionState } from '../../../src/extension/session/model/sessionState';
@@ -11,7 +11,7 @@ type Agent = 'agent A' | 'agent B';
 const chunk = (text: string): SessionUpdate => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 const said = (state: SessionState) => state.transcript.map((e) => (e as MessageEntry).text).join('|');
 
-function setup(options: { aliases?: Record<string, string>; onArrived?: (n: SessionNotification) => void } = {}) {
+function setup(options: { aliases?: Record<string, string> } = {}) {
   const queue = new KeyedSerialQueue();
   const sessions = new Map<string, RoutedSession<Agent>>();
   const logged: string[] = [];
@@ -22,15 +22,14 @@ function setup(options: { aliases?: Record<string, string>; onArrived?: (n: Sess
     sessions,
     early,
     clientIdOf: (connection, agentSessionId) => options.aliases?.[`${connection}/${agentSessionId}`] ?? agentSessionId,
-    onArrived: options.onArrived,
-    onError: (failed, sessionId, error) => errors.push(`${failed} ${sessionId}: ${(error as Error).message}`),
+    onError: (sessionId, error) => errors.push(`${sessionId}: ${(error as Error).message}`),
   });
   const open = (id: string, connection: Agent) => {
     const state = new SessionState({ sessionId: id, cwd: '/p', schedule: () => undefined });
     sessions.set(id, { state, connection });
     return state;
   };
-  return { queue, router, early, errors, logged, open };
+  return { queue, router, early, errors, logged, open, sessions };
 }
 
 describe('UpdateRouter (session/update to its session, in order)', () => {
@@ -62,23 +61,33 @@ describe('UpdateRouter (session/update to its session, in order)', () => {
     creating();
   });
 
-  it('shows the arrival hook each update first, under the editor id; a throwing hook is reported and loses nothing', () => {
-    const seen: string[] = [];
-    const { router, open, errors } = setup({
-      aliases: { 'agent B/sess_1': 'sess_1 (2)' },
-      onArrived: (n) => {
-        seen.push(`${n.sessionId}:${(n.update as { content: { text: string } }).content.text}`);
-        if (n.sessionId === 'sess_1 (2)') throw new Error('hook broke');
-      },
-    });
+  it("applies a tool call at once on arrival, the store's hook inside that very call, also after the session's queue was waited on", async () => {
+    const { router, queue, sessions } = setup();
+    const applied: string[] = [];
+    const state = new SessionState({ sessionId: 'sess_1', cwd: '/p', schedule: () => undefined, onToolCallApplied: (a) => applied.push(`${a.call.id} ${a.call.status}`) });
+    sessions.set('sess_1', { state, connection: 'agent A' });
+    // No await in between: the agent may write the file the call names right after sending it.
+    router.receive({ sessionId: 'sess_1', update: { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Edit', kind: 'edit', status: 'in_progress' } }, 'agent A');
+    assert.deepEqual(applied, ['c1 in_progress']);
+    // A turn's end waits for the queue (AgentSessions.promptOnce); that leaves nothing queued behind it.
+    await queue.run('sess_1', () => undefined);
+    router.receive({ sessionId: 'sess_1', update: { sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed' } }, 'agent A');
+    assert.deepEqual(applied, ['c1 in_progress', 'c1 completed']);
+  });
+
+  it('reports an update that failed to apply and goes on with the next', () => {
+    const { router, open, errors } = setup();
     const a = open('sess_1', 'agent A');
-    const b = open('sess_1 (2)', 'agent B');
     router.receive({ sessionId: 'sess_1', update: chunk('one') }, 'agent A');
-    router.receive({ sessionId: 'sess_1', update: chunk('two') }, 'agent B');
+    const broken = new Error('apply broke');
+    const apply = a.apply.bind(a);
+    a.apply = () => {
+      throw broken;
+    };
+    router.receive({ sessionId: 'sess_1', update: chunk('two') }, 'agent A');
+    a.apply = apply;
     router.receive({ sessionId: 'sess_1', update: chunk(' three') }, 'agent A');
-    assert.equal(seen.slice(0, 2).join(','), 'sess_1:one,sess_1 (2):two');
     assert.equal(said(a), 'one three');
-    assert.equal(said(b), 'two', 'a hook that throws does not lose the update');
-    assert.deepEqual(errors, ['hook sess_1 (2): hook broke']);
+    assert.deepEqual(errors, ['sess_1: apply broke']);
   });
 });

@@ -8,6 +8,9 @@ import { computeHunks, countLines, decodeText, type LineHunk } from './actionHun
 
 export type ChangeSource = 'fs' | 'tool' | 'watcher';
 
+/** Files larger than this are never in memory: their texts would bloat the log (see `LargeSnapshot`). */
+export const MAX_SNAPSHOT_BYTES = 2 * 1024 * 1024;
+
 /**
  * A file's state at one moment: its exact bytes, absent, a file too large to keep in memory (see
  * `LargeSnapshot`), or not known (and why).

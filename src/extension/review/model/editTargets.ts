@@ -6,6 +6,7 @@
  */
 import type { ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
 import { revertHunks } from '../../cards/diff/model/hunkPlacement';
+import type { ReportedOriginal } from '../../session/model/agentMeta';
 
 /** Kinds whose locations are files the call changes. */
 const EDITING_KINDS: ReadonlySet<ToolKind> = new Set<ToolKind>(['edit', 'delete', 'move']);
@@ -48,15 +49,14 @@ export type ReportedBefore =
 
 /**
  * The file's text before the call, from the call's report and the file's (LF) text after it:
- * the agent's own copy of the original (Claude's `_meta.claudeCode.toolResponse.originalFile`),
- * a whole-file diff's `oldText`, or the applied hunks reverted in the file. Never a guess: a
- * new-file diff (`oldText: null`) is not trusted to mean "created", since Claude's Write sends
- * it when overwriting too.
+ * the agent's own copy of the original (see `session/model/agentMeta.ts`), a whole-file diff's
+ * `oldText`, or the applied hunks reverted in the file. Never a guess: a new-file diff
+ * (`oldText: null`) is not trusted to mean "created", since Claude's Write sends it when
+ * overwriting too.
  */
-export function reportedBefore(path: string, content: readonly ToolCallContent[], meta: unknown, afterText: string | undefined): ReportedBefore {
-  const original = claudeOriginalFile(meta, path);
-  if (original !== undefined) {
-    return original === null ? { kind: 'absent', how: "the agent's report of a new file" } : { kind: 'text', text: original, how: "the agent's copy of the original" };
+export function reportedBefore(path: string, content: readonly ToolCallContent[], original: ReportedOriginal | undefined, afterText: string | undefined): ReportedBefore {
+  if (original?.path === path) {
+    return original.text === null ? { kind: 'absent', how: "the agent's report of a new file" } : { kind: 'text', text: original.text, how: "the agent's copy of the original" };
   }
   const diffs = content.filter((c): c is Extract<ToolCallContent, { type: 'diff' }> => c.type === 'diff' && c.path === path);
   if (diffs.length === 0) return { kind: 'unknown', reason: 'the agent reported no diff of it' };
@@ -70,16 +70,6 @@ export function reportedBefore(path: string, content: readonly ToolCallContent[]
   const reverted = revertHunks(afterText, diffs.map((d) => ({ oldText: (d.oldText ?? '').replace(/\r\n/g, '\n'), newText: d.newText.replace(/\r\n/g, '\n') })));
   if (reverted === undefined) return { kind: 'unknown', reason: "the agent's hunks do not stand in the file" };
   return { kind: 'text', text: reverted, how: "the agent's hunks reverted" };
-}
-
-/** Claude's adapter sends the file as it was in the tool response: a string, or null for a new file. */
-function claudeOriginalFile(meta: unknown, path: string): string | null | undefined {
-  const response = (meta as { claudeCode?: { toolResponse?: unknown } } | null | undefined)?.claudeCode?.toolResponse;
-  if (typeof response !== 'object' || response === null) return undefined;
-  const r = response as { filePath?: unknown; originalFile?: unknown };
-  if (r.filePath !== path || !('originalFile' in r)) return undefined;
-  if (r.originalFile === null) return null;
-  return typeof r.originalFile === 'string' ? r.originalFile : undefined;
 }
 
 /** Converts an LF text to a line ending. */

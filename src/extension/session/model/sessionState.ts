@@ -16,7 +16,7 @@ import type {
 import { readTerminalMeta } from '../../../protocol/terminalMeta';
 import { ChangeCoalescer, flushAfterFrame, type ChangeListener, type FlushScheduler, type PendingChanges } from './changes';
 import { DisplayTerminalStore, type DisplayTerminalState } from './terminalStore';
-import { ToolCallStore, type ToolCallState } from './toolCalls';
+import { ToolCallStore, type ToolCallApplied, type ToolCallState } from './toolCalls';
 import { Transcript, type MessageRole, type TranscriptEntry } from './transcript';
 import { jsonEqual } from './wireValues';
 
@@ -35,6 +35,12 @@ export interface SessionStateOptions {
   displayOutputLimit?: number;
   /** Tolerated oddities (unknown ids or variants, malformed items), as they happen: log them. */
   onWarning?: (message: string) => void;
+  /**
+   * Each tool-call message once applied, synchronously, with the merged call and what changed;
+   * also a message that changes nothing the call keeps (its `_meta` may say more). The action
+   * log reads a file the moment a call first names it, before the agent's own write.
+   */
+  onToolCallApplied?: (applied: ToolCallApplied) => void;
 }
 
 export interface SessionUsage {
@@ -66,6 +72,7 @@ export class SessionState {
   private readonly conversation = new Transcript();
   private readonly changes: ChangeCoalescer;
   private readonly onWarning: ((message: string) => void) | undefined;
+  private readonly onToolCallApplied: ((applied: ToolCallApplied) => void) | undefined;
 
   private planEntries: readonly PlanEntry[] = [];
   private modeId: string | undefined;
@@ -85,6 +92,7 @@ export class SessionState {
     this.additionalDirectories = options.additionalDirectories ?? [];
     this.displayTerminals = new DisplayTerminalStore({ outputLimit: options.displayOutputLimit });
     this.onWarning = options.onWarning;
+    this.onToolCallApplied = options.onToolCallApplied;
     this.changes = new ChangeCoalescer(options.schedule ?? flushAfterFrame, (error) =>
       this.warn(`a change listener threw: ${error instanceof Error ? error.message : String(error)}`),
     );
@@ -326,6 +334,15 @@ export class SessionState {
     }
     const meta = readTerminalMeta(message._meta);
     if (meta.terminal_info || meta.terminal_output || meta.terminal_exit) this.displayTerminals.apply(meta, id, this.terminalChanged);
+    if (this.onToolCallApplied) this.toolCallApplied(this.onToolCallApplied, result);
+  }
+
+  private toolCallApplied(listener: (applied: ToolCallApplied) => void, applied: ToolCallApplied): void {
+    try {
+      listener(applied);
+    } catch (error) {
+      this.warn(`a tool-call listener threw: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** A display terminal changed through a message of `toolCallId`. Bound once: it runs per line of output. */

@@ -79,6 +79,11 @@ export interface ToolCallApplied {
   readonly contentReplaced: boolean;
   /** Tolerated oddities worth a log line (unknown id, malformed items dropped). */
   readonly warnings: readonly string[];
+  /**
+   * The message's own `_meta`, which the call does not keep: what an agent says beyond ACP's
+   * fields, read through `agentMeta.ts`. Undefined for a change that came without a message.
+   */
+  readonly meta: unknown;
 }
 
 /** Shared by every message that dropped nothing (nearly all of them). */
@@ -149,7 +154,7 @@ export class ToolCallStore {
         contentRevision: 0,
       };
       this.add(call);
-      return { call, created: true, changed: true, contentReplaced: false, warnings };
+      return { call, created: true, changed: true, contentReplaced: false, warnings, meta: message._meta };
     }
     const fields: Fields = {
       title: typeof message.title === 'string' ? message.title : id,
@@ -163,7 +168,7 @@ export class ToolCallStore {
       // A terminal once shown for a call stays its terminal: its output must not be orphaned.
       terminalId: terminalIdOf(content.items, message._meta) ?? existing.terminalId,
     };
-    return this.patch(existing, fields, warnings);
+    return this.patch(existing, fields, warnings, message._meta);
   }
 
   applyUpdate(message: ToolCallUpdate): ToolCallApplied {
@@ -206,7 +211,7 @@ export class ToolCallStore {
         ...(rawInput !== undefined ? { rawInput } : {}),
         ...(rawOutput !== undefined ? { rawOutput } : {}),
       });
-      return { call: created, created: true, changed: true, contentReplaced: false, warnings: warnings ?? NO_WARNINGS };
+      return { call: created, created: true, changed: true, contentReplaced: false, warnings: warnings ?? NO_WARNINGS, meta: message._meta };
     }
     // Patched in place, field by field: this runs for most of a busy agent's updates, and a
     // `Partial<Fields>` built per update plus a keyed loop over it cost more than the fields.
@@ -251,7 +256,7 @@ export class ToolCallStore {
     }
     if (changed) call.revision++;
     if (contentReplaced) call.contentRevision++;
-    return { call, created: false, changed, contentReplaced, warnings: warnings ?? NO_WARNINGS };
+    return { call, created: false, changed, contentReplaced, warnings: warnings ?? NO_WARNINGS, meta: message._meta };
   }
 
   /**
@@ -278,7 +283,7 @@ export class ToolCallStore {
     this.ordered.push(call);
   }
 
-  private patch(call: ToolCallState, fields: Partial<Fields>, warnings: readonly string[]): ToolCallApplied {
+  private patch(call: ToolCallState, fields: Partial<Fields>, warnings: readonly string[], meta: unknown): ToolCallApplied {
     let changed = false;
     let contentReplaced = false;
     for (const key of FIELD_KEYS) {
@@ -288,7 +293,7 @@ export class ToolCallStore {
     }
     if (changed) call.revision++;
     if (contentReplaced) call.contentRevision++;
-    return { call, created: false, changed, contentReplaced, warnings };
+    return { call, created: false, changed, contentReplaced, warnings, meta };
   }
 }
 

@@ -18,10 +18,8 @@ export interface UpdateRouterOptions<Connection> {
   readonly early: EarlyUpdates<SessionUpdate>;
   /** The editor's id of a session the agent of `connection` names `agentSessionId`. */
   readonly clientIdOf: (connection: Connection, agentSessionId: string) => string;
-  /** Every update as it arrives, under the editor's session id, before it is queued. */
-  readonly onArrived?: (notification: SessionNotification) => void;
-  /** `onArrived` threw (`hook`) or applying the update did (`update`): logged, the session goes on. */
-  readonly onError: (failed: 'hook' | 'update', sessionId: string, error: unknown) => void;
+  /** Applying the update threw: logged, the session goes on. */
+  readonly onError: (sessionId: string, error: unknown) => void;
 }
 
 /**
@@ -42,14 +40,6 @@ export class UpdateRouter<Connection> {
   receive(received: SessionNotification, from?: Connection): void {
     const agentSessionId = received.sessionId;
     const sessionId = from === undefined ? agentSessionId : this.options.clientIdOf(from, agentSessionId);
-    const onArrived = this.options.onArrived;
-    if (onArrived) {
-      try {
-        onArrived(sessionId === agentSessionId ? received : { ...received, sessionId });
-      } catch (error) {
-        this.options.onError('hook', sessionId, error);
-      }
-    }
     this.options.queue.submitWith(sessionId, this.deliver, received, from, this.failed);
   }
 
@@ -63,6 +53,6 @@ export class UpdateRouter<Connection> {
   };
 
   private readonly failed = (sessionId: string, error: unknown): void => {
-    this.options.onError('update', sessionId, error);
+    this.options.onError(sessionId, error);
   };
 }

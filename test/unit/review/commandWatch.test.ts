@@ -1,0 +1,226 @@
+import * as assert from 'node:assert/strict';
+import { COMMAND_GRACE_MS, OWN_WRITE_MS } from '../../../src/extension/review/model/captureDeps';
+import { MAX_FILES_IN_NEW_FOLDER } from '../../../src/extension/review/model/commandWatch';
+import { captureWorld, FakeDocument, SESSION, text } from './captureWorld';
+
+const F = '/w/f.txt';
+
+/** A capture with a command (an `execute` call) running. */
+function commandRunning() {
+  const w = captureWorld();
+  w.call({ toolCallId: 'sh', kind: 'execute', status: 'in_progress' });
+  return w;
+}
+
+describe('action log capture: what a command changed', () => {
+  it("lists a file a command changed, its text before the open document's (the file's BOM kept)", () => {
+    const w = captureWorld();
+    w.files.saved.set(F, 'old\n');
+    w.call({ toolCallId: 'sh', kind: 'execute', status: 'in_progress' });
+    w.files.write(F, 'new\n', true);
+    w.capture.diskChanged(F, 'changed');
+    const change = w.only();
+    assert.equal(change.source, 'watcher');
+    assert.equal(text(change.before), '\uFEFFold\n');
+    assert.equal(text(change.after), '\uFEFFnew\n');
+    assert.deepEqual(w.told.at(-1), 'soon');
+    // A later event of the same file updates what the command left.
+    w.files.write(F, 'newer\n', true);
+    w.capture.diskChanged(F, 'changed');
+    assert.equal(text(w.only().after), '\uFEFFnewer\n');
+    assert.equal(text(w.only().before), '\uFEFFold\n');
+  });
+
+  it('says why the text before is not known: no open document, or one over the size bound', () => {
+    const w = commandRunning();
+    w.files.write(F, 'x\n');
+    w.capture.diskChanged(F, 'created');
+    assert.deepEqual(w.only().before, { kind: 'unknown', reason: 'changed by a command (created); its earlier text was not captured' });
+
+    const big = captureWorld();
+    big.files.saved.set(F, null);
+    big.call({ toolCallId: 'sh', kind: 'execute', status: 'in_progress' });
+    big.files.write(F, 'x\n');
+    big.capture.diskChanged(F, 'changed');
+    assert.deepEqual(big.only().before, { kind: 'unknown', reason: 'changed by a command; larger than 2 MB, its earlier text was not kept' });
+  });
+
+  it('takes the open documents once per turn, when its first call that may change files starts', () => {
+    const w = captureWorld();
+    w.files.saved.set(F, 'at the start\n');
+    w.call({ toolCallId: 'sh', kind: 'execute', status: 'in_progress' });
+    w.files.saved.set(F, 'reloaded later\n');
+    w.call({ toolCallId: 'sh2', kind: 'execute', status: 'in_progress' });
+    w.update({ toolCallId: 'sh', status: 'in_progress', title: 'again' });
+    assert.equal(w.files.savedDocumentsTaken, 1);
+    w.files.write(F, 'changed\n');
+    w.capture.diskChanged(F, 'changed');
+    assert.equal(text(w.only().before), 'at the start\n');
+    w.capture.endTurn(SESSION);
+    w.capture.beginTurn(SESSION, 1);
+    w.call({ toolCallId: 'sh3', kind: 'execute', status: 'in_progress' });
+    assert.equal(w.files.savedDocumentsTaken, 2, 'a new turn takes them again');
+  });
+
+  it('listens while a command runs and for its grace after it finished, even past the end of its turn', () => {
+    const w = commandRunning();
+    w.update({ toolCallId: 'sh', status: 'completed' });
+    w.capture.endTurn(SESSION);
+    w.clock.now += COMMAND_GRACE_MS;
+    w.files.write(F, 'late event\n');
+    w.capture.diskChanged(F, 'changed');
+    assert.equal(w.changes().length, 1, 'within the grace');
+    w.clock.now += 1;
+    w.files.write('/w/g.txt', 'too late\n');
+    w.capture.diskChanged('/w/g.txt', 'changed');
+    assert.equal(w.changes().length, 1, 'after the grace: a build, a checkout, not the agent');
+  });
+
+  it("keeps listening until the turn ends once a call may have changed files, then for the grace from the turn's end", () => {
+    const w = captureWorld();
+    // No kind yet: it may change files; a later update says it is a quiet one.
+    w.call({ toolCallId: 'c', status: 'in_progress' });
+    w.update({ toolCallId: 'c', kind: 'search' });
+    w.clock.now += 60_000;
+    w.files.write(F, 'x\n');
+    w.capture.diskChanged(F, 'changed');
+    assert.equal(w.changes().length, 1, 'the turn still runs');
+    w.capture.endTurn(SESSION);
+    w.clock.now += COMMAND_GRACE_MS;
+    w.files.write('/w/g.txt', 'x\n');
+    w.capture.diskChanged('/w/g.txt', 'changed');
+    assert.equal(w.changes().length, 2, 'within the grace from the end');
+    w.clock.now += 1;
+    w.files.write('/w/h.txt', 'x\n');
+    w.capture.diskChanged('/w/h.txt', 'changed');
+    assert.equal(w.changes().length, 2);
+  });
+
+  it("does not listen during quiet calls (read, search…), and they do not stretch a finished command's grace", () => {
+    const w = captureWorld();
+    w.call({ toolCallId: 'r', kind: 'read', status: 'in_progress' });
+    w.files.write(F, 'x\n');
+    w.capture.diskChanged(F, 'changed');
+    assert.deepEqual(w.changes(), []);
+    w.call({ toolCallId: 'sh', kind: 'execute', status: 'completed' });
+    w.clock.now += COMMAND_GRACE_MS - 500;
+    w.call({ toolCallId: 'r2', kind: 'search', status: 'in_progress' });
+    w.clock.now += 501;
+    w.capture.diskChanged(F, 'changed');
+    assert.deepEqual(w.changes(), []);
+  });
+
+  it('ignores our own writes for a while, then takes the file for the agent again', () => {
+    const w = commandRunning();
+    w.capture.markOwn(F);
+    w.clock.now += OWN_WRITE_MS;
+    w.files.write(F, 'ours\n');
+    w.capture.diskChanged(F, 'changed');
+    assert.deepEqual(w.changes(), []);
+    w.clock.now += 1;
+    w.capture.diskChanged(F, 'changed');
+    assert.equal(w.changes().length, 1);
+  });
+
+  it("does not take a document the user saved for the command's change, but a command's change of it just after", () => {
+    const w = commandRunning();
+    const doc = new FakeDocument(3, 'saved by the user\n');
+    w.capture.userSaved(F, doc);
+    w.files.write(F, 'saved by the user\n');
+    w.capture.diskChanged(F, 'changed');
+    assert.deepEqual(w.changes(), []);
+    // The command rewrites it: the file is no longer what the user saved.
+    w.files.write(F, 'by the command\n');
+    w.capture.diskChanged(F, 'changed');
+    assert.equal(w.changes().length, 1);
+
+    const reloaded = commandRunning();
+    const again = new FakeDocument(3, 'text\n');
+    reloaded.capture.userSaved(F, again);
+    reloaded.files.write(F, 'text\n');
+    // VS Code reloaded the document after a command's change: a new version, not the user's save.
+    again.version = 4;
+    reloaded.capture.diskChanged(F, 'changed');
+    assert.equal(reloaded.changes().length, 1);
+  });
+
+  it('forgets a save once its document is closed or its time is up', () => {
+    const w = commandRunning();
+    const doc = new FakeDocument(1, 'same\n');
+    w.capture.userSaved(F, doc);
+    w.files.write(F, 'same\n');
+    doc.isClosed = true;
+    w.capture.diskChanged(F, 'changed');
+    assert.equal(w.changes().length, 1);
+
+    const late = commandRunning();
+    late.capture.userSaved(F, new FakeDocument(1, 'same\n'));
+    late.files.write(F, 'same\n');
+    late.clock.now += OWN_WRITE_MS + 1;
+    late.capture.diskChanged(F, 'changed');
+    assert.equal(late.changes().length, 1);
+  });
+
+  it("leaves a file a tool call named to that call's own report", () => {
+    const w = commandRunning();
+    w.files.write(F, 'before\n');
+    w.call({ toolCallId: 'e', kind: 'edit', status: 'in_progress', locations: [{ path: F }] });
+    w.files.write(F, 'after\n');
+    w.capture.diskChanged(F, 'changed');
+    assert.equal(w.only().source, 'tool');
+    assert.equal(w.only().after, undefined);
+    // Named by a call that left nothing to list (it failed): its file's event is still the call's.
+    const failed = captureWorld();
+    failed.files.write(F, 'whole\n');
+    failed.call({ toolCallId: 'e', kind: 'edit', status: 'failed', content: [{ type: 'diff', path: F, oldText: null, newText: 'whole\n' }] });
+    failed.capture.diskChanged(F, 'changed');
+    assert.deepEqual(failed.changes(), []);
+  });
+
+  it('drops a temporary file that came and went (`sed -i`), and lists a file it deleted when its text before is known', () => {
+    const w = commandRunning();
+    w.files.write('/w/sedXYZ', 'tmp\n');
+    w.capture.diskChanged('/w/sedXYZ', 'created');
+    assert.equal(w.changes().length, 1);
+    w.files.files.delete('/w/sedXYZ');
+    w.capture.diskChanged('/w/sedXYZ', 'deleted');
+    assert.deepEqual(w.changes(), []);
+
+    const deleted = captureWorld();
+    deleted.files.saved.set(F, 'was here\n');
+    deleted.call({ toolCallId: 'sh', kind: 'execute', status: 'in_progress' });
+    deleted.capture.diskChanged(F, 'deleted');
+    assert.equal(text(deleted.only().before), 'was here\n');
+    assert.equal(deleted.only().after?.kind, 'absent');
+  });
+
+  it('lists the files a command wrote into a folder it made, not the folder: at most 100, never in .git or node_modules', () => {
+    const w = commandRunning();
+    w.files.files.set('/w/out', 'folder');
+    w.files.write('/w/out/a.txt', 'a\n');
+    w.files.files.set('/w/out/sub', 'folder');
+    w.files.write('/w/out/sub/b.txt', 'b\n');
+    w.files.files.set('/w/out/node_modules', 'folder');
+    w.files.write('/w/out/node_modules/dep.js', 'x\n');
+    w.files.files.set('/w/out/.git', 'folder');
+    w.files.write('/w/out/.git/HEAD', 'x\n');
+    w.capture.diskChanged('/w/out', 'created');
+    assert.deepEqual(w.changes().map((c) => c.path).sort(), ['/w/out/a.txt', '/w/out/sub/b.txt']);
+    // A folder's own change event (a file added in it) lists nothing more.
+    w.capture.diskChanged('/w/out', 'changed');
+    assert.equal(w.changes().length, 2);
+
+    const build = commandRunning();
+    build.files.files.set('/w/dist', 'folder');
+    for (let i = 0; i < MAX_FILES_IN_NEW_FOLDER + 50; i++) build.files.write(`/w/dist/f${i}.js`, `${i}\n`);
+    build.capture.diskChanged('/w/dist', 'created');
+    assert.equal(build.changes().length, MAX_FILES_IN_NEW_FOLDER);
+  });
+
+  it("ignores what changes in .git (a command's commit is not a file change to review)", () => {
+    const w = commandRunning();
+    w.files.write('/w/.git/index', 'x');
+    w.capture.diskChanged('/w/.git/index', 'changed');
+    assert.deepEqual(w.changes(), []);
+  });
+});
