@@ -1,10 +1,10 @@
 /**
  * Issue 15's I/O figures in the real VS Code extension host (code-server + headless Chromium,
- * test/host/run-offline.mjs): 100 MB through a client terminal and through a display terminal
+ * harness/host/run-offline.mjs): 100 MB through a client terminal and through a display terminal
  * against a bare pipe of the same bytes, and a 10 MB file's edit and diff opening against a plain
  * read of the file (plus what the `diff` library costs on it, here, off the host).
  *
- * Builds the in-host module (bench/host/ioFloods.ts) and the flood agent (test/agents/floodAgent.ts)
+ * Builds the in-host module (bench/host/ioFloods.ts) and the flood agent (harness/agents/floodAgent.ts)
  * into out/bench/ with esbuild, launches the host and reads the `BENCH {json}` lines it prints.
  */
 import { existsSync } from 'node:fs';
@@ -28,7 +28,7 @@ export interface IoFloodsOptions {
 function build(): Promise<void> {
   return buildBenchModules([
     { entry: 'bench/host/ioFloods.ts', outfile: HOST_MODULE, host: true },
-    { entry: 'test/agents/floodAgent.ts', outfile: FLOOD_AGENT },
+    { entry: 'harness/agents/floodAgent.ts', outfile: FLOOD_AGENT },
   ]);
 }
 

@@ -1,9 +1,9 @@
 /**
  * Streamed text through the extension into the Chat view, in the real VS Code extension host
- * (code-server + headless Chromium, test/host/run-offline.mjs), against tool calls of the same
+ * (code-server + headless Chromium, harness/host/run-offline.mjs), against tool calls of the same
  * message count from the same agent in the same run (issue 15, goals 1 and 2).
  *
- * Builds the in-host module (bench/host/textStream.ts) and the storm agent (test/agents/stormAgent.ts)
+ * Builds the in-host module (bench/host/textStream.ts) and the storm agent (harness/agents/stormAgent.ts)
  * into out/bench/ with esbuild, launches the host, and reads the `BENCH {json}` lines it prints.
  */
 import { existsSync } from 'node:fs';
@@ -29,7 +29,7 @@ export interface TextStreamOptions {
 function build(): Promise<void> {
   return buildBenchModules([
     { entry: 'bench/host/textStream.ts', outfile: HOST_MODULE, host: true },
-    { entry: 'test/agents/stormAgent.ts', outfile: STORM_AGENT },
+    { entry: 'harness/agents/stormAgent.ts', outfile: STORM_AGENT },
   ]);
 }
 

@@ -1,8 +1,8 @@
 /**
  * Benchmark 2: 10,000 tool calls from an agent through the extension into the Tool Calls tree, in
- * the real VS Code extension host (code-server + headless Chromium, test/host/run-offline.mjs).
+ * the real VS Code extension host (code-server + headless Chromium, harness/host/run-offline.mjs).
  *
- * Builds the in-host module (bench/host/treeStorm.ts) and the storm agent (test/agents/stormAgent.ts)
+ * Builds the in-host module (bench/host/treeStorm.ts) and the storm agent (harness/agents/stormAgent.ts)
  * into out/bench/ with esbuild (the options of esbuild.mjs), launches the host, and reads the
  * `BENCH {json}` lines the module prints. Figures are ratios against baselines of the same run.
  */
@@ -28,7 +28,7 @@ export interface TreeStormOptions {
 function build(): Promise<void> {
   return buildBenchModules([
     { entry: 'bench/host/treeStorm.ts', outfile: HOST_MODULE, host: true },
-    { entry: 'test/agents/stormAgent.ts', outfile: STORM_AGENT },
+    { entry: 'harness/agents/stormAgent.ts', outfile: STORM_AGENT },
   ]);
 }
 

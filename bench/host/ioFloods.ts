@@ -1,4 +1,4 @@
-// Runs INSIDE the VS Code extension host (test/host/run-offline.mjs --tests out/bench/host/ioFloods.js):
+// Runs INSIDE the VS Code extension host (harness/host/run-offline.mjs --tests out/bench/host/ioFloods.js):
 // issue 15's I/O cases through the extension's real code paths, each beside a baseline measured in
 // the same host, in the same run:
 //   - pipe baseline: the host reads a Node writer's 100 MB stdout and drops it (a bare pipe);
@@ -34,7 +34,7 @@ import type { AcpNativeApi, RenderedToolCall } from '../../src/extension/api/api
 import { startLoopBlocks } from '../support/loopBlocks';
 import { startMainThreadBlocks } from '../support/mainThreadBlocks';
 import { deflatedBytes, deflateWrites, profiler, setSetting, sleep } from '../support/inHost';
-import { floodMessagesWriterScript, floodWriterScript } from '../support/floodLines';
+import { floodMessagesWriterScript, floodWriterScript } from '../../harness/agents/lib/floodLines';
 
 const EXTENSION_ID = 'acp-native.acp-native';
 

@@ -1,5 +1,5 @@
-// Runs INSIDE the VS Code extension host (test/host/run-offline.mjs --tests out/bench/host/textStream.js):
-// streamed text from a real agent process (test/agents/stormAgent.ts) through the extension's real
+// Runs INSIDE the VS Code extension host (harness/host/run-offline.mjs --tests out/bench/host/textStream.js):
+// streamed text from a real agent process (harness/agents/stormAgent.ts) through the extension's real
 // connection, session core and Chat view (visible: posting to its real webview; hidden), against
 // tool calls of the same message count. Built and launched by bench/client/textStreamBench.ts;
 // prints one `BENCH {json}` line per measured run and `BENCH-DONE` at the end.

@@ -1,5 +1,5 @@
-// Runs INSIDE the VS Code extension host (test/host/run-offline.mjs --tests out/bench/host/treeStorm.js):
-// tool-call storms from a real agent process (test/agents/stormAgent.ts) through the extension's
+// Runs INSIDE the VS Code extension host (harness/host/run-offline.mjs --tests out/bench/host/treeStorm.js):
+// tool-call storms from a real agent process (harness/agents/stormAgent.ts) through the extension's
 // real connection, session core and Tool Calls tree, and a replay of a stored session
 // (`session/load`) against reading and parsing the same updates from a file. Built and launched by
 // bench/client/treeStormBench.ts; prints one `BENCH {json}` line per measured run (console.log
@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
-import { replaySessionId, replayUpdates } from '../../test/agents/stormMessages';
+import { replaySessionId, replayUpdates } from '../../harness/agents/lib/stormMessages';
 import { activateWithStormAgent, deflatedBytes, deflateWrites, profiler, setSetting, sleep, watchSpawns } from '../support/inHost';
 import { startLoopBlocks } from '../support/loopBlocks';
 import { startGcPauses, startMainThreadBlocks } from '../support/mainThreadBlocks';

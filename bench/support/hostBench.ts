@@ -1,6 +1,6 @@
 /**
  * The one launcher of the benches that run INSIDE the real VS Code extension host: esbuild bundles
- * the in-host module (and the test agents it drives) into out/bench/, test/host/run-offline.mjs
+ * the in-host module (and the test agents it drives) into out/bench/, harness/host/run-offline.mjs
  * runs it in code-server + headless Chromium, and the module prints one `BENCH {json}` line per
  * measured run and `BENCH-DONE` at the end (console.log of the extension host reaches our stdout).
  */
@@ -42,7 +42,7 @@ export function runInHost<T>(options: {
   timeout: string;
   onRecord?: (record: T) => void;
 }): Promise<T[]> {
-  const args = ['test/host/run-offline.mjs', '--tests', options.module, '--timeout', options.timeout];
+  const args = ['harness/host/run-offline.mjs', '--tests', options.module, '--timeout', options.timeout];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: repoRoot, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const records: T[] = [];

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { AcpNativeApi, RenderedToolCall } from '../../src/extension/api/api';
 import { DEFAULT_OUTPUT_LIMIT } from '../../src/extension/cards/terminal/clientTerminals';
-import { FLOOD_LAST_LINE, isFloodTail } from '../../bench/support/floodLines';
+import { FLOOD_LAST_LINE, isFloodTail } from '../../harness/agents/lib/floodLines';
 import { closeAllEditors, diffTabs, getApi, inWorkspace, isMultiRoot, lastCall, setSetting, testAgentPath, waitFor, within } from './support/helpers';
 
 const MB = 2 ** 20;

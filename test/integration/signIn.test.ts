@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
 import { getApi, isMultiRoot, setSetting, testAgentPath, waitFor, within } from './support/helpers';
 
-/** What the sign-in test agent (test/agents/signInAgent.ts) recorded, in order. */
+/** What the sign-in test agent (harness/agents/signInAgent.ts) recorded, in order. */
 type AgentEvent = { pid: number; method: string } & Record<string, unknown>;
 
 function events(stateDir: string): AgentEvent[] {

@@ -5,7 +5,7 @@
 //   ACP_REAL_CODEX=/tmp/real-agents/node_modules/.bin/codex-acp \
 //   ACP_REAL_GEMINI=/tmp/real-agents/node_modules/.bin/gemini \
 //   ACP_REAL_CLAUDE=/tmp/real-agents/node_modules/.bin/claude-agent-acp \
-//     node test/host/run-offline.mjs --grep "real agents"
+//     node harness/host/run-offline.mjs --grep "real agents"
 // Everything here works offline: dummy keys, fresh CODEX_HOME / HOME folders.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

@@ -77,7 +77,7 @@ export function testAgentPath(name: string): string {
 }
 
 /**
- * Makes the third-party test agent (test/agents/thirdPartyAgent.ts) the default agent and starts
+ * Makes the third-party test agent (harness/agents/thirdPartyAgent.ts) the default agent and starts
  * a fresh session with it.
  */
 export async function startTestAgent(api: AcpNativeApi, name = 'third-party', extraArgs: string[] = []): Promise<void> {

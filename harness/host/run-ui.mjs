@@ -5,7 +5,7 @@
 // copy of test/fixtures/workspace. Mocha runs here in Node; the tests reach the page through
 // test/ui/workbench.mjs. `npm run test:ui` builds first and calls this.
 //
-//   node test/host/run-ui.mjs [--grep PATTERN] [--timeout 3m] [--verbose] [--keep]
+//   node harness/host/run-ui.mjs [--grep PATTERN] [--timeout 3m] [--verbose] [--keep]
 //
 //   --grep      ACP_UI_GREP       run only the tests whose title matches
 //   --timeout   ACP_UI_TIMEOUT    whole-run limit (default 4m): a hang fails instead of stalling
@@ -21,7 +21,7 @@ import {
   ensureCodeServer, ensureDebianPackages, errorText, freePort, launchChromium, log, newLogFile, repoRoot, since, startCodeServer, workbenchUrl,
 } from './codeServer.mjs';
 import { copyWorkspace, parseDuration } from './workspace.mjs';
-import { ui } from '../ui/workbench.mjs';
+import { ui } from '../../test/ui/workbench.mjs';
 
 const flags = parseCli(
   import.meta.url,
@@ -58,7 +58,7 @@ const SETTINGS = {
       command: process.execPath,
       args: [join(repoRoot, 'out/test/agents/thirdPartyAgent.js'), '--prompt-capabilities', 'image', '--config-options'],
     },
-    // The benchmark agent (test/agents/stormAgent.ts): test/ui/streaming.test.mjs streams a 1 MB answer from it.
+    // The benchmark agent (harness/agents/stormAgent.ts): test/ui/streaming.test.mjs streams a 1 MB answer from it.
     { name: 'Storm agent (benchmarks)', command: process.execPath, args: [join(repoRoot, 'out/test/agents/stormAgent.js')] },
   ],
 };

@@ -4,7 +4,7 @@
 // Chromium, with no download from Microsoft or GitHub. `npm run test:integration` calls it after
 // bundling the suite; it also works alone:
 //
-//   node test/host/run-offline.mjs [--grep PATTERN] [--workspace PATH] [--tests FILE]
+//   node harness/host/run-offline.mjs [--grep PATTERN] [--workspace PATH] [--tests FILE]
 //                                  [--extension DIR] [--timeout 20m] [--screenshot] [--verbose] [--keep]
 //
 // Every option also reads an environment variable (flags win):

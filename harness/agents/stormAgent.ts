@@ -16,7 +16,7 @@
 // Diff cards carry content but no terminal is announced: terminals are not what this measures.
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import { chunkLike, replayCount, replayUpdates, toolCallMessages } from './stormMessages';
+import { chunkLike, replayCount, replayUpdates, toolCallMessages } from './lib/stormMessages';
 
 type Client = acp.AgentContext;
 

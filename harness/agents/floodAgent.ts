@@ -2,7 +2,7 @@
 // It is a real ACP agent on stdio (the SDK), started by the extension through `acpNative.agents`
 // (bench/host/ioFloods.ts, test/integration/ioFloods.test.ts). Each prompt is one line:
 //   client MB [LIMIT] [POLL_MS]  `terminal/create` of a Node writer printing MB megabytes of numbered
-//                            lines (bench/support/floodLines.ts) with `outputByteLimit` LIMIT
+//                            lines (harness/agents/lib/floodLines.ts) with `outputByteLimit` LIMIT
 //                            (none: the client's default), polling `terminal/output` every POLL_MS
 //                            (default 100) until it exits, then once more and `release`. The
 //                            tool call's rawOutput reports the last answer: bytes, truncated,
@@ -17,7 +17,7 @@
 //                            (±3 context lines) with a location
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import { floodChunk, floodWriterScript, isFloodTail } from '../../bench/support/floodLines';
+import { floodChunk, floodWriterScript, isFloodTail } from './lib/floodLines';
 
 type Client = acp.AgentContext;
 

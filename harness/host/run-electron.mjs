@@ -2,9 +2,9 @@
 // @ts-check
 // Runs the integration suite in desktop VS Code (Electron) through @vscode/test-electron, for
 // machines that can download VS Code from Microsoft (or have one: --vscode PATH). The offline route,
-// which works everywhere the npm registry does, is test/host/run-offline.mjs (npm run test:integration).
+// which works everywhere the npm registry does, is harness/host/run-offline.mjs (npm run test:integration).
 //
-//   node test/host/run-electron.mjs [--version 1.99.3] [--vscode PATH] [--grep PATTERN]
+//   node harness/host/run-electron.mjs [--version 1.99.3] [--vscode PATH] [--grep PATTERN]
 //                                   [--workspace PATH] [--tests FILE] [--timeout 20m]
 //
 //   --version    ACP_VSCODE_VERSION  VS Code version to download (default 1.99.3; 'stable' for the latest)
