@@ -26,11 +26,7 @@ import { decodeText } from '../src/extension/review/model/actionHunks';
 import { viewOf, type FileChange } from '../src/extension/review/model/actionLog';
 import { planUndo, planWholeUndo } from '../src/extension/review/model/undoPlan';
 import { ActionLogStore, fingerprintFile } from '../src/extension/review/actionLogStore';
-
-const envNumber = (name: string, fallback: number): number => {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
+import { envNumber } from './support/knobs';
 
 /** Median and longest of `reps` timed runs of `step` (ms). */
 function timed(reps: number, step: () => unknown): { median: number; max: number } {

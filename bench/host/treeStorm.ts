@@ -22,7 +22,8 @@ import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
 import { replaySessionId, replayUpdates } from '../../harness/agents/lib/stormMessages';
-import { activateWithStormAgent, deflatedBytes, deflateWrites, profiler, setSetting, sleep, watchSpawns } from '../support/inHost';
+import { sleep } from '../../harness/inHost/wait';
+import { activateWithStormAgent, deflatedBytes, deflateWrites, profiler, watchSpawns } from '../support/inHost';
 import { startLoopBlocks } from '../support/loopBlocks';
 import { startGcPauses, startMainThreadBlocks } from '../support/mainThreadBlocks';
 
@@ -307,7 +308,7 @@ export async function run(): Promise<void> {
   const reps = Number(process.env.ACP_BENCH_STORM_REPS ?? 2);
   const pace = Number(process.env.ACP_BENCH_STORM_PACE ?? 2000);
   const replayEvents = Number(process.env.ACP_BENCH_REPLAY_EVENTS ?? 10_000);
-  const api = await activateWithStormAgent();
+  const { api, stop } = await activateWithStormAgent();
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
   const replay = writeReplayLog(replayEvents, cwd);
   console.log(`BENCH-INFO ${JSON.stringify({ vscode: vscode.version, node: process.versions.node, calls, reps, pace, replayEvents })}`);
@@ -332,10 +333,7 @@ export async function run(): Promise<void> {
     }
   } finally {
     await vscode.commands.executeCommand('acpNative.clearToolCalls');
-    await api.stopAgent();
-    await setSetting('acpNative.defaultAgent', undefined);
-    await setSetting('acpNative.diff.autoOpen', undefined);
-    await setSetting('acpNative.agents', undefined);
+    await stop();
     fs.rmSync(replay.log, { force: true });
   }
   console.log('BENCH-DONE');
