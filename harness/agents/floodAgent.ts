@@ -15,8 +15,8 @@
 //                            line, writes it back (`fs/write_text_file`) and reports the change as
 //                            Claude's adapter does: the call-time snippet, then the applied hunk
 //                            (±3 context lines) with a location
-import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
+import { SendWindow, stdioStream } from './lib/agentKit';
 import { floodChunk, floodWriterScript, isFloodTail } from './lib/floodLines';
 
 type Client = acp.AgentContext;
@@ -79,17 +79,13 @@ async function displayFlood(client: Client, sessionId: string, cwd: string, mb: 
     _meta: { terminal_info: { terminal_id: terminalId, cwd } },
   });
   const total = mb * 2 ** 20;
-  let inFlight: Promise<void>[] = [];
+  const window = new SendWindow(WINDOW);
   for (let offset = 0; offset < total; ) {
     const data = floodChunk(offset, Math.min(chunkKb * 1024, total - offset), total);
     offset += data.length;
-    inFlight.push(update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, _meta: { terminal_output: { terminal_id: terminalId, data } } }));
-    if (inFlight.length >= WINDOW) {
-      await Promise.all(inFlight);
-      inFlight = [];
-    }
+    if (window.add(update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, _meta: { terminal_output: { terminal_id: terminalId, data } } }))) await window.drain();
   }
-  await Promise.all(inFlight);
+  await window.drain();
   await update(client, sessionId, {
     sessionUpdate: 'tool_call_update',
     toolCallId,
@@ -166,4 +162,4 @@ acp
     return { stopReason: 'end_turn' };
   })
   .onNotification(acp.methods.agent.session.cancel, () => undefined)
-  .connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
+  .connect(stdioStream());

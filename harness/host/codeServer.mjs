@@ -562,6 +562,28 @@ export async function launchChromium({ viewport = { width: 1400, height: 900 } }
   return { context, page, close };
 }
 
+/**
+ * The browser's side of a run in a log file of its own (.cache/logs/NAME-*.log): what the page
+ * logs, its errors and failed requests, and any line a launcher adds with `debug` (also printed
+ * with `verbose`). Browser-level dialogs (beforeunload and the like) are dismissed: they would
+ * block the page forever.
+ * @param {import('playwright-core').Page} page
+ * @param {{ name: string, verbose?: boolean }} o
+ */
+export function logPage(page, { name, verbose = false }) {
+  const file = newLogFile(name);
+  /** @param {string} line */
+  const debug = (line) => {
+    appendFileSync(file, `${line}\n`);
+    if (verbose) console.log(`[browser] ${line}`);
+  };
+  page.on('console', (m) => debug(`console.${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => debug(`pageerror: ${e.stack ?? e.message}`));
+  page.on('requestfailed', (r) => debug(`requestfailed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  page.on('dialog', (d) => d.dismiss().catch(() => {}));
+  return { file, debug };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 // ---------------------------------------------------------------------------------------------

@@ -22,12 +22,12 @@
 //                 ACP_TEST_SETTINGS    extra user settings as JSON (a measurement's own; merged over the quiet ones)
 //
 // Exit code: the suite's (0 passed, 1 failed), 1 on timeout or a host error, 130/143 on a signal.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { format, inspect } from 'node:util';
 import { parseCli } from './cli.mjs';
 import {
-  ensureCodeServer, ensureDebianPackages, errorText, launchChromium, log, newLogFile, productVersions, repoRoot,
+  ensureCodeServer, ensureDebianPackages, errorText, launchChromium, log, logPage, productVersions, repoRoot,
   since, sleep, startCodeServer, workbenchUrl,
 } from './codeServer.mjs';
 import { copyWorkspace, parseDuration } from './workspace.mjs';
@@ -120,12 +120,6 @@ async function main() {
   log(`suite:     ${opts.tests}${opts.grep ? `  (grep: ${opts.grep})` : ''}`);
   timings.setup = performance.now() - t;
 
-  const runLog = newLogFile('integration');
-  const debug = (line) => {
-    appendFileSync(runLog, `${line}\n`);
-    if (opts.verbose) console.log(`[browser] ${line}`);
-  };
-
   // One deadline for everything after setup (server, browser, suite).
   let timer;
   const timedOut = new Promise((_, rej) => {
@@ -155,6 +149,7 @@ async function main() {
   cleanups.push({ what: 'close browser', fn: () => browser.close() });
   timings.browser = performance.now() - t;
   const { page } = browser;
+  const { file: runLog, debug } = logPage(page, { name: 'integration', verbose: opts.verbose });
 
   // The workbench calls these two when it runs extension tests (window.codeAutomationLog/Exit):
   // every console call of the extension host, then the result of run() once it settles.
@@ -172,11 +167,6 @@ async function main() {
     saveWorkbenchLogs(runLog, logs);
     resolveExit(code);
   });
-  page.on('console', (m) => debug(`console.${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => debug(`pageerror: ${e.stack ?? e.message}`));
-  page.on('requestfailed', (r) => debug(`requestfailed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
-  // Browser-level dialogs (beforeunload and the like) would block the page forever.
-  page.on('dialog', (d) => d.dismiss().catch(() => {}));
   const crashed = new Promise((_, rej) => {
     page.on('crash', () => rej(new Error('the browser page crashed')));
     page.on('close', () => rej(new Error('the browser page closed before the suite finished')));

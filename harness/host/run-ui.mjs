@@ -13,12 +13,12 @@
 //   --keep      ACP_UI_KEEP=1     keep the temp workspace copy
 //
 // Screenshots go to docs/images/ (the README shows them). Exit code: 0 passed, 1 failed.
-import { appendFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCli } from './cli.mjs';
 import Mocha from 'mocha';
 import {
-  ensureCodeServer, ensureDebianPackages, errorText, freePort, launchChromium, log, newLogFile, repoRoot, since, startCodeServer, workbenchUrl,
+  ensureCodeServer, ensureDebianPackages, errorText, freePort, launchChromium, log, logPage, repoRoot, since, startCodeServer, workbenchUrl,
 } from './codeServer.mjs';
 import { copyWorkspace, parseDuration } from './workspace.mjs';
 import { ui } from '../../test/ui/workbench.mjs';
@@ -83,14 +83,7 @@ async function main() {
   const browser = await launchChromium({ viewport: { width: 1280, height: 800 } });
   cleanups.push(() => browser.close());
   const { page } = browser;
-  const runLog = newLogFile('ui');
-  const debug = (line) => {
-    appendFileSync(runLog, `${line}\n`);
-    if (opts.verbose) console.log(`[browser] ${line}`);
-  };
-  page.on('console', (m) => debug(`console.${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => debug(`pageerror: ${e.stack ?? e.message}`));
-  page.on('dialog', (d) => d.dismiss().catch(() => {}));
+  const { file: runLog } = logPage(page, { name: 'ui', verbose: opts.verbose });
   Object.assign(ui, { page, workspace: target, url: workbenchUrl({ url: server.url, target, extensionDevelopmentPath: repoRoot }) });
 
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, reporter: 'spec', color: false, ...(opts.grep ? { grep: opts.grep } : {}) });
