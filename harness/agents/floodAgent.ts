@@ -16,7 +16,7 @@
 //                            Claude's adapter does: the call-time snippet, then the applied hunk
 //                            (±3 context lines) with a location
 import * as acp from '@agentclientprotocol/sdk';
-import { SendWindow, stdioStream } from './lib/agentKit';
+import { benchAgent, promptText, SendWindow, stdioStream } from './lib/agentKit';
 import { floodChunk, floodWriterScript, isFloodTail } from './lib/floodLines';
 
 type Client = acp.AgentContext;
@@ -25,7 +25,6 @@ type Client = acp.AgentContext;
 const WINDOW = 64;
 
 const sessions = new Map<string, string>();
-let nextSession = 1;
 let nextCall = 1;
 
 const update = (client: Client, sessionId: string, u: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId, update: u });
@@ -126,20 +125,9 @@ async function edit(client: Client, sessionId: string, path: string): Promise<vo
   });
 }
 
-acp
-  .agent({ name: 'flood-agent' })
-  .onRequest(acp.methods.agent.initialize, () => ({
-    protocolVersion: acp.PROTOCOL_VERSION,
-    agentCapabilities: { loadSession: false },
-    agentInfo: { name: 'flood-agent', version: '0.0.0' },
-  }))
-  .onRequest(acp.methods.agent.session.new, ({ params }) => {
-    const sessionId = `flood_session_${nextSession++}`;
-    sessions.set(sessionId, params.cwd);
-    return { sessionId };
-  })
+benchAgent('flood-agent', { prefix: 'flood', loadSession: false, sessions })
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
-    const text = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    const text = promptText(params.prompt);
     const [mode, first = '', second, third] = text.trim().split(/\s+/);
     const cwd = sessions.get(params.sessionId) ?? process.cwd();
     const num = (value: string | undefined) => (value === undefined || value === '-' ? undefined : Number(value));
@@ -161,5 +149,4 @@ acp
     }
     return { stopReason: 'end_turn' };
   })
-  .onNotification(acp.methods.agent.session.cancel, () => undefined)
   .connect(stdioStream());

@@ -15,7 +15,7 @@
 //                as a model's tokens are; with R, paced at R chunks per second (bench/host/textStream.ts)
 // Diff cards carry content but no terminal is announced: terminals are not what this measures.
 import * as acp from '@agentclientprotocol/sdk';
-import { pace, SendWindow, stdioStream } from './lib/agentKit';
+import { benchAgent, pace, promptText, SendWindow, stdioStream } from './lib/agentKit';
 import { chunkLike, replayCount, replayUpdates, toolCallMessages } from './lib/stormMessages';
 
 type Client = acp.AgentContext;
@@ -83,20 +83,8 @@ async function streamAnswer(client: Client, sessionId: string, chunks: number, s
 }
 
 const sessions = new Map<string, string>();
-let nextSession = 1;
 
-acp
-  .agent({ name: 'storm-agent' })
-  .onRequest(acp.methods.agent.initialize, () => ({
-    protocolVersion: acp.PROTOCOL_VERSION,
-    agentCapabilities: { loadSession: true },
-    agentInfo: { name: 'storm-agent', version: '0.0.0' },
-  }))
-  .onRequest(acp.methods.agent.session.new, ({ params }) => {
-    const sessionId = `storm_session_${nextSession++}`;
-    sessions.set(sessionId, params.cwd);
-    return { sessionId };
-  })
+benchAgent('storm-agent', { prefix: 'storm', loadSession: true, sessions })
   .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
     const count = replayCount(params.sessionId);
     if (count === undefined) throw acp.RequestError.resourceNotFound(params.sessionId);
@@ -105,7 +93,7 @@ acp
     return {};
   })
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
-    const text = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    const text = promptText(params.prompt);
     const [mode, ...numbers] = text.trim().split(/\s+/, 4);
     const [count = 1000, second = 0, third = 0] = numbers.map((n) => Number.parseInt(n, 10) || 0);
     const cwd = sessions.get(params.sessionId) ?? process.cwd();
@@ -121,5 +109,4 @@ acp
     }
     return { stopReason: 'end_turn' };
   })
-  .onNotification(acp.methods.agent.session.cancel, () => undefined)
   .connect(stdioStream());

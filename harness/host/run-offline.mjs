@@ -30,16 +30,13 @@ import {
   ensureCodeServer, ensureDebianPackages, errorText, launchChromium, log, logPage, productVersions, repoRoot,
   since, sleep, startCodeServer, workbenchUrl,
 } from './codeServer.mjs';
-import { copyWorkspace, parseDuration } from './workspace.mjs';
+import { copyWorkspace, parseDuration, SUITE_FLAGS, suiteOptions } from './workspace.mjs';
 
 const flags = parseCli(
   import.meta.url,
   {
+    ...SUITE_FLAGS,
     extension: { type: 'string' },
-    tests: { type: 'string' },
-    workspace: { type: 'string' },
-    grep: { type: 'string' },
-    timeout: { type: 'string' },
     screenshot: { type: 'boolean' },
     verbose: { type: 'boolean' },
     keep: { type: 'boolean' },
@@ -54,11 +51,8 @@ const flags = parseCli(
 const env = process.env;
 const on = (v) => v === '1' || v === 'true';
 const opts = {
+  ...suiteOptions(flags),
   extension: resolve(flags.extension ?? env.ACP_TEST_EXTENSION ?? repoRoot),
-  tests: resolve(repoRoot, flags.tests ?? env.ACP_TEST_PATH ?? 'out/test/integration/index.js'),
-  workspace: resolve(repoRoot, flags.workspace ?? env.ACP_TEST_WORKSPACE ?? 'test/fixtures/workspace'),
-  grep: flags.grep ?? env.ACP_TEST_GREP,
-  timeoutMs: parseDuration(flags.timeout ?? env.ACP_TEST_TIMEOUT ?? '20m'),
   screenshot: flags.screenshot || on(env.ACP_TEST_SCREENSHOT),
   verbose: flags.verbose || on(env.ACP_TEST_VERBOSE),
   keep: flags.keep || on(env.ACP_TEST_KEEP),

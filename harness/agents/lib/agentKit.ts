@@ -42,3 +42,30 @@ export async function pace(window: SendWindow, i: number, start: number, perSeco
   await window.drain();
   await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
 }
+
+/**
+ * The agent app of a bench agent named `name`: `initialize` answered, `session/new` gives
+ * `<prefix>_session_N` and remembers its cwd in `sessions`, `session/cancel` is ignored. The
+ * caller adds its prompt (and load) handlers, then connects it to `stdioStream()`.
+ */
+export function benchAgent(name: string, options: { prefix: string; loadSession: boolean; sessions: Map<string, string> }): ReturnType<typeof acp.agent> {
+  let next = 1;
+  return acp
+    .agent({ name })
+    .onRequest(acp.methods.agent.initialize, () => ({
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: { loadSession: options.loadSession },
+      agentInfo: { name, version: '0.0.0' },
+    }))
+    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+      const sessionId = `${options.prefix}_session_${next++}`;
+      options.sessions.set(sessionId, params.cwd);
+      return { sessionId };
+    })
+    .onNotification(acp.methods.agent.session.cancel, () => undefined);
+}
+
+/** A prompt's text blocks, joined (what the bench agents parse their commands from). */
+export function promptText(prompt: readonly acp.ContentBlock[]): string {
+  return prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
+}
