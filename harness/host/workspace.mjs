@@ -1,5 +1,5 @@
 // @ts-check
-// Helpers shared by the suite launchers (run-offline.mjs, run-electron.mjs) and run-ui.mjs.
+// Helpers shared by the suite launchers (run-offline.mjs, run-electron.mjs) and test/ui/run.mjs.
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';

@@ -1,5 +1,5 @@
 // ACP: Add Agent… in a real browser: the ACP Registry's agents in a QuickPick. The launcher
-// (harness/host/run-ui.mjs) points acpNative.registry.url at a loopback port (ACP_UI_REGISTRY_URL)
+// (test/ui/run.mjs) points acpNative.registry.url at a loopback port (ACP_UI_REGISTRY_URL)
 // that nothing serves at first, so the catalogue is the snapshot of the real registry shipped in
 // the VSIX, with its date; then this test serves a registry there with an agent to add.
 import * as assert from 'node:assert/strict';

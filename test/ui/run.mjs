@@ -5,7 +5,7 @@
 // copy of test/fixtures/workspace. Mocha runs here in Node; the tests reach the page through
 // test/ui/workbench.mjs. `npm run test:ui` builds first and calls this.
 //
-//   node harness/host/run-ui.mjs [--grep PATTERN] [--timeout 3m] [--verbose] [--keep]
+//   node test/ui/run.mjs [--grep PATTERN] [--timeout 3m] [--verbose] [--keep]
 //
 //   --grep      ACP_UI_GREP       run only the tests whose title matches
 //   --timeout   ACP_UI_TIMEOUT    whole-run limit (default 4m): a hang fails instead of stalling
@@ -15,13 +15,13 @@
 // Screenshots go to docs/images/ (the README shows them). Exit code: 0 passed, 1 failed.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCli } from './cli.mjs';
+import { parseCli } from '../../harness/host/cli.mjs';
 import Mocha from 'mocha';
 import {
   ensureCodeServer, ensureDebianPackages, errorText, freePort, launchChromium, log, logPage, repoRoot, since, startCodeServer, workbenchUrl,
-} from './codeServer.mjs';
-import { copyWorkspace, parseDuration } from './workspace.mjs';
-import { ui } from '../../test/ui/workbench.mjs';
+} from '../../harness/host/codeServer.mjs';
+import { copyWorkspace, parseDuration } from '../../harness/host/workspace.mjs';
+import { ui } from './workbench.mjs';
 
 const flags = parseCli(
   import.meta.url,
