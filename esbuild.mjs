@@ -3,7 +3,8 @@
 //   node esbuild.mjs                 development build (source maps)
 //   node esbuild.mjs --production    minified build for the VSIX
 //   node esbuild.mjs --watch         rebuild on change (F5 development)
-//   node esbuild.mjs --tests         also bundle test/integration/** into out/test/integration
+//   node esbuild.mjs --tests         also bundle test/integration/** into out/test/integration and
+//                                    harness/agents/* into out/test/agents
 import * as esbuild from 'esbuild';
 import { readdirSync, rmSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -105,7 +106,7 @@ if (tests) {
   builds.push(
     { ...common, sourcemap: 'inline', entryPoints: tsIn('test/integration'), outdir: 'out/test/integration', external: ['vscode', 'mocha'] },
     // Agents the integration tests start as child processes (plain Node programs).
-    { ...common, entryPoints: tsIn('test/agents'), outdir: 'out/test/agents' },
+    { ...common, entryPoints: tsIn('harness/agents'), outdir: 'out/test/agents' },
   );
 }
 

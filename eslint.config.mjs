@@ -7,6 +7,26 @@ const ZOD_NAMESPACE = {
   message: "import * as z from 'zod': esbuild keeps all of zod's locales (264 KB) for the `z` re-export.",
 };
 
+/**
+ * Files of `folder` import nothing of the `banned` folders.
+ * @param {string} folder
+ * @param {string[]} banned
+ * @returns {import('typescript-eslint').ConfigWithExtends}
+ */
+const importsNoneOf = (folder, banned) => ({
+  files: [`${folder}/**/*.ts`, `${folder}/**/*.mjs`],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { regex: String.raw`^(\.\./)+(${banned.join('|')})/`, message: `${folder}/ never imports ${banned.map((f) => `${f}/`).join(' or ')}: what both need goes in harness/.` },
+        ],
+      },
+    ],
+  },
+});
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', '.cache/**', 'node_modules/**', 'demo/**', 'test/fixtures/**', 'media/**/*.js'] },
   ...tseslint.configs.recommended,
@@ -32,6 +52,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
   },
+  // What tests and benches share lives in harness/: the benches never reach into test/ (nor the
+  // tests into bench/), and harness/ into neither. (Fixture data is read by path, not imported.)
+  importsNoneOf('bench', ['test']),
+  importsNoneOf('test', ['bench']),
+  importsNoneOf('harness', ['test', 'bench']),
   // The house by feature (docs/architecture.md). Each rule names what a part must not reach.
   // Pure parts never import `vscode` (type imports included), so their unit tests run in plain
   // Node: the bundled agent, the protocol both sides share, and in the extension `base/`, `wire/`

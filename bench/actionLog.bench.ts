@@ -27,11 +27,7 @@ import { viewOf, type FileChange } from '../src/extension/review/model/actionLog
 import { planUndo, planWholeUndo } from '../src/extension/review/model/undoPlan';
 import { ActionLogStore } from '../src/extension/review/actionLogStore';
 import { fingerprintFile } from '../src/extension/review/largeFileCopy';
-
-const envNumber = (name: string, fallback: number): number => {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
+import { envNumber } from './support/knobs';
 
 /** Median and longest of `reps` timed runs of `step` (ms). */
 function timed(reps: number, step: () => unknown): { median: number; max: number } {

@@ -14,11 +14,7 @@
  */
 import { ingestionBench } from './client/ingestionBench';
 import { treeStormBench } from './client/treeStormBench';
-
-const envNumber = (name: string, fallback: number): number => {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
+import { envNumber } from './support/knobs';
 
 export default async function clientBench(): Promise<void> {
   await ingestionBench({ updates: envNumber('ACP_BENCH_UPDATES', 10_000), repetitions: 7 });

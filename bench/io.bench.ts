@@ -8,11 +8,7 @@
  * it; ACP_BENCH_PROFILE=DIR writes CPU profiles of the host, ACP_BENCH_HEAP_SNAPSHOT=DIR heap snapshots after each run.
  */
 import { ioFloodsBench } from './client/ioFloodsBench';
-
-const envNumber = (name: string, fallback: number): number => {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
+import { envNumber } from './support/knobs';
 
 export default async function ioBench(): Promise<void> {
   if (process.env.ACP_BENCH_SKIP_HOST === '1') return;

@@ -20,9 +20,10 @@ import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { median, num, ratio, table } from './client/stats';
 import type { StartupRecord } from './host/startup';
-import { buildBenchModules, repoRoot, runInHost } from './support/hostBench';
+import { buildHostBench, repoRoot, runHostBench, type HostBench } from './support/hostBench';
+import { envNumber } from './support/knobs';
 
-const HOST_MODULE = 'out/bench/host/startup.js';
+const BENCH: HostBench = { host: 'startup' };
 const load = (): string => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 function bundleSizes(): void {
@@ -77,9 +78,9 @@ async function agentStartup(starts: number): Promise<void> {
 }
 
 async function hostFigures(reps: number): Promise<void> {
-  await buildBenchModules([{ entry: 'bench/host/startup.ts', outfile: HOST_MODULE, host: true }]);
+  await buildHostBench(BENCH);
   console.log(`\nVS Code host: activation, then ${reps} alternated repetitions of Send → first update (code-server + headless Chromium)...`);
-  const records = await runInHost<StartupRecord>({ module: HOST_MODULE, timeout: '10m', env: { ACP_BENCH_STARTUP_REPS: String(reps) } });
+  const records = await runHostBench<StartupRecord>(BENCH, { timeout: '10m', env: { ACP_BENCH_STARTUP_REPS: String(reps) } });
   const activation = records.find((r) => r.kind === 'activation');
   if (activation?.kind === 'activation') {
     console.log(`\n## Activation in VS Code (load ${activation.loadavg.map((l) => l.toFixed(2)).join(' ')})`);
@@ -125,10 +126,6 @@ async function hostFigures(reps: number): Promise<void> {
 }
 
 export default async function startupBench(): Promise<void> {
-  const envNumber = (name: string, fallback: number): number => {
-    const value = Number(process.env[name]);
-    return Number.isFinite(value) && value > 0 ? value : fallback;
-  };
   execFileSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: repoRoot, stdio: 'inherit' });
   try {
     bundleSizes();

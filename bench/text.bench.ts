@@ -11,11 +11,7 @@
  * extension host per run), ACP_BENCH_SKIP_HOST=1 (skip).
  */
 import { textStreamBench } from './client/textStreamBench';
-
-const envNumber = (name: string, fallback: number): number => {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
+import { envNumber } from './support/knobs';
 
 export default async function textBench(): Promise<void> {
   if (process.env.ACP_BENCH_SKIP_HOST === '1') return;

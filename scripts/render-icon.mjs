@@ -4,7 +4,7 @@
 //   node scripts/render-icon.mjs
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { CHROMIUM } from '../test/host/codeServer.mjs';
+import { CHROMIUM } from '../harness/host/codeServer.mjs';
 
 const svg = readFileSync(new URL('../media/icon.svg', import.meta.url), 'utf8');
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });

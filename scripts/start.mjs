@@ -26,11 +26,11 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
-import { parseCli } from '../test/host/cli.mjs';
+import { parseCli } from '../harness/host/cli.mjs';
 import {
   cacheRoot, ensureCodeServer, ensureDebianPackages, errorText, launchChromium, log, productVersions, repoRoot,
   since, startCodeServer, workbenchUrl,
-} from '../test/host/codeServer.mjs';
+} from '../harness/host/codeServer.mjs';
 
 const flags = parseCli(
   import.meta.url,

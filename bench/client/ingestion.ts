@@ -29,7 +29,7 @@ import { checkSessionNotification } from '../../src/extension/wire/updateShape';
 import { SessionState } from '../../src/extension/session/model/sessionState';
 import { EarlyUpdates } from '../../src/extension/session/model/earlyUpdates';
 import { UpdateRouter } from '../../src/extension/session/model/updateRouting';
-import type { UpdateMix } from './updateMix';
+import type { UpdateMix } from '../../harness/agents/lib/updateMix';
 
 const CHUNK_BYTES = 64 * 1024;
 

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
 import type { StreamRun } from './ingestion';
 import { median, num, pct, ratio, share, spread, table } from './stats';
-import { updateMix } from './updateMix';
+import { updateMix } from '../../harness/agents/lib/updateMix';
 
 export interface IngestionOptions {
   /** Notifications per run. */

@@ -1,23 +1,20 @@
 /**
  * Issue 15's I/O figures in the real VS Code extension host (code-server + headless Chromium,
- * test/host/run-offline.mjs): 100 MB through a client terminal and through a display terminal
+ * harness/host/run-offline.mjs): 100 MB through a client terminal and through a display terminal
  * against a bare pipe of the same bytes, and a 10 MB file's edit and diff opening against a plain
  * read of the file (plus what the `diff` library costs on it, here, off the host).
  *
- * Builds the in-host module (bench/host/ioFloods.ts) and the flood agent (test/agents/floodAgent.ts)
+ * Builds the in-host module (bench/host/ioFloods.ts) and the flood agent (harness/agents/floodAgent.ts)
  * into out/bench/ with esbuild, launches the host and reads the `BENCH {json}` lines it prints.
  */
-import { existsSync } from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { structuredPatch } from 'diff';
 import type { IoRun, IoScenario } from '../host/ioFloods';
 import { median, num, ratio, table } from './stats';
-import { buildBenchModules, repoRoot, runInHost } from '../support/hostBench';
+import { buildHostBench, runHostBench, type HostBench } from '../support/hostBench';
 
-const HOST_MODULE = 'out/bench/host/ioFloods.js';
-const FLOOD_AGENT = 'out/bench/agents/floodAgent.js';
+const BENCH: HostBench = { host: 'ioFloods', agents: ['floodAgent'] };
 
 export interface IoFloodsOptions {
   mb: number;
@@ -25,16 +22,8 @@ export interface IoFloodsOptions {
   repetitions: number;
 }
 
-function build(): Promise<void> {
-  return buildBenchModules([
-    { entry: 'bench/host/ioFloods.ts', outfile: HOST_MODULE, host: true },
-    { entry: 'test/agents/floodAgent.ts', outfile: FLOOD_AGENT },
-  ]);
-}
-
 function runBench(options: IoFloodsOptions): Promise<IoRun[]> {
-  return runInHost<IoRun>({
-    module: HOST_MODULE,
+  return runHostBench<IoRun>(BENCH, {
     timeout: '15m',
     env: {
       ACP_BENCH_IO_MB: String(options.mb),
@@ -163,10 +152,7 @@ function report(runs: readonly IoRun[], options: IoFloodsOptions, diffMs: number
 
 export async function ioFloodsBench(options: IoFloodsOptions): Promise<void> {
   console.log(`\n## I/O: ${num(options.mb)} MB terminal floods and a ${num(options.fileMb)} MB file's diff, in the real VS Code host`);
-  if (!existsSync(path.join(repoRoot, 'dist', 'extension.js'))) {
-    throw new Error('dist/extension.js is missing: build the extension first (`node esbuild.mjs`; `npm run bench` does it).');
-  }
-  await build();
+  await buildHostBench(BENCH);
   const diffMs = diffLibraryMs(options.fileMb);
   console.log(`VS Code host: ${options.repetitions} repetitions after a warm-up (load now ${num(os.loadavg()[0], 2)})...`);
   const runs = await runBench(options);

@@ -1,20 +1,17 @@
 /**
  * Streamed text through the extension into the Chat view, in the real VS Code extension host
- * (code-server + headless Chromium, test/host/run-offline.mjs), against tool calls of the same
+ * (code-server + headless Chromium, harness/host/run-offline.mjs), against tool calls of the same
  * message count from the same agent in the same run (issue 15, goals 1 and 2).
  *
- * Builds the in-host module (bench/host/textStream.ts) and the storm agent (test/agents/stormAgent.ts)
+ * Builds the in-host module (bench/host/textStream.ts) and the storm agent (harness/agents/stormAgent.ts)
  * into out/bench/ with esbuild, launches the host, and reads the `BENCH {json}` lines it prints.
  */
-import { existsSync } from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import type { TextRun, TextScenarioName } from '../host/textStream';
 import { median, num, ratio, table } from './stats';
-import { buildBenchModules, repoRoot, runInHost } from '../support/hostBench';
+import { buildHostBench, runHostBench, type HostBench } from '../support/hostBench';
 
-const HOST_MODULE = 'out/bench/host/textStream.js';
-const STORM_AGENT = 'out/bench/agents/stormAgent.js';
+const BENCH: HostBench = { host: 'textStream', agents: ['stormAgent'] };
 
 export interface TextStreamOptions {
   /** session/update messages per run. */
@@ -26,16 +23,8 @@ export interface TextStreamOptions {
   repetitions: number;
 }
 
-function build(): Promise<void> {
-  return buildBenchModules([
-    { entry: 'bench/host/textStream.ts', outfile: HOST_MODULE, host: true },
-    { entry: 'test/agents/stormAgent.ts', outfile: STORM_AGENT },
-  ]);
-}
-
 function runBench(options: TextStreamOptions): Promise<TextRun[]> {
-  return runInHost<TextRun>({
-    module: HOST_MODULE,
+  return runHostBench<TextRun>(BENCH, {
     timeout: '15m',
     env: {
       ACP_BENCH_TEXT_MESSAGES: String(options.messages),
@@ -125,10 +114,7 @@ function report(runs: readonly TextRun[], options: TextStreamOptions): void {
 
 export async function textStreamBench(options: TextStreamOptions): Promise<void> {
   console.log(`\n## Client: streamed text through the extension into the Chat view, against tool calls of the same message count`);
-  if (!existsSync(path.join(repoRoot, 'dist', 'extension.js'))) {
-    throw new Error('dist/extension.js is missing: build the extension first (`node esbuild.mjs`; `npm run bench` does it).');
-  }
-  await build();
+  await buildHostBench(BENCH);
   console.log(`VS Code host: ${options.repetitions} repetitions of each scenario after a warm-up (code-server + headless Chromium); load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}...`);
   const runs = await runBench(options);
   report(runs, options);

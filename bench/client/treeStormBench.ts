@@ -1,20 +1,17 @@
 /**
  * Benchmark 2: 10,000 tool calls from an agent through the extension into the Tool Calls tree, in
- * the real VS Code extension host (code-server + headless Chromium, test/host/run-offline.mjs).
+ * the real VS Code extension host (code-server + headless Chromium, harness/host/run-offline.mjs).
  *
- * Builds the in-host module (bench/host/treeStorm.ts) and the storm agent (test/agents/stormAgent.ts)
+ * Builds the in-host module (bench/host/treeStorm.ts) and the storm agent (harness/agents/stormAgent.ts)
  * into out/bench/ with esbuild (the options of esbuild.mjs), launches the host, and reads the
  * `BENCH {json}` lines the module prints. Figures are ratios against baselines of the same run.
  */
-import { existsSync } from 'node:fs';
-import * as path from 'node:path';
 import type { HostRun, Scenario } from '../host/treeStorm';
 import { protocolFloor } from './protocolFloor';
 import { median, num, ratio, table } from './stats';
-import { buildBenchModules, repoRoot, runInHost } from '../support/hostBench';
+import { benchAgentPath, buildHostBench, runHostBench, type HostBench } from '../support/hostBench';
 
-const HOST_MODULE = 'out/bench/host/treeStorm.js';
-const STORM_AGENT = 'out/bench/agents/stormAgent.js';
+const BENCH: HostBench = { host: 'treeStorm', agents: ['stormAgent'] };
 
 export interface TreeStormOptions {
   calls: number;
@@ -25,16 +22,8 @@ export interface TreeStormOptions {
   replayEvents: number;
 }
 
-function build(): Promise<void> {
-  return buildBenchModules([
-    { entry: 'bench/host/treeStorm.ts', outfile: HOST_MODULE, host: true },
-    { entry: 'test/agents/stormAgent.ts', outfile: STORM_AGENT },
-  ]);
-}
-
 function runBench(options: TreeStormOptions): Promise<HostRun[]> {
-  return runInHost<HostRun>({
-    module: HOST_MODULE,
+  return runHostBench<HostRun>(BENCH, {
     timeout: '10m',
     env: {
       ACP_BENCH_STORM_CALLS: String(options.calls),
@@ -157,13 +146,10 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
 
 export async function treeStormBench(options: TreeStormOptions): Promise<void> {
   console.log(`\n## Client: ${num(options.calls)} tool calls from an agent through the extension into the Tool Calls tree`);
-  if (!existsSync(path.join(repoRoot, 'dist', 'extension.js'))) {
-    throw new Error('dist/extension.js is missing: build the extension first (`node esbuild.mjs`; `npm run bench` does it).');
-  }
-  await build();
+  await buildHostBench(BENCH);
 
   // Outside VS Code first, while the machine is quiet: what the SDK alone spends on these messages.
-  const floor = await protocolFloor(path.join(repoRoot, STORM_AGENT), [`baseline ${options.calls}`, `storm ${options.calls}`], options.repetitions);
+  const floor = await protocolFloor(benchAgentPath('stormAgent'), [`baseline ${options.calls}`, `storm ${options.calls}`], options.repetitions);
   const floorMs = (prompt: string, pick: (r: (typeof floor)[number]) => number) => median(floor.filter((r) => r.prompt === prompt).map(pick));
   const floorStorm = floorMs(`storm ${options.calls}`, (r) => r.ms);
   const floorBase = floorMs(`baseline ${options.calls}`, (r) => r.ms);

@@ -1,4 +1,4 @@
-// Runs INSIDE the VS Code extension host (test/host/run-offline.mjs --tests out/bench/host/ioFloods.js):
+// Runs INSIDE the VS Code extension host (harness/host/run-offline.mjs --tests out/bench/host/ioFloods.js):
 // issue 15's I/O cases through the extension's real code paths, each beside a baseline measured in
 // the same host, in the same run:
 //   - pipe baseline: the host reads a Node writer's 100 MB stdout and drops it (a bare pipe);
@@ -33,10 +33,10 @@ import * as vscode from 'vscode';
 import type { AcpNativeApi, RenderedToolCall } from '../../src/extension/api/api';
 import { startLoopBlocks } from '../support/loopBlocks';
 import { startMainThreadBlocks } from '../support/mainThreadBlocks';
-import { deflatedBytes, deflateWrites, profiler, setSetting, sleep } from '../support/inHost';
-import { floodMessagesWriterScript, floodWriterScript } from '../support/floodLines';
-
-const EXTENSION_ID = 'acp-native.acp-native';
+import { activateWithTestAgent, deflatedBytes, deflateWrites, profiler } from '../support/inHost';
+import { closeAllEditors, diffTabs } from '../../harness/inHost/extension';
+import { waitFor as poll, sleep } from '../../harness/inHost/wait';
+import { floodMessagesWriterScript, floodWriterScript } from '../../harness/agents/lib/floodLines';
 
 export type IoScenario = 'pipe baseline' | 'parse baseline' | 'client terminal' | 'display terminal' | 'read baseline' | 'open baseline' | 'diff baseline' | 'diff open';
 
@@ -83,15 +83,8 @@ export interface IoRun {
 }
 
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 120_000): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
+/** Polled every 10 ms: what it waits for ends the measured span. */
+const waitFor = <T>(what: string, probe: () => T | undefined): Promise<T> => poll(what, probe, { timeoutMs: 120_000, intervalMs: 10 });
 
 
 v8.setFlagsFromString('--expose-gc');
@@ -423,12 +416,7 @@ async function terminalTurn(api: AcpNativeApi, prompt: string): Promise<Record<s
 }
 
 function diffTabOf(file: string): vscode.TabInputTextDiff | undefined {
-  for (const group of vscode.window.tabGroups.all) {
-    for (const tab of group.tabs) {
-      if (tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.fsPath === file) return tab.input;
-    }
-  }
-  return undefined;
+  return diffTabs().find((tab) => tab.input.modified.fsPath === file)?.input;
 }
 
 /** A 10 MB source file: lines of code-like text (`edited`: its middle line changed as the flood agent's edit changes it). */
@@ -446,7 +434,7 @@ function writeBigFile(file: string, mb: number, edited = false): void {
 }
 
 async function closeEditors(): Promise<void> {
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await closeAllEditors();
   await sleep(200);
 }
 
@@ -531,17 +519,9 @@ export async function run(): Promise<void> {
   const mb = Number(process.env.ACP_BENCH_IO_MB ?? 100);
   const fileMb = Number(process.env.ACP_BENCH_IO_FILE_MB ?? 10);
   const reps = Number(process.env.ACP_BENCH_IO_REPS ?? 2);
-  const ext = vscode.extensions.getExtension<AcpNativeApi>(EXTENSION_ID);
-  if (!ext) throw new Error(`Extension ${EXTENSION_ID} is not loaded`);
-  const api = await ext.activate();
-  const agentPath = path.join(__dirname, '..', 'agents', 'floodAgent.js');
-  if (!fs.existsSync(agentPath)) throw new Error(`flood agent not built: ${agentPath}`);
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (!root) throw new Error('no workspace folder');
-  await setSetting('acpNative.agents', [{ name: 'flood', command: process.execPath, args: [agentPath], env: { ELECTRON_RUN_AS_NODE: '1' } }]);
-  await setSetting('acpNative.defaultAgent', 'flood');
-  await setSetting('acpNative.permissions.autoApprove', 'edits');
-  await api.stopAgent();
+  const { api, stop } = await activateWithTestAgent({ name: 'flood', file: 'floodAgent' }, { 'acpNative.permissions.autoApprove': 'edits' });
   console.log(`BENCH-INFO ${JSON.stringify({ vscode: vscode.version, node: process.versions.node, mb, fileMb, reps, cpus: os.cpus().length })}`);
 
   // Plain text: a .ts file would start the TypeScript extension's server on it, in the same host,
@@ -609,10 +589,7 @@ export async function run(): Promise<void> {
       }
     }
   } finally {
-    await api.stopAgent();
-    await setSetting('acpNative.defaultAgent', undefined);
-    await setSetting('acpNative.permissions.autoApprove', undefined);
-    await setSetting('acpNative.agents', undefined);
+    await stop();
     for (const file of bigFiles) fs.rmSync(file, { force: true });
   }
   console.log('BENCH-DONE');

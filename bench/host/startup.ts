@@ -1,4 +1,4 @@
-// Runs INSIDE the VS Code extension host (test/host/run-offline.mjs --tests out/bench/host/startup.js),
+// Runs INSIDE the VS Code extension host (harness/host/run-offline.mjs --tests out/bench/host/startup.js),
 // before anything else activates the extension: built and launched by bench/startup.bench.ts, it
 // prints `BENCH {json}` lines and `BENCH-DONE`.
 //

@@ -1,5 +1,5 @@
-// Runs INSIDE the VS Code extension host (test/host/run-offline.mjs --tests out/bench/host/textStream.js):
-// streamed text from a real agent process (test/agents/stormAgent.ts) through the extension's real
+// Runs INSIDE the VS Code extension host (harness/host/run-offline.mjs --tests out/bench/host/textStream.js):
+// streamed text from a real agent process (harness/agents/stormAgent.ts) through the extension's real
 // connection, session core and Chat view (visible: posting to its real webview; hidden), against
 // tool calls of the same message count. Built and launched by bench/client/textStreamBench.ts;
 // prints one `BENCH {json}` line per measured run and `BENCH-DONE` at the end.
@@ -19,7 +19,8 @@ import type { AcpNativeApi } from '../../src/extension/api/api';
 import { startLoopBlocks } from '../support/loopBlocks';
 import { startGcPauses, startMainThreadBlocks } from '../support/mainThreadBlocks';
 import { startWindowCpu } from '../support/windowCpu';
-import { activateWithStormAgent, deflatedBytes, deflateWrites, profiler, setSetting, sleep } from '../support/inHost';
+import { sleep } from '../../harness/inHost/wait';
+import { activateWithStormAgent, deflatedBytes, deflateWrites, profiler } from '../support/inHost';
 
 
 /** How long the chat's posts and the tree's refreshes must stay still to call the run settled. */
@@ -203,7 +204,7 @@ export async function run(): Promise<void> {
   const pace = Number(process.env.ACP_BENCH_TEXT_PACE ?? 2000);
   const bytes = Number(process.env.ACP_BENCH_TEXT_BYTES ?? 1024 * 1024);
   const reps = Number(process.env.ACP_BENCH_TEXT_REPS ?? 2);
-  const api = await activateWithStormAgent();
+  const { api, stop } = await activateWithStormAgent();
   console.log(`BENCH-INFO ${JSON.stringify({ vscode: vscode.version, node: process.versions.node, messages, pace, bytes, reps, cpus: os.cpus().length })}`);
 
   try {
@@ -221,10 +222,7 @@ export async function run(): Promise<void> {
     }
   } finally {
     await vscode.commands.executeCommand('acpNative.clearToolCalls');
-    await api.stopAgent();
-    await setSetting('acpNative.defaultAgent', undefined);
-    await setSetting('acpNative.diff.autoOpen', undefined);
-    await setSetting('acpNative.agents', undefined);
+    await stop();
   }
   console.log('BENCH-DONE');
 }

@@ -1,5 +1,5 @@
-// Runs INSIDE the VS Code extension host (test/host/run-offline.mjs --tests out/bench/host/treeStorm.js):
-// tool-call storms from a real agent process (test/agents/stormAgent.ts) through the extension's
+// Runs INSIDE the VS Code extension host (harness/host/run-offline.mjs --tests out/bench/host/treeStorm.js):
+// tool-call storms from a real agent process (harness/agents/stormAgent.ts) through the extension's
 // real connection, session core and Tool Calls tree, and a replay of a stored session
 // (`session/load`) against reading and parsing the same updates from a file. Built and launched by
 // bench/client/treeStormBench.ts; prints one `BENCH {json}` line per measured run (console.log
@@ -21,8 +21,9 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
-import { replaySessionId, replayUpdates } from '../../test/agents/stormMessages';
-import { activateWithStormAgent, deflatedBytes, deflateWrites, profiler, setSetting, sleep, watchSpawns } from '../support/inHost';
+import { replaySessionId, replayUpdates } from '../../harness/agents/lib/stormMessages';
+import { sleep } from '../../harness/inHost/wait';
+import { activateWithStormAgent, deflatedBytes, deflateWrites, profiler, watchSpawns } from '../support/inHost';
 import { startLoopBlocks } from '../support/loopBlocks';
 import { startGcPauses, startMainThreadBlocks } from '../support/mainThreadBlocks';
 
@@ -307,7 +308,7 @@ export async function run(): Promise<void> {
   const reps = Number(process.env.ACP_BENCH_STORM_REPS ?? 2);
   const pace = Number(process.env.ACP_BENCH_STORM_PACE ?? 2000);
   const replayEvents = Number(process.env.ACP_BENCH_REPLAY_EVENTS ?? 10_000);
-  const api = await activateWithStormAgent();
+  const { api, stop } = await activateWithStormAgent();
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
   const replay = writeReplayLog(replayEvents, cwd);
   console.log(`BENCH-INFO ${JSON.stringify({ vscode: vscode.version, node: process.versions.node, calls, reps, pace, replayEvents })}`);
@@ -332,10 +333,7 @@ export async function run(): Promise<void> {
     }
   } finally {
     await vscode.commands.executeCommand('acpNative.clearToolCalls');
-    await api.stopAgent();
-    await setSetting('acpNative.defaultAgent', undefined);
-    await setSetting('acpNative.diff.autoOpen', undefined);
-    await setSetting('acpNative.agents', undefined);
+    await stop();
     fs.rmSync(replay.log, { force: true });
   }
   console.log('BENCH-DONE');

@@ -1,5 +1,6 @@
 /**
- * Small helpers the in-host benches (bench/host/*, run inside the VS Code extension host) share.
+ * Small helpers the in-host benches (bench/host/*, run inside the VS Code extension host) share;
+ * what they share with the integration suites is in harness/inHost.
  */
 import { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -7,16 +8,8 @@ import * as inspector from 'node:inspector/promises';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
-import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
-
-/** Sets a user (global) setting: `acpNative.trace` → section `acpNative`, key `trace`. */
-export async function setSetting(key: string, value: unknown): Promise<void> {
-  const [section, ...rest] = key.split('.');
-  await vscode.workspace.getConfiguration(section).update(rest.join('.'), value, vscode.ConfigurationTarget.Global);
-}
-
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+import { ChangedSettings, getApi, useTestAgent, type TestAgent } from '../../harness/inHost/extension';
 
 /**
  * With ACP_BENCH_PROFILE set to a folder: a CPU profile of the extension host around one run,
@@ -120,21 +113,30 @@ export async function profiler(prefix: string, name: string): Promise<{ stop(): 
 }
 
 /**
- * Activates the extension with the storm agent (built next to the bench module, in
- * out/bench/agents/stormAgent.js) as its default agent, stopped, and diffs opened on click only:
- * thousands of edits must not open thousands of diff editors.
+ * Activates the extension with a test agent of harness/agents (built next to the bench module, in
+ * out/bench/agents/) as its default agent, stopped, and `settings` set; `stop()` stops the agent
+ * and puts every setting back.
  */
-export async function activateWithStormAgent(): Promise<AcpNativeApi> {
-  const ext = vscode.extensions.getExtension<AcpNativeApi>('acp-native.acp-native');
-  if (!ext) throw new Error('Extension acp-native.acp-native is not loaded');
-  const api = await ext.activate();
-  const agentPath = path.join(__dirname, '..', 'agents', 'stormAgent.js');
-  if (!fs.existsSync(agentPath)) throw new Error(`storm agent not built: ${agentPath}`);
-  await setSetting('acpNative.agents', [{ name: 'storm', command: process.execPath, args: [agentPath], env: { ELECTRON_RUN_AS_NODE: '1' } }]);
-  await setSetting('acpNative.defaultAgent', 'storm');
-  await setSetting('acpNative.diff.autoOpen', 'onClick');
-  await api.stopAgent();
-  return api;
+export async function activateWithTestAgent(agent: TestAgent, settings: Readonly<Record<string, unknown>>): Promise<{ api: AcpNativeApi; stop(): Promise<void> }> {
+  const api = await getApi();
+  const changed = new ChangedSettings();
+  await useTestAgent(api, agent, changed);
+  await changed.setAll(settings);
+  return {
+    api,
+    stop: async () => {
+      await api.stopAgent();
+      await changed.restore();
+    },
+  };
+}
+
+/**
+ * The storm agent (harness/agents/stormAgent.ts), with diffs opened on click only: thousands of
+ * edits must not open thousands of diff editors.
+ */
+export function activateWithStormAgent(): Promise<{ api: AcpNativeApi; stop(): Promise<void> }> {
+  return activateWithTestAgent({ name: 'storm', file: 'stormAgent' }, { 'acpNative.diff.autoOpen': 'onClick' });
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * CPU time of the browser showing the window (Linux /proc only), for the in-host benches: the test
- * host (test/host/run-offline.mjs) launches Chromium next to code-server, so Chromium's processes
+ * host (harness/host/run-offline.mjs) launches Chromium next to code-server, so Chromium's processes
  * are the descendants of the extension host's launcher that are not code-server's. On this 2-core
  * machine what the window does with what the host sends it (the workbench and the webviews render
  * in its renderer processes) takes CPU the extension host then waits for.

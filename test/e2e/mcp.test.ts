@@ -8,8 +8,8 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import * as esbuild from 'esbuild';
-import { HttpMcpServer } from '../mcp/httpServer';
-import { TINY_PNG } from '../mcp/tools';
+import { HttpMcpServer } from '../../harness/mcp/httpServer';
+import { TINY_PNG } from '../../harness/mcp/tools';
 import { AgentUnderTest } from './harness/agentProcess';
 import { cardText, comparable, fold } from './harness/cards';
 import { FakeModel } from './harness/fakeModel';
@@ -26,7 +26,7 @@ describe('MCP servers', function () {
     // The stdio server as a plain Node program, as a user's server would be.
     stdioServerJs = path.join(tempDir('mcp-server'), 'stdioServer.js');
     await esbuild.build({
-      entryPoints: [path.resolve(__dirname, '../agents/mcpStdioServer.ts')],
+      entryPoints: [path.resolve(__dirname, '../../harness/agents/mcpStdioServer.ts')],
       bundle: true,
       platform: 'node',
       format: 'cjs',

@@ -2,17 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
 import { CALLS_PER_GROUP } from '../../src/extension/cards/tree/model/treeModel';
-import { closeAllEditors, diffTabs, fence, getApi, inWorkspace, isMultiRoot, lastCall, readFile, setSetting, useBundledAgent, waitFor, within, workspaceRoot } from './support/helpers';
+import { closeAllEditors, diffTabs, fence, inWorkspace, lastCall, readFile, setSetting, waitFor, within, workspaceRoot } from './support/helpers';
+import { agentSuite } from './support/agentSuite';
 
 describe('bundled agent rendered natively', function () {
   let api: AcpNativeApi;
 
-  before(async function () {
-    if (isMultiRoot()) this.skip();
-    api = await getApi();
-    await useBundledAgent(api);
-    await within('new session', api.newSession());
-  });
+  agentSuite({ agent: 'bundled' }, (started) => (api = started));
 
   beforeEach(closeAllEditors);
 

@@ -2,30 +2,16 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
-import { closeAllEditors, fence, getApi, inWorkspace, isMultiRoot, lastCall, setSetting, useBundledAgent, waitFor, within } from './support/helpers';
+import { fence, inWorkspace, lastCall, waitFor, within, revertAll } from './support/helpers';
+import { agentSuite } from './support/agentSuite';
 
 /** The extension advertises fs/*, so the bundled agent's file changes go through the editor. */
 describe('bundled agent files through the editor', function () {
   let api: AcpNativeApi;
 
-  before(async function () {
-    if (isMultiRoot()) this.skip();
-    api = await getApi();
-    await useBundledAgent(api, { autoOpen: 'onClick' });
-    await within('new session', api.newSession());
-  });
+  agentSuite({ agent: 'bundled', settings: { 'acpNative.diff.autoOpen': 'onClick' } }, (started) => (api = started));
 
-  after(async () => {
-    await setSetting('acpNative.diff.autoOpen', 'onComplete');
-  });
-
-  afterEach(async () => {
-    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-    }
-    await closeAllEditors();
-  });
+  afterEach(revertAll);
 
   it('records an /edit for review, and Undo restores the exact previous bytes', async () => {
     const file = inWorkspace('notes/bom-crlf.txt');

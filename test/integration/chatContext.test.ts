@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
-import { closeAllEditors, getApi, inWorkspace, isMultiRoot, lastCall, setSetting, startTestAgent, waitFor, within } from './support/helpers';
+import { closeAllEditors, inWorkspace, lastCall, setSetting, waitFor, within } from './support/helpers';
+import { agentSuite } from './support/agentSuite';
 
 type Block = { type: string; text?: string; uri?: string; name?: string };
 
@@ -19,20 +20,9 @@ const traceLines = async () => (await vscode.commands.executeCommand<string[]>('
 describe('chat: send to the agent, elicitation and the protocol trace', function () {
   let api: AcpNativeApi;
 
-  before(async function () {
-    if (isMultiRoot()) this.skip();
-    api = await getApi();
-    await setSetting('acpNative.trace', 'verbose');
-    await startTestAgent(api);
-    await within('new session', api.newSession());
-  });
+  agentSuite({ settings: { 'acpNative.trace': 'verbose' } }, (started) => (api = started));
 
-  after(async () => {
-    await api?.stopAgent();
-    await setSetting('acpNative.trace', undefined);
-    await setSetting('acpNative.defaultAgent', undefined);
-    await closeAllEditors();
-  });
+  after(closeAllEditors);
 
   it('traces each JSON-RPC message with its method, id and size, and at verbose the body (the client advertises elicitation)', async () => {
     const lines = await traceLines();

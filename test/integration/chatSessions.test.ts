@@ -1,18 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
-import { closeAllEditors, diffTabs, fence, getApi, isMultiRoot, setSetting, useBundledAgent, waitFor, within } from './support/helpers';
+import { closeAllEditors, diffTabs, fence, waitFor, within } from './support/helpers';
+import { agentSuite } from './support/agentSuite';
 
 describe('chat: session history and load', function () {
   let api: AcpNativeApi;
 
-  before(async function () {
-    if (isMultiRoot()) this.skip();
-    api = await getApi();
-    await useBundledAgent(api, { autoOpen: 'onClick' });
-  });
-
-  after(() => setSetting('acpNative.diff.autoOpen', 'onComplete'));
+  agentSuite({ agent: 'bundled', settings: { 'acpNative.diff.autoOpen': 'onClick' }, session: false }, (started) => (api = started));
 
   it('lists a finished session, loads it after an agent restart with its cards back, and reopens its diff', async () => {
     const sessionId = await within('new session', api.newSession());

@@ -4,34 +4,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
-import { allTabs, getApi, inWorkspace, isMultiRoot, lastCall, setSetting, startTestAgent, useBundledAgent, waitFor, within, dirtyDocument, runScenario as run } from './support/helpers';
-
-async function revertAll(): Promise<void> {
-  for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
-    await vscode.window.showTextDocument(doc);
-    await vscode.commands.executeCommand('workbench.action.files.revert');
-  }
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-}
+import { allTabs, getApi, inWorkspace, isMultiRoot, lastCall, setSetting, startTestAgent, waitFor, within, dirtyDocument, runScenario as run, revertAll } from './support/helpers';
+import { agentSuite } from './support/agentSuite';
 
 describe('client services that lose nothing', function () {
   let api: AcpNativeApi;
 
-  before(async function () {
-    if (isMultiRoot()) this.skip();
-    api = await getApi();
-    await startTestAgent(api);
-    await setSetting('acpNative.files.outsideWorkspace', 'refuse');
-    await within('new session', api.newSession());
-  });
+  agentSuite({ settings: { 'acpNative.files.outsideWorkspace': 'refuse' } }, (started) => (api = started));
 
   afterEach(revertAll);
-
-  after(async () => {
-    await api?.stopAgent();
-    await setSetting('acpNative.defaultAgent', undefined);
-    await setSetting('acpNative.files.outsideWorkspace', undefined);
-  });
 
   describe('fs/read_text_file', () => {
     it('returns the unsaved text of an open document, sliced by line and limit', async () => {
@@ -228,17 +209,7 @@ describe('an agent that speaks another protocol version', function () {
 describe('permission prompts of the bundled agent', function () {
   let api: AcpNativeApi;
 
-  before(async function () {
-    if (isMultiRoot()) this.skip();
-    api = await getApi();
-    await useBundledAgent(api, { autoApprove: 'never' });
-    await within('new session', api.newSession());
-  });
-
-  after(async () => {
-    await setSetting('acpNative.permissions.autoApprove', 'everything');
-    await api?.stopAgent();
-  });
+  agentSuite({ agent: 'bundled', settings: { 'acpNative.permissions.autoApprove': 'never' } }, (started) => (api = started));
 
   it('answers an open permission prompt "cancelled" when the turn is cancelled; a later click does nothing', async () => {
     const file = inWorkspace('notes/cancelled.md');

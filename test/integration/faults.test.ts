@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { AcpNativeApi } from '../../src/extension/api/api';
 import { DEFAULT_OUTPUT_LIMIT } from '../../src/extension/cards/terminal/clientTerminals';
-import { getApi, inWorkspace, isMultiRoot, lastCall, setSetting, startTestAgent, waitFor, within } from './support/helpers';
+import { inWorkspace, lastCall, waitFor, within } from './support/helpers';
+import { agentSuite } from './support/agentSuite';
 
 /** The longest the extension host's event loop stalled while `run` ran (a 10 ms interval's lateness). */
 async function longestStall<T>(run: () => Promise<T>): Promise<{ result: T; stallMs: number }> {
@@ -22,17 +23,7 @@ async function longestStall<T>(run: () => Promise<T>): Promise<{ result: T; stal
 describe('faults from a misbehaving agent lose nothing', function () {
   let api: AcpNativeApi;
 
-  before(async function () {
-    if (isMultiRoot()) this.skip();
-    api = await getApi();
-    await startTestAgent(api);
-    await within('new session', api.newSession());
-  });
-
-  after(async () => {
-    await api?.stopAgent();
-    await setSetting('acpNative.defaultAgent', undefined);
-  });
+  agentSuite({}, (started) => (api = started));
 
   it('keeps updates sent before session/new answered, and drops those for a session nobody created', async () => {
     const stats = api.stats();

@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
-import { getApi, inWorkspace, isMultiRoot, setSetting, startTestAgent, waitFor, within, dirtyDocument, runScenario as run, type Reported } from './support/helpers';
+import { inWorkspace, setSetting, waitFor, within, dirtyDocument, runScenario as run, type Reported, revertAll } from './support/helpers';
+import { agentSuite } from './support/agentSuite';
 
 // The fault cases of issue 13 that concern the agent's file requests, each as a user would meet
 // it: what the agent gets back, what is on disk, what is in the editor, what is left to review.
@@ -19,27 +20,9 @@ describe('file requests under faults lose nothing', function () {
   /** What the action log lists of the agent's `fs/write_text_file`s (not the tests' own writes a command's grace may list). */
   const fsWrites = () => api.changes().filter((c) => c.source === 'fs');
 
-  before(async function () {
-    if (isMultiRoot()) this.skip();
-    api = await getApi();
-    await startTestAgent(api);
-    await setSetting('acpNative.files.outsideWorkspace', 'refuse');
-    await within('new session', api.newSession());
-  });
+  agentSuite({ settings: { 'acpNative.files.outsideWorkspace': 'refuse' } }, (started) => (api = started));
 
-  afterEach(async () => {
-    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
-      await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.files.revert');
-    }
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  });
-
-  after(async () => {
-    await api?.stopAgent();
-    await setSetting('acpNative.defaultAgent', undefined);
-    await setSetting('acpNative.files.outsideWorkspace', undefined);
-  });
+  afterEach(revertAll);
 
   it('refuses a Latin-1 file open in an editor instead of serving or saving replacement characters', async () => {
     const file = inWorkspace('src/latin1.txt');

@@ -1,5 +1,5 @@
 // Entry of the integration suite, loaded inside a real VS Code extension host by either launcher
-// (test/host/run-offline.mjs through code-server, test/host/run-electron.mjs through
+// (harness/host/run-offline.mjs through code-server, harness/host/run-electron.mjs through
 // @vscode/test-electron). It runs every bundled `*.test.js` next to it with mocha.
 import * as path from 'node:path';
 import * as fs from 'node:fs';

@@ -3,8 +3,9 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { AcpNativeApi, RenderedToolCall } from '../../src/extension/api/api';
 import { DEFAULT_OUTPUT_LIMIT } from '../../src/extension/cards/terminal/clientTerminals';
-import { FLOOD_LAST_LINE, isFloodTail } from '../../bench/support/floodLines';
-import { closeAllEditors, diffTabs, getApi, inWorkspace, isMultiRoot, lastCall, setSetting, testAgentPath, waitFor, within } from './support/helpers';
+import { FLOOD_LAST_LINE, isFloodTail } from '../../harness/agents/lib/floodLines';
+import { closeAllEditors, diffTabs, inWorkspace, lastCall, waitFor, within } from './support/helpers';
+import { agentSuite } from './support/agentSuite';
 
 const MB = 2 ** 20;
 const SKIP_NOTE_END = 'of output not shown …]\x1b[0m\r\n';
@@ -42,21 +43,9 @@ function lastDelivery(rendered: string): string {
 describe('I/O floods and a big file: bounded, the tail intact, the diff right', function () {
   let api: AcpNativeApi;
 
-  before(async function () {
-    if (isMultiRoot()) this.skip();
-    api = await getApi();
-    await setSetting('acpNative.agents', [{ name: 'flood', command: process.execPath, args: [testAgentPath('floodAgent')], env: { ELECTRON_RUN_AS_NODE: '1' } }]);
-    await setSetting('acpNative.defaultAgent', 'flood');
-    await api.stopAgent();
-    await within('new session', api.newSession());
-  });
+  agentSuite({ agent: { name: 'flood', file: 'floodAgent' } }, (started) => (api = started));
 
-  after(async () => {
-    await api?.stopAgent();
-    await setSetting('acpNative.defaultAgent', undefined);
-    await setSetting('acpNative.agents', undefined);
-    await closeAllEditors();
-  });
+  after(closeAllEditors);
 
   it('keeps the exact tail of a 100 MB client-terminal flood within the default limit, and says it truncated', async () => {
     assert.equal(await within('the flood turn', api.prompt('client 100'), 120_000), 'end_turn');

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AcpNativeApi, OpenSessionInfo } from '../../src/extension/api/api';
-import { getApi, isMultiRoot, setSetting, testAgentPath, waitFor, within } from './support/helpers';
+import { getApi, isMultiRoot, setSetting, testAgentEntry, waitFor, within } from './support/helpers';
 
 /**
  * Two instances of the third-party test agent under two names. Both count their sessions
@@ -12,9 +12,7 @@ const AGENT_B = 'agent-b';
 /** The same test agent advertising `sessionCapabilities.close`. */
 const AGENT_C = 'agent-c';
 
-function testAgent(name: string, ...flags: string[]) {
-  return { name, command: process.execPath, args: [testAgentPath('thirdPartyAgent'), ...flags], env: { ELECTRON_RUN_AS_NODE: '1' } };
-}
+const testAgent = (name: string, ...flags: string[]) => testAgentEntry({ name, file: 'thirdPartyAgent', args: flags });
 
 /** The agent's own id of an editor session id (a clash with another agent's id adds `~N`). */
 const agentSideId = (sessionId: string) => sessionId.replace(/~\d+$/, '');

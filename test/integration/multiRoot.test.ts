@@ -3,23 +3,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
-import { closeAllEditors, diffTabs, getApi, startTestAgent, inWorkspace, lastCall, setSetting, waitFor, within, workspaceRoot } from './support/helpers';
+import { closeAllEditors, diffTabs, inWorkspace, lastCall, waitFor, within, workspaceRoot } from './support/helpers';
+import { agentSuite } from './support/agentSuite';
 
 // Runs only in the multi-root pass of the suite (test/fixtures/multiroot/multiroot.code-workspace).
 describe('multi-root workspace', function () {
   let api: AcpNativeApi;
 
-  before(async function () {
-    if ((vscode.workspace.workspaceFolders?.length ?? 0) < 2) this.skip();
-    api = await getApi();
-    await startTestAgent(api);
-    await setSetting('acpNative.diff.autoOpen', 'onComplete');
-    await within('new session', api.newSession());
-  });
-
-  after(async () => {
-    await api?.stopAgent();
-  });
+  agentSuite({ pass: 'multi-root', settings: { 'acpNative.diff.autoOpen': 'onComplete' } }, (started) => (api = started));
 
   beforeEach(closeAllEditors);
 

@@ -5,9 +5,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
-import { getApi, isMultiRoot, setSetting, testAgentPath, waitFor, within } from './support/helpers';
+import { getApi, isMultiRoot, setSetting, useTestAgent, waitFor, within } from './support/helpers';
 
-/** What the sign-in test agent (test/agents/signInAgent.ts) recorded, in order. */
+/** What the sign-in test agent (harness/agents/signInAgent.ts) recorded, in order. */
 type AgentEvent = { pid: number; method: string } & Record<string, unknown>;
 
 function events(stateDir: string): AgentEvent[] {
@@ -58,11 +58,7 @@ describe('sign-in', function () {
   async function useSignInAgent(env: Record<string, string> = {}): Promise<{ name: string; stateDir: string }> {
     const name = `sign-in-${++counter}`;
     const stateDir = path.join(root, name);
-    await setSetting('acpNative.agents', [
-      { name, command: process.execPath, args: [testAgentPath('signInAgent')], env: { ELECTRON_RUN_AS_NODE: '1', SIGNIN_AGENT_STATE: stateDir, ...env } },
-    ]);
-    await setSetting('acpNative.defaultAgent', name);
-    await api.stopAgent();
+    await useTestAgent(api, { name, file: 'signInAgent', env: { SIGNIN_AGENT_STATE: stateDir, ...env } });
     return { name, stateDir };
   }
 

@@ -5,7 +5,7 @@
 //   ACP_REAL_CODEX=/tmp/real-agents/node_modules/.bin/codex-acp \
 //   ACP_REAL_GEMINI=/tmp/real-agents/node_modules/.bin/gemini \
 //   ACP_REAL_CLAUDE=/tmp/real-agents/node_modules/.bin/claude-agent-acp \
-//     node test/host/run-offline.mjs --grep "real agents"
+//     node harness/host/run-offline.mjs --grep "real agents"
 // Everything here works offline: dummy keys, fresh CODEX_HOME / HOME folders.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -13,17 +13,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
-import { getApi, isMultiRoot, setSetting, waitFor, within } from './support/helpers';
+import { getApi, isMultiRoot, setSetting, useAgent, waitFor, within } from './support/helpers';
 
 describe('sign-in with real agents (opt-in)', function () {
   this.timeout(180_000);
   let api: AcpNativeApi;
 
-  async function useAgent(name: string, command: string, args: string[], env: Record<string, string>): Promise<void> {
-    await setSetting('acpNative.agents', [{ name, command, args, env }]);
-    await setSetting('acpNative.defaultAgent', name);
-    await api.stopAgent();
-  }
 
   /** Starts a session the agent refuses, dismissing the sign-in QuickPick: the agent's error. */
   async function refusedSession(): Promise<unknown> {
@@ -62,7 +57,7 @@ describe('sign-in with real agents (opt-in)', function () {
     if (!codex) this.skip();
     const codexHome = fs.mkdtempSync(path.join(os.homedir(), '.acp-codex-home-'));
     try {
-      await useAgent('codex-real', codex, [], { CODEX_HOME: codexHome, CODEX_API_KEY: '', OPENAI_API_KEY: '' });
+      await useAgent(api, { name: 'codex-real', command: codex, args: [], env: { CODEX_HOME: codexHome, CODEX_API_KEY: '', OPENAI_API_KEY: '' } });
       assert.match(((await refusedSession()) as Error).message, /Authentication required/);
       assert.deepEqual(
         api.authMethods().filter((m) => m.type === 'env_var').map((m) => m.id),
@@ -86,7 +81,7 @@ describe('sign-in with real agents (opt-in)', function () {
     if (!gemini) this.skip();
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-gemini-home-'));
     try {
-      await useAgent('gemini-real', gemini, ['--acp'], { HOME: home, GEMINI_API_KEY: '', GOOGLE_API_KEY: '' });
+      await useAgent(api, { name: 'gemini-real', command: gemini, args: ['--acp'], env: { HOME: home, GEMINI_API_KEY: '', GOOGLE_API_KEY: '' } });
       assert.match(((await refusedSession()) as Error).message, /API key is missing/);
       assert.deepEqual(
         api.authMethods().map((m) => [m.id, m.type]),
@@ -110,7 +105,7 @@ describe('sign-in with real agents (opt-in)', function () {
     if (!claude) this.skip();
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-claude-home-'));
     try {
-      await useAgent('claude-real', claude, [], { HOME: home, ANTHROPIC_API_KEY: '' });
+      await useAgent(api, { name: 'claude-real', command: claude, args: [], env: { HOME: home, ANTHROPIC_API_KEY: '' } });
       // Its session/new fails without a login (not with -32000 in every version): start it alone.
       const methods = await within(
         'the agent to start',

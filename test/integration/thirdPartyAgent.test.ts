@@ -2,23 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
-import { closeAllEditors, diffTabs, getApi, isMultiRoot, startTestAgent, inWorkspace, lastCall, setSetting, waitFor, within } from './support/helpers';
+import { closeAllEditors, diffTabs, inWorkspace, lastCall, setSetting, waitFor, within } from './support/helpers';
+import { agentSuite } from './support/agentSuite';
 
 describe('what third-party agents send', function () {
   let api: AcpNativeApi;
 
-  before(async function () {
-    if (isMultiRoot()) this.skip();
-    api = await getApi();
-    await startTestAgent(api);
-    await setSetting('acpNative.diff.autoOpen', 'onComplete');
-    await within('new session', api.newSession());
-  });
-
-  after(async () => {
-    await api?.stopAgent();
-    await setSetting('acpNative.defaultAgent', undefined);
-  });
+  agentSuite({ settings: { 'acpNative.diff.autoOpen': 'onComplete' } }, (started) => (api = started));
 
   beforeEach(closeAllEditors);
 

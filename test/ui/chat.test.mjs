@@ -1,6 +1,6 @@
 // @ts-check
 // The Chat view in a real browser: Chromium drives the VS Code workbench (code-server) with the
-// extension under development and the bundled (scripted) agent. See test/host/run-ui.mjs.
+// extension under development and the bundled (scripted) agent. See test/ui/run.mjs.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 // ACP: Add Agent… in a real browser: the ACP Registry's agents in a QuickPick. The launcher
-// (test/host/run-ui.mjs) points acpNative.registry.url at a loopback port (ACP_UI_REGISTRY_URL)
+// (test/ui/run.mjs) points acpNative.registry.url at a loopback port (ACP_UI_REGISTRY_URL)
 // that nothing serves at first, so the catalogue is the snapshot of the real registry shipped in
 // the VSIX, with its date; then this test serves a registry there with an agent to add.
 import * as assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '../host/codeServer.mjs';
+import { repoRoot } from '../../harness/host/codeServer.mjs';
 import { WAIT, runCommand, screenshot, workbenchPage, openWorkbench } from './workbench.mjs';
 
 const snapshot = JSON.parse(readFileSync(join(repoRoot, 'resources/registry-snapshot.json'), 'utf8'));

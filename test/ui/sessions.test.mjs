@@ -1,6 +1,6 @@
 // @ts-check
 // Several sessions of several agents at once, in a real browser: the bundled (scripted) agent and
-// the third-party test agent (test/agents/thirdPartyAgent.ts, configured by test/host/run-ui.mjs)
+// the third-party test agent (harness/agents/thirdPartyAgent.ts, configured by test/ui/run.mjs)
 // run side by side. A question of one agent arrives while the user looks at the other's session;
 // the header says so, one click shows that session, the answer reaches that agent's turn only.
 import * as assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // @ts-check
 // Streaming into the Chat view in a real browser (issue 15, goal 3): a 1 MB markdown answer from a
-// real agent process (test/agents/stormAgent.ts, configured by test/host/run-ui.mjs) through the
+// real agent process (harness/agents/stormAgent.ts, configured by test/ui/run.mjs) through the
 // extension into the webview, and a 10,000-row session opening. The tests assert what keeps the
 // page responsive (a growing message is rendered incrementally: the nodes of its finished blocks
 // stay the same nodes) and PRINT the browser's longest task (PerformanceObserver 'longtask'): CI

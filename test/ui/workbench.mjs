@@ -1,9 +1,9 @@
 // @ts-check
-// What the UI tests share: the page the launcher (test/host/run-ui.mjs) opened, and helpers that
+// What the UI tests share: the page the launcher (test/ui/run.mjs) opened, and helpers that
 // find their way around the VS Code workbench. Every wait is bounded.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../host/codeServer.mjs';
+import { repoRoot } from '../../harness/host/codeServer.mjs';
 
 /**
  * Filled by the launcher before the tests load.
@@ -13,7 +13,7 @@ export const ui = { page: undefined, workspace: undefined, url: undefined };
 
 /** The workbench page the launcher opened. */
 export function workbenchPage() {
-  if (!ui.page) throw new Error('no workbench page: run the UI tests through test/host/run-ui.mjs');
+  if (!ui.page) throw new Error('no workbench page: run the UI tests through test/ui/run.mjs');
   return ui.page;
 }
 

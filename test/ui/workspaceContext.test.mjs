@@ -1,7 +1,7 @@
 // @ts-check
 // The Chat view's workspace context in a real browser: @ mentions, pasted images, the agent's
 // forms (elicitation) and the pickers in a narrow sidebar. The agent is the third-party test agent
-// (test/agents/thirdPartyAgent.ts, configured by test/host/run-ui.mjs), chosen with ACP: Choose
+// (harness/agents/thirdPartyAgent.ts, configured by test/ui/run.mjs), chosen with ACP: Choose
 // Agent: it advertises images, sends Claude-like modes and config options, and says which blocks
 // reached it.
 import * as assert from 'node:assert/strict';

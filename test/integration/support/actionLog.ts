@@ -6,7 +6,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { StopReason } from '@agentclientprotocol/sdk';
 import type { AcpNativeApi, LoggedChange } from '../../../src/extension/api/api';
-import { closeAllEditors, getApi, isMultiRoot, setSetting, startTestAgent, waitFor, within } from './helpers';
+import { agentSuite } from './agentSuite';
+import { closeAllEditors, waitFor, within } from './helpers';
 
 export interface ActionLogSuite {
   /** The extension's API (set in the suite's `before`). */
@@ -33,21 +34,10 @@ export function actionLogSuite(agentName: string, agentArgs: string[] = []): Act
     prompt: (text) => within(`the turn "${text.split('\n')[0]}"`, suite.api.prompt(text)),
   };
 
-  before(async function () {
-    if (isMultiRoot()) this.skip();
-    api = await getApi();
-    await startTestAgent(api, agentName, agentArgs);
-    await setSetting('acpNative.permissions.autoApprove', 'edits');
-    await setSetting('acpNative.diff.autoOpen', 'onClick');
-    await within('new session', api.newSession());
-  });
-
-  after(async () => {
-    await api?.stopAgent();
-    await setSetting('acpNative.defaultAgent', undefined);
-    await setSetting('acpNative.permissions.autoApprove', undefined);
-    await setSetting('acpNative.diff.autoOpen', undefined);
-  });
+  agentSuite(
+    { agent: { name: agentName, args: agentArgs }, settings: { 'acpNative.permissions.autoApprove': 'edits', 'acpNative.diff.autoOpen': 'onClick' } },
+    (started) => (api = started),
+  );
 
   afterEach(async () => {
     await vscode.commands.executeCommand('workbench.action.files.revert');

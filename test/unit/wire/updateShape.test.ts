@@ -5,7 +5,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { removeSdkSessionRouter } from '../../../src/extension/wire/agentConnection';
 import { SessionState } from '../../../src/extension/session/model/sessionState';
 import { checkSessionNotification, isUnknownUpdateKind } from '../../../src/extension/wire/updateShape';
-import { updateMix } from '../../../bench/client/updateMix';
+import { updateMix } from '../../../harness/agents/lib/updateMix';
 
 const SESSION = 'sess-1';
 /** A real turn of Claude's ACP adapter (see test/fixtures/acp/README.md). */

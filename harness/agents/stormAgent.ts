@@ -14,9 +14,9 @@
 //                fences, tables) streamed as N `agent_message_chunk`s cut at arbitrary characters,
 //                as a model's tokens are; with R, paced at R chunks per second (bench/host/textStream.ts)
 // Diff cards carry content but no terminal is announced: terminals are not what this measures.
-import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import { chunkLike, replayCount, replayUpdates, toolCallMessages } from './stormMessages';
+import { benchAgent, pace, promptText, SendWindow, stdioStream } from './lib/agentKit';
+import { chunkLike, replayCount, replayUpdates, toolCallMessages } from './lib/stormMessages';
 
 type Client = acp.AgentContext;
 
@@ -25,39 +25,27 @@ const WINDOW = 256;
 
 /** Sends `updates` as fast as the pipe takes them. */
 async function send(client: Client, sessionId: string, updates: Iterable<acp.SessionUpdate>): Promise<void> {
-  let inFlight: Promise<void>[] = [];
+  const window = new SendWindow(WINDOW);
   for (const update of updates) {
-    inFlight.push(client.notify(acp.methods.client.session.update, { sessionId, update }));
-    if (inFlight.length >= WINDOW) {
-      await Promise.all(inFlight);
-      inFlight = [];
-    }
+    if (window.add(client.notify(acp.methods.client.session.update, { sessionId, update }))) await window.drain();
   }
-  await Promise.all(inFlight);
+  await window.drain();
 }
 
 async function flood(client: Client, sessionId: string, count: number, cwd: string, asChunks: boolean, callsPerSecond: number): Promise<number> {
-  let inFlight: Promise<void>[] = [];
+  const window = new SendWindow(WINDOW);
   let sent = 0;
   const start = performance.now();
   for (let i = 0; i < count; i++) {
     // Paced: never ahead of `callsPerSecond` (checked every 10 calls, so timers stay coarse).
-    const due = start + (i / callsPerSecond) * 1000;
-    if (callsPerSecond > 0 && i % 10 === 0 && due > performance.now()) {
-      await Promise.all(inFlight);
-      inFlight = [];
-      await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
-    }
+    await pace(window, i, start, callsPerSecond);
     for (const update of toolCallMessages(i, cwd)) {
-      inFlight.push(client.notify(acp.methods.client.session.update, { sessionId, update: asChunks ? chunkLike(update, sent) : update }));
+      const full = window.add(client.notify(acp.methods.client.session.update, { sessionId, update: asChunks ? chunkLike(update, sent) : update }));
       sent++;
-      if (inFlight.length >= WINDOW) {
-        await Promise.all(inFlight);
-        inFlight = [];
-      }
+      if (full) await window.drain();
     }
   }
-  await Promise.all(inFlight);
+  await window.drain();
   return sent;
 }
 
@@ -83,40 +71,20 @@ export function markdownAnswer(size: number): string {
 
 async function streamAnswer(client: Client, sessionId: string, chunks: number, size: number, chunksPerSecond: number): Promise<void> {
   const text = markdownAnswer(size);
-  let inFlight: Promise<void>[] = [];
+  const window = new SendWindow(WINDOW);
   const start = performance.now();
   for (let i = 0; i < chunks; i++) {
-    const due = start + (i / chunksPerSecond) * 1000;
-    if (chunksPerSecond > 0 && i % 10 === 0 && due > performance.now()) {
-      await Promise.all(inFlight);
-      inFlight = [];
-      await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
-    }
+    await pace(window, i, start, chunksPerSecond);
     const piece = text.slice(Math.floor((i * text.length) / chunks), Math.floor(((i + 1) * text.length) / chunks));
-    inFlight.push(client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: piece } } }));
-    if (inFlight.length >= WINDOW) {
-      await Promise.all(inFlight);
-      inFlight = [];
-    }
+    const chunk: acp.SessionUpdate = { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: piece } };
+    if (window.add(client.notify(acp.methods.client.session.update, { sessionId, update: chunk }))) await window.drain();
   }
-  await Promise.all(inFlight);
+  await window.drain();
 }
 
 const sessions = new Map<string, string>();
-let nextSession = 1;
 
-acp
-  .agent({ name: 'storm-agent' })
-  .onRequest(acp.methods.agent.initialize, () => ({
-    protocolVersion: acp.PROTOCOL_VERSION,
-    agentCapabilities: { loadSession: true },
-    agentInfo: { name: 'storm-agent', version: '0.0.0' },
-  }))
-  .onRequest(acp.methods.agent.session.new, ({ params }) => {
-    const sessionId = `storm_session_${nextSession++}`;
-    sessions.set(sessionId, params.cwd);
-    return { sessionId };
-  })
+benchAgent('storm-agent', { prefix: 'storm', loadSession: true, sessions })
   .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
     const count = replayCount(params.sessionId);
     if (count === undefined) throw acp.RequestError.resourceNotFound(params.sessionId);
@@ -125,7 +93,7 @@ acp
     return {};
   })
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
-    const text = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    const text = promptText(params.prompt);
     const [mode, ...numbers] = text.trim().split(/\s+/, 4);
     const [count = 1000, second = 0, third = 0] = numbers.map((n) => Number.parseInt(n, 10) || 0);
     const cwd = sessions.get(params.sessionId) ?? process.cwd();
@@ -141,5 +109,4 @@ acp
     }
     return { stopReason: 'end_turn' };
   })
-  .onNotification(acp.methods.agent.session.cancel, () => undefined)
-  .connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
+  .connect(stdioStream());

@@ -4,7 +4,7 @@
 // Chromium, with no download from Microsoft or GitHub. `npm run test:integration` calls it after
 // bundling the suite; it also works alone:
 //
-//   node test/host/run-offline.mjs [--grep PATTERN] [--workspace PATH] [--tests FILE]
+//   node harness/host/run-offline.mjs [--grep PATTERN] [--workspace PATH] [--tests FILE]
 //                                  [--extension DIR] [--timeout 20m] [--screenshot] [--verbose] [--keep]
 //
 // Every option also reads an environment variable (flags win):
@@ -22,24 +22,21 @@
 //                 ACP_TEST_SETTINGS    extra user settings as JSON (a measurement's own; merged over the quiet ones)
 //
 // Exit code: the suite's (0 passed, 1 failed), 1 on timeout or a host error, 130/143 on a signal.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { format, inspect } from 'node:util';
 import { parseCli } from './cli.mjs';
 import {
-  ensureCodeServer, ensureDebianPackages, errorText, launchChromium, log, newLogFile, productVersions, repoRoot,
+  ensureCodeServer, ensureDebianPackages, errorText, launchChromium, log, logPage, productVersions, repoRoot,
   since, sleep, startCodeServer, workbenchUrl,
 } from './codeServer.mjs';
-import { copyWorkspace, parseDuration } from './workspace.mjs';
+import { copyWorkspace, parseDuration, SUITE_FLAGS, suiteOptions } from './workspace.mjs';
 
 const flags = parseCli(
   import.meta.url,
   {
+    ...SUITE_FLAGS,
     extension: { type: 'string' },
-    tests: { type: 'string' },
-    workspace: { type: 'string' },
-    grep: { type: 'string' },
-    timeout: { type: 'string' },
     screenshot: { type: 'boolean' },
     verbose: { type: 'boolean' },
     keep: { type: 'boolean' },
@@ -54,11 +51,8 @@ const flags = parseCli(
 const env = process.env;
 const on = (v) => v === '1' || v === 'true';
 const opts = {
+  ...suiteOptions(flags),
   extension: resolve(flags.extension ?? env.ACP_TEST_EXTENSION ?? repoRoot),
-  tests: resolve(repoRoot, flags.tests ?? env.ACP_TEST_PATH ?? 'out/test/integration/index.js'),
-  workspace: resolve(repoRoot, flags.workspace ?? env.ACP_TEST_WORKSPACE ?? 'test/fixtures/workspace'),
-  grep: flags.grep ?? env.ACP_TEST_GREP,
-  timeoutMs: parseDuration(flags.timeout ?? env.ACP_TEST_TIMEOUT ?? '20m'),
   screenshot: flags.screenshot || on(env.ACP_TEST_SCREENSHOT),
   verbose: flags.verbose || on(env.ACP_TEST_VERBOSE),
   keep: flags.keep || on(env.ACP_TEST_KEEP),
@@ -120,12 +114,6 @@ async function main() {
   log(`suite:     ${opts.tests}${opts.grep ? `  (grep: ${opts.grep})` : ''}`);
   timings.setup = performance.now() - t;
 
-  const runLog = newLogFile('integration');
-  const debug = (line) => {
-    appendFileSync(runLog, `${line}\n`);
-    if (opts.verbose) console.log(`[browser] ${line}`);
-  };
-
   // One deadline for everything after setup (server, browser, suite).
   let timer;
   const timedOut = new Promise((_, rej) => {
@@ -155,6 +143,7 @@ async function main() {
   cleanups.push({ what: 'close browser', fn: () => browser.close() });
   timings.browser = performance.now() - t;
   const { page } = browser;
+  const { file: runLog, debug } = logPage(page, { name: 'integration', verbose: opts.verbose });
 
   // The workbench calls these two when it runs extension tests (window.codeAutomationLog/Exit):
   // every console call of the extension host, then the result of run() once it settles.
@@ -172,11 +161,6 @@ async function main() {
     saveWorkbenchLogs(runLog, logs);
     resolveExit(code);
   });
-  page.on('console', (m) => debug(`console.${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => debug(`pageerror: ${e.stack ?? e.message}`));
-  page.on('requestfailed', (r) => debug(`requestfailed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
-  // Browser-level dialogs (beforeunload and the like) would block the page forever.
-  page.on('dialog', (d) => d.dismiss().catch(() => {}));
   const crashed = new Promise((_, rej) => {
     page.on('crash', () => rej(new Error('the browser page crashed')));
     page.on('close', () => rej(new Error('the browser page closed before the suite finished')));

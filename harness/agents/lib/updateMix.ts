@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionNotification, SessionUpdate } from '@agentclientprotocol/sdk';
 
-export const FIXTURE = join(__dirname, '../../test/fixtures/acp/claude-agent-acp-turn.jsonl');
+export const FIXTURE = join(__dirname, '../../../test/fixtures/acp/claude-agent-acp-turn.jsonl');
 
 /** Fixture `seq`s of one cycle, in order. 49 (terminal output) is repeated with varied data. */
 const CYCLE: readonly (number | 'output')[] = [

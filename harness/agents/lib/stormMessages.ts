@@ -1,4 +1,4 @@
-// The messages of the benchmark agent (test/agents/stormAgent.ts), shared with the benchmark that
+// The messages of the benchmark agent (harness/agents/stormAgent.ts), shared with the benchmark that
 // compares a replay (`session/load`) against reading and parsing the same updates from a file
 // (bench/host/treeStorm.ts): both sides build the very same updates from here.
 import type * as acp from '@agentclientprotocol/sdk';

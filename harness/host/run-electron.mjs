@@ -2,9 +2,9 @@
 // @ts-check
 // Runs the integration suite in desktop VS Code (Electron) through @vscode/test-electron, for
 // machines that can download VS Code from Microsoft (or have one: --vscode PATH). The offline route,
-// which works everywhere the npm registry does, is test/host/run-offline.mjs (npm run test:integration).
+// which works everywhere the npm registry does, is harness/host/run-offline.mjs (npm run test:integration).
 //
-//   node test/host/run-electron.mjs [--version 1.99.3] [--vscode PATH] [--grep PATTERN]
+//   node harness/host/run-electron.mjs [--version 1.99.3] [--vscode PATH] [--grep PATTERN]
 //                                   [--workspace PATH] [--tests FILE] [--timeout 20m]
 //
 //   --version    ACP_VSCODE_VERSION  VS Code version to download (default 1.99.3; 'stable' for the latest)
@@ -15,20 +15,17 @@
 //   --timeout    ACP_TEST_TIMEOUT    whole-run limit (default 20m)
 // Downloads are cached in .cache/vscode-test. On Linux without a display, run it under xvfb-run.
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseCli } from './cli.mjs';
 import { log, repoRoot } from './codeServer.mjs';
-import { copyWorkspace, parseDuration } from './workspace.mjs';
+import { copyWorkspace, SUITE_FLAGS, suiteOptions } from './workspace.mjs';
 
 const flags = parseCli(
   import.meta.url,
   {
+    ...SUITE_FLAGS,
     version: { type: 'string' },
     vscode: { type: 'string' },
-    grep: { type: 'string' },
-    workspace: { type: 'string' },
-    tests: { type: 'string' },
-    timeout: { type: 'string' },
   },
   '[host]',
 );
@@ -36,10 +33,7 @@ const flags = parseCli(
 const env = process.env;
 const version = flags.version ?? env.ACP_VSCODE_VERSION ?? '1.99.3';
 const vscodeExecutablePath = flags.vscode ?? env.ACP_VSCODE_PATH;
-const grep = flags.grep ?? env.ACP_TEST_GREP;
-const tests = resolve(repoRoot, flags.tests ?? env.ACP_TEST_PATH ?? 'out/test/integration/index.js');
-const workspace = resolve(repoRoot, flags.workspace ?? env.ACP_TEST_WORKSPACE ?? 'test/fixtures/workspace');
-const timeoutMs = parseDuration(flags.timeout ?? env.ACP_TEST_TIMEOUT ?? '20m');
+const { grep, tests, workspace, timeoutMs } = suiteOptions(flags);
 
 if (!existsSync(tests)) {
   console.error(`[host] suite not found: ${tests} (build it with \`node esbuild.mjs --tests\`)`);

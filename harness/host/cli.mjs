@@ -1,5 +1,5 @@
 // @ts-check
-// Command-line parsing shared by the launchers (run-offline, run-electron, run-ui) and
+// Command-line parsing shared by the launchers (run-offline, run-electron, test/ui/run.mjs) and
 // scripts/start.mjs: flags from node:util's parseArgs, `--help` printing the comment block at the
 // top of the calling file, a bad flag exiting 2 with that help.
 import { readFileSync } from 'node:fs';

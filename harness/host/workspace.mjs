@@ -1,9 +1,32 @@
 // @ts-check
-// Helpers shared by the test launchers (run-offline.mjs, run-electron.mjs).
+// Helpers shared by the suite launchers (run-offline.mjs, run-electron.mjs) and test/ui/run.mjs.
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { log } from './codeServer.mjs';
+import { log, repoRoot } from './codeServer.mjs';
+
+/** The flags both suite launchers take (parseCli options); `suiteOptions` reads them. */
+export const SUITE_FLAGS = /** @type {const} */ ({
+  tests: { type: 'string' },
+  workspace: { type: 'string' },
+  grep: { type: 'string' },
+  timeout: { type: 'string' },
+});
+
+/**
+ * What the suite flags say, each over its environment variable, with the defaults: the suite
+ * module, the workspace (copied before the run), the grep passed to the suite, the whole-run limit.
+ * @param {{ tests?: string, workspace?: string, grep?: string, timeout?: string }} flags
+ */
+export function suiteOptions(flags) {
+  const env = process.env;
+  return {
+    tests: resolve(repoRoot, flags.tests ?? env.ACP_TEST_PATH ?? 'out/test/integration/index.js'),
+    workspace: resolve(repoRoot, flags.workspace ?? env.ACP_TEST_WORKSPACE ?? 'test/fixtures/workspace'),
+    grep: flags.grep ?? env.ACP_TEST_GREP,
+    timeoutMs: parseDuration(flags.timeout ?? env.ACP_TEST_TIMEOUT ?? '20m'),
+  };
+}
 
 /**
  * Copies the workspace to a temp folder, so the suite may modify files freely. A folder is copied

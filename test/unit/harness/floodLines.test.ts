@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { FLOOD_LAST_LINE, floodChunk, floodMessagesWriterScript, isFloodTail } from '../../../bench/support/floodLines';
+import { FLOOD_LAST_LINE, floodChunk, floodMessagesWriterScript, isFloodTail } from '../../../harness/agents/lib/floodLines';
 
 // The check the flood benchmarks and tests rely on to say "the tail is intact" must itself fail
 // when the tail is not.

@@ -5,7 +5,7 @@
 // copy of test/fixtures/workspace. Mocha runs here in Node; the tests reach the page through
 // test/ui/workbench.mjs. `npm run test:ui` builds first and calls this.
 //
-//   node test/host/run-ui.mjs [--grep PATTERN] [--timeout 3m] [--verbose] [--keep]
+//   node test/ui/run.mjs [--grep PATTERN] [--timeout 3m] [--verbose] [--keep]
 //
 //   --grep      ACP_UI_GREP       run only the tests whose title matches
 //   --timeout   ACP_UI_TIMEOUT    whole-run limit (default 4m): a hang fails instead of stalling
@@ -13,15 +13,15 @@
 //   --keep      ACP_UI_KEEP=1     keep the temp workspace copy
 //
 // Screenshots go to docs/images/ (the README shows them). Exit code: 0 passed, 1 failed.
-import { appendFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCli } from './cli.mjs';
+import { parseCli } from '../../harness/host/cli.mjs';
 import Mocha from 'mocha';
 import {
-  ensureCodeServer, ensureDebianPackages, errorText, freePort, launchChromium, log, newLogFile, repoRoot, since, startCodeServer, workbenchUrl,
-} from './codeServer.mjs';
-import { copyWorkspace, parseDuration } from './workspace.mjs';
-import { ui } from '../ui/workbench.mjs';
+  ensureCodeServer, ensureDebianPackages, errorText, freePort, launchChromium, log, logPage, repoRoot, since, startCodeServer, workbenchUrl,
+} from '../../harness/host/codeServer.mjs';
+import { copyWorkspace, parseDuration } from '../../harness/host/workspace.mjs';
+import { ui } from './workbench.mjs';
 
 const flags = parseCli(
   import.meta.url,
@@ -58,7 +58,7 @@ const SETTINGS = {
       command: process.execPath,
       args: [join(repoRoot, 'out/test/agents/thirdPartyAgent.js'), '--prompt-capabilities', 'image', '--config-options'],
     },
-    // The benchmark agent (test/agents/stormAgent.ts): test/ui/streaming.test.mjs streams a 1 MB answer from it.
+    // The benchmark agent (harness/agents/stormAgent.ts): test/ui/streaming.test.mjs streams a 1 MB answer from it.
     { name: 'Storm agent (benchmarks)', command: process.execPath, args: [join(repoRoot, 'out/test/agents/stormAgent.js')] },
   ],
 };
@@ -83,14 +83,7 @@ async function main() {
   const browser = await launchChromium({ viewport: { width: 1280, height: 800 } });
   cleanups.push(() => browser.close());
   const { page } = browser;
-  const runLog = newLogFile('ui');
-  const debug = (line) => {
-    appendFileSync(runLog, `${line}\n`);
-    if (opts.verbose) console.log(`[browser] ${line}`);
-  };
-  page.on('console', (m) => debug(`console.${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => debug(`pageerror: ${e.stack ?? e.message}`));
-  page.on('dialog', (d) => d.dismiss().catch(() => {}));
+  const { file: runLog } = logPage(page, { name: 'ui', verbose: opts.verbose });
   Object.assign(ui, { page, workspace: target, url: workbenchUrl({ url: server.url, target, extensionDevelopmentPath: repoRoot }) });
 
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, reporter: 'spec', color: false, ...(opts.grep ? { grep: opts.grep } : {}) });

@@ -2,7 +2,7 @@
 // It is a real ACP agent on stdio (the SDK), started by the extension through `acpNative.agents`
 // (bench/host/ioFloods.ts, test/integration/ioFloods.test.ts). Each prompt is one line:
 //   client MB [LIMIT] [POLL_MS]  `terminal/create` of a Node writer printing MB megabytes of numbered
-//                            lines (bench/support/floodLines.ts) with `outputByteLimit` LIMIT
+//                            lines (harness/agents/lib/floodLines.ts) with `outputByteLimit` LIMIT
 //                            (none: the client's default), polling `terminal/output` every POLL_MS
 //                            (default 100) until it exits, then once more and `release`. The
 //                            tool call's rawOutput reports the last answer: bytes, truncated,
@@ -15,9 +15,9 @@
 //                            line, writes it back (`fs/write_text_file`) and reports the change as
 //                            Claude's adapter does: the call-time snippet, then the applied hunk
 //                            (±3 context lines) with a location
-import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import { floodChunk, floodWriterScript, isFloodTail } from '../../bench/support/floodLines';
+import { benchAgent, promptText, SendWindow, stdioStream } from './lib/agentKit';
+import { floodChunk, floodWriterScript, isFloodTail } from './lib/floodLines';
 
 type Client = acp.AgentContext;
 
@@ -25,7 +25,6 @@ type Client = acp.AgentContext;
 const WINDOW = 64;
 
 const sessions = new Map<string, string>();
-let nextSession = 1;
 let nextCall = 1;
 
 const update = (client: Client, sessionId: string, u: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId, update: u });
@@ -79,17 +78,13 @@ async function displayFlood(client: Client, sessionId: string, cwd: string, mb: 
     _meta: { terminal_info: { terminal_id: terminalId, cwd } },
   });
   const total = mb * 2 ** 20;
-  let inFlight: Promise<void>[] = [];
+  const window = new SendWindow(WINDOW);
   for (let offset = 0; offset < total; ) {
     const data = floodChunk(offset, Math.min(chunkKb * 1024, total - offset), total);
     offset += data.length;
-    inFlight.push(update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, _meta: { terminal_output: { terminal_id: terminalId, data } } }));
-    if (inFlight.length >= WINDOW) {
-      await Promise.all(inFlight);
-      inFlight = [];
-    }
+    if (window.add(update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, _meta: { terminal_output: { terminal_id: terminalId, data } } }))) await window.drain();
   }
-  await Promise.all(inFlight);
+  await window.drain();
   await update(client, sessionId, {
     sessionUpdate: 'tool_call_update',
     toolCallId,
@@ -130,20 +125,9 @@ async function edit(client: Client, sessionId: string, path: string): Promise<vo
   });
 }
 
-acp
-  .agent({ name: 'flood-agent' })
-  .onRequest(acp.methods.agent.initialize, () => ({
-    protocolVersion: acp.PROTOCOL_VERSION,
-    agentCapabilities: { loadSession: false },
-    agentInfo: { name: 'flood-agent', version: '0.0.0' },
-  }))
-  .onRequest(acp.methods.agent.session.new, ({ params }) => {
-    const sessionId = `flood_session_${nextSession++}`;
-    sessions.set(sessionId, params.cwd);
-    return { sessionId };
-  })
+benchAgent('flood-agent', { prefix: 'flood', loadSession: false, sessions })
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
-    const text = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    const text = promptText(params.prompt);
     const [mode, first = '', second, third] = text.trim().split(/\s+/);
     const cwd = sessions.get(params.sessionId) ?? process.cwd();
     const num = (value: string | undefined) => (value === undefined || value === '-' ? undefined : Number(value));
@@ -165,5 +149,4 @@ acp
     }
     return { stopReason: 'end_turn' };
   })
-  .onNotification(acp.methods.agent.session.cancel, () => undefined)
-  .connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
+  .connect(stdioStream());

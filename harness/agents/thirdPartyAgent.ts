@@ -75,9 +75,9 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { structuredPatch } from 'diff';
+import { stdioStream } from './lib/agentKit';
 
 type Client = acp.AgentContext;
 let nextId = 1;
@@ -807,4 +807,4 @@ acp
     cancelWaiters.get(params.sessionId)?.();
     cancelWaiters.delete(params.sessionId);
   })
-  .connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
+  .connect(stdioStream());

@@ -1,4 +1,4 @@
-// The MCP test server over stdio (test/mcp/tools.ts), built next to the test agents so the
+// The MCP test server over stdio (harness/mcp/tools.ts), built next to the test agents so the
 // integration suite can name it in a workspace's .vscode/mcp.json.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { testMcpServer } from '../mcp/tools';
