@@ -105,4 +105,25 @@ describe('the VSIX', function () {
     assert.ok(fs.readFileSync(path.join(dir, 'dist', 'acpSdk.js'), 'latin1').includes('ZodError'), 'the ACP SDK is in dist/acpSdk.js');
     assert.match(extension, /require\("\.\/acpSdk\.js"\)/, 'dist/extension.js loads the ACP SDK on demand');
   });
+
+  it('evaluates dist/extension.js without loading the ACP SDK: its chunk waits for the first agent', () => {
+    // Module evaluation only (no activate): any top-level read of an SDK value would load the chunk.
+    const bundle = path.join(dir, 'dist', 'extension.js');
+    const Module = require('node:module') as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
+    const load = Module._load;
+    const loaded: string[] = [];
+    const stub: object = new Proxy(function () {}, { get: (_target, key) => (key === '__esModule' ? false : stub), apply: () => stub, construct: () => stub });
+    Module._load = (request, parent, isMain) => {
+      if (request === 'vscode') return stub;
+      if (request.endsWith('acpSdk.js')) loaded.push(request);
+      return load(request, parent, isMain);
+    };
+    try {
+      require(bundle);
+    } finally {
+      Module._load = load;
+      delete require.cache[require.resolve(bundle)];
+    }
+    assert.deepEqual(loaded, [], 'dist/acpSdk.js was loaded while dist/extension.js evaluated');
+  });
 });

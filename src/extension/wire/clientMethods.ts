@@ -1,4 +1,4 @@
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
 
 /**
  * Every request the agent may send the editor, by the name of its handler here. The SDK client
@@ -7,15 +7,17 @@ import * as acp from '@agentclientprotocol/sdk';
  * here plus its handler in `requests/clientRequests.ts`.
  */
 export const CLIENT_METHODS = {
-  requestPermission: acp.methods.client.session.requestPermission,
-  readTextFile: acp.methods.client.fs.readTextFile,
-  writeTextFile: acp.methods.client.fs.writeTextFile,
-  createTerminal: acp.methods.client.terminal.create,
-  terminalOutput: acp.methods.client.terminal.output,
-  waitForTerminalExit: acp.methods.client.terminal.waitForExit,
-  killTerminal: acp.methods.client.terminal.kill,
-  releaseTerminal: acp.methods.client.terminal.release,
-  createElicitation: acp.methods.client.elicitation.create,
+  // The SDK's own names, written out: reading `acp.methods` here would load the SDK's chunk when
+  // the extension's modules evaluate, not with the first agent (esbuild.mjs, lazy-acp-sdk).
+  requestPermission: 'session/request_permission' satisfies typeof acp.methods.client.session.requestPermission,
+  readTextFile: 'fs/read_text_file' satisfies typeof acp.methods.client.fs.readTextFile,
+  writeTextFile: 'fs/write_text_file' satisfies typeof acp.methods.client.fs.writeTextFile,
+  createTerminal: 'terminal/create' satisfies typeof acp.methods.client.terminal.create,
+  terminalOutput: 'terminal/output' satisfies typeof acp.methods.client.terminal.output,
+  waitForTerminalExit: 'terminal/wait_for_exit' satisfies typeof acp.methods.client.terminal.waitForExit,
+  killTerminal: 'terminal/kill' satisfies typeof acp.methods.client.terminal.kill,
+  releaseTerminal: 'terminal/release' satisfies typeof acp.methods.client.terminal.release,
+  createElicitation: 'elicitation/create' satisfies typeof acp.methods.client.elicitation.create,
 } as const satisfies Record<string, acp.ClientRequestMethod>;
 
 export type ClientMethodName = keyof typeof CLIENT_METHODS;
