@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as nodeModule from 'node:module';
 
 const repo = path.resolve(__dirname, '..', '..');
 const vsce = path.join(repo, 'node_modules', '@vscode', 'vsce', 'vsce');
@@ -109,7 +110,8 @@ describe('the VSIX', function () {
   it('evaluates dist/extension.js without loading the ACP SDK: its chunk waits for the first agent', () => {
     // Module evaluation only (no activate): any top-level read of an SDK value would load the chunk.
     const bundle = path.join(dir, 'dist', 'extension.js');
-    const Module = require('node:module') as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
+    const Module = nodeModule.Module as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
+    const requireHere = nodeModule.createRequire(__filename);
     const load = Module._load;
     const loaded: string[] = [];
     const stub: object = new Proxy(function () {}, { get: (_target, key) => (key === '__esModule' ? false : stub), apply: () => stub, construct: () => stub });
@@ -119,10 +121,10 @@ describe('the VSIX', function () {
       return load(request, parent, isMain);
     };
     try {
-      require(bundle);
+      requireHere(bundle);
     } finally {
       Module._load = load;
-      delete require.cache[require.resolve(bundle)];
+      delete requireHere.cache[requireHere.resolve(bundle)];
     }
     assert.deepEqual(loaded, [], 'dist/acpSdk.js was loaded while dist/extension.js evaluated');
   });
