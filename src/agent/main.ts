@@ -11,6 +11,7 @@ import type { Brain } from './brains/types';
 import { parseConfig, type AgentConfig } from './config';
 import { log } from './log';
 import { createAgentServer } from './server';
+import { guardLines } from './stdio/lineGuard';
 
 // Defensive: a stray console.log from any dependency would corrupt the protocol stream.
 console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
@@ -30,10 +31,18 @@ async function main(): Promise<void> {
   log.info(`v${version}, ${config.brain} brain, sessions in ${config.stateDir}`);
 
   const server = createAgentServer({ config, brain: createBrain(config), version });
-  const stream = acp.ndJsonStream(
-    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  const maxMessageBytes = acp.DEFAULT_MAX_MESSAGE_BYTES;
+  // A message over the limit is answered and skipped here, before the SDK's reader would end the
+  // connection on it.
+  const input = (Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>).pipeThrough(
+    guardLines({
+      maxMessageBytes,
+      // One write per whole line: Node keeps the order of writes, so this never splits one of the SDK's.
+      sendToClient: (message) => process.stdout.write(`${JSON.stringify(message)}\n`),
+      warn: (message) => log.warn(message),
+    }),
   );
+  const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, input, { maxMessageBytes });
   const connection = server.app.connect(stream);
 
   let stopping = false;
@@ -54,8 +63,8 @@ async function main(): Promise<void> {
     log.error('uncaught exception', error);
     void server.closeAll().finally(() => process.exit(1));
   });
-  // The client closing our stdin is the normal way to end; a connection that broke (a message over
-  // the size limit, unreadable input) is not, and must not look like it.
+  // The client closing our stdin is the normal way to end; a connection that broke (unreadable
+  // input) is not, and must not look like it.
   await connection.closed;
   const broken = brokenConnection(connection.signal.reason);
   if (broken) await stop(broken, 1);
@@ -64,9 +73,6 @@ async function main(): Promise<void> {
 
 /** Why the connection broke, or undefined when it simply closed (stdin ended). */
 function brokenConnection(reason: unknown): string | undefined {
-  if (reason instanceof acp.MessageTooLargeError) {
-    return `the client sent a message larger than ${reason.maxMessageBytes} bytes (the limit of ACP messages); the connection cannot go on`;
-  }
   if (reason instanceof Error && reason.message !== 'ACP connection closed') return `the connection broke: ${reason.message}`;
   return undefined;
 }

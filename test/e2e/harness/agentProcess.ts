@@ -91,6 +91,11 @@ export class AgentUnderTest {
     return agent;
   }
 
+  /** The agent's process id (to read its memory from /proc). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   get agent(): acp.ClientContext {
     return this.connection.agent;
   }
