@@ -9,34 +9,71 @@ export function planDocUri(key: PlanDocKey): vscode.Uri {
   return vscode.Uri.from(encodePlanDocUri(key));
 }
 
+/** What a plan's document shows: a markdown plan's text, else a readable note (never a throw). */
+function textOf(plan: PlanRecord | undefined): string {
+  if (!plan) return '*ACP Native: this plan is no longer available.*';
+  return plan.type === 'markdown' ? (plan.content ?? '') : `*ACP Native: plan ${plan.planId} is not a markdown plan.*`;
+}
+
 /**
  * A plan whole, where VS Code shows such things: a markdown plan as a read-only document (its
  * own scheme, the text always the plan's latest version) in VS Code's markdown preview; a file
  * plan's file in an editor. The card in the chat shows only the start of a long plan.
+ *
+ * A read-only file system rather than a text document content provider, as for the diff cards:
+ * VS Code takes a file's bytes as a buffer, while a provider's text is serialised in one go (a
+ * plan of megabytes blocked the extension host), and the preview can `stat` what it shows.
  */
-export class PlanPreviews extends Disposable implements vscode.TextDocumentContentProvider {
-  private readonly changeEmitter = this._register(new vscode.EventEmitter<vscode.Uri>());
-  readonly onDidChange = this.changeEmitter.event;
+export class PlanPreviews extends Disposable implements vscode.FileSystemProvider {
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
+  readonly onDidChangeFile = this.changeEmitter.event;
 
   constructor(private readonly deps: { sessions: AgentSessions; log: Logger }) {
     super();
-    this._register(vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, this));
+    this._register(vscode.workspace.registerFileSystemProvider(PLAN_SCHEME, this, { isReadonly: true, isCaseSensitive: true }));
     // An open preview follows the plan as the agent replaces it.
     this._register(
       deps.sessions.onDidChangeSession(({ session, changes }) => {
         if (!changes.plans) return;
-        for (const doc of vscode.workspace.textDocuments) {
-          if (decodePlanDocUri(doc.uri)?.sessionId === session.state.sessionId) this.changeEmitter.fire(doc.uri);
-        }
+        const changed = vscode.workspace.textDocuments.filter((doc) => decodePlanDocUri(doc.uri)?.sessionId === session.state.sessionId);
+        if (changed.length) this.changeEmitter.fire(changed.map((doc) => ({ type: vscode.FileChangeType.Changed, uri: doc.uri })));
       }),
     );
   }
 
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    const key = decodePlanDocUri(uri);
-    const plan = key && this.plan(key);
-    if (!plan) return '*ACP Native: this plan is no longer available.*';
-    return plan.type === 'markdown' ? (plan.content ?? '') : `*ACP Native: plan ${plan.planId} is not a markdown plan.*`;
+  stat(uri: vscode.Uri): vscode.FileStat {
+    const plan = this.planOf(uri);
+    // The revision as the time: a replaced plan reads as a newer file.
+    return { type: vscode.FileType.File, ctime: 0, mtime: plan?.revision ?? 0, size: Buffer.byteLength(textOf(plan)), permissions: vscode.FilePermission.Readonly };
+  }
+
+  readFile(uri: vscode.Uri): Uint8Array {
+    return Buffer.from(textOf(this.planOf(uri)));
+  }
+
+  watch(): vscode.Disposable {
+    // Changes are announced through onDidChangeFile whether or not anyone watches.
+    return new vscode.Disposable(() => undefined);
+  }
+
+  readDirectory(): never {
+    throw vscode.FileSystemError.FileNotADirectory();
+  }
+
+  createDirectory(): never {
+    throw vscode.FileSystemError.NoPermissions('ACP Native plans are read-only.');
+  }
+
+  writeFile(): never {
+    throw vscode.FileSystemError.NoPermissions('ACP Native plans are read-only.');
+  }
+
+  delete(): never {
+    throw vscode.FileSystemError.NoPermissions('ACP Native plans are read-only.');
+  }
+
+  rename(): never {
+    throw vscode.FileSystemError.NoPermissions('ACP Native plans are read-only.');
   }
 
   /** Opens a plan of a session (the newest of the active session when none is named). */
@@ -61,8 +98,9 @@ export class PlanPreviews extends Disposable implements vscode.TextDocumentConte
     }
   }
 
-  private plan(key: PlanDocKey): PlanRecord | undefined {
-    return this.deps.sessions.session(key.sessionId)?.state.sessionEvents.plans.find((p) => p.planId === key.planId);
+  private planOf(uri: vscode.Uri): PlanRecord | undefined {
+    const key = decodePlanDocUri(uri);
+    return key && this.deps.sessions.session(key.sessionId)?.state.sessionEvents.plans.find((p) => p.planId === key.planId);
   }
 
   /** VS Code's markdown preview of the document; the document itself where no preview is installed. */
