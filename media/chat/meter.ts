@@ -31,7 +31,8 @@ export class ContextMeter {
   update(status: ChatStatus): void {
     // An older host's status has no meter.
     const context = status.context ?? null;
-    this.element.hidden = context === null;
+    // Nothing to show before the agent says how full its window is, unless it offers /compact.
+    this.element.hidden = context === null || (context.used === null && !context.canCompact);
     if (!context) return;
     const busy = status.activity === 'working' || status.activity === 'waiting';
     this.element.dataset.level = context.level;

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
 import { waitFor, within } from './support/helpers';
 import { agentSuite } from './support/agentSuite';
+import { reloadActiveSession } from './support/reload';
 
 const SUMMARY = 'The user asked to fix the parser. Read src/parse.ts and fixed the off-by-one in the tokenizer. Left: add a test.';
 
@@ -61,13 +62,8 @@ describe('compaction, notices and the context window (a Claude-like agent)', fun
   });
 
   it('keeps the compactions when the session is loaded again (session/load replay)', async () => {
-    const sessionId = api.activeSessionId;
-    assert.ok(sessionId);
     const before = api.compactions().map((c) => c.status);
-    // Another session of this agent stays active, so the load goes to this agent.
-    await api.newSession();
-    await api.closeSession(sessionId);
-    await within('session/load', api.loadSession(sessionId));
+    await reloadActiveSession(api);
     assert.deepEqual(api.compactions().map((c) => c.status), before);
     assert.equal(api.compactions()[1]?.unfinished, true, 'a compaction the replay leaves in progress says it never finished');
   });

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
 import { allTabs, closeAllEditors, inWorkspace, waitFor, within } from './support/helpers';
 import { agentSuite } from './support/agentSuite';
+import { reloadActiveSession } from './support/reload';
 
 /** The tab of VS Code's markdown preview, if one is open. */
 function previewTab(): vscode.Tab | undefined {
@@ -77,13 +78,8 @@ describe('plans (plan_update) from a Claude-like agent', function () {
   });
 
   it('keeps the plans when the session is loaded again (session/load replay)', async () => {
-    const sessionId = api.activeSessionId;
-    assert.ok(sessionId);
     const before = api.plans().map((p) => p.planId);
-    // Another session of this agent stays active, so the load goes to this agent.
-    await api.newSession();
-    await api.closeSession(sessionId);
-    await within('session/load', api.loadSession(sessionId));
+    await reloadActiveSession(api);
     assert.deepEqual(api.plans().map((p) => p.planId), before);
   });
 });
