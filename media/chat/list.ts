@@ -290,7 +290,7 @@ export class ChatList {
 
   private newRow(item: ChatItem, index: number): HTMLElement {
     const row = document.createElement('div');
-    row.className = `row row-${item.kind === 'message' ? item.role : 'tool'}`;
+    row.className = `row row-${item.kind === 'message' ? item.role : item.kind === 'toolCall' ? 'tool' : item.kind}`;
     row.dataset.index = String(index);
     this.itemOf.set(row, index);
     // Its block decides when it is watched (see onChunkIntersect); a block near the viewport already is.

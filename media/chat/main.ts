@@ -2,7 +2,9 @@
 import { CHAT_PROTOCOL_VERSION, MAX_IMAGE_BYTES, applyChatPatch, parseHostMessage, unpackChanges, unpackItem, type ChatItem, type ChatSessionEntry, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../src/protocol/chat';
 import { ChatList } from './list';
 import { PromptBox } from './prompt';
-import { el, growItem, renderElicitations, renderFooter, renderItem, renderPermissions, renderPlan, syncSelect } from './render';
+import { el, growItem, renderElicitations, renderItem, renderPermissions, renderPlan, syncSelect } from './render';
+import { ContextMeter } from './meter';
+import { syncToggles } from './toggles';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -23,6 +25,7 @@ const modeSelect = el('select', 'mode-select');
 modeSelect.title = 'Session mode (session/set_mode)';
 const modePicker = labelled('Mode', modeSelect);
 const configSelects = el('span', 'config-selects');
+const configToggles = el('span', 'config-toggles');
 
 /** A picker with its name in front, so six drop-downs never show unlabelled. */
 function labelled(name: string, select: HTMLSelectElement): HTMLLabelElement {
@@ -74,7 +77,6 @@ const permissions = el('div', 'permissions');
 const forms = el('div', 'elicitations');
 scroller.append(empty, listHost, permissions, forms);
 const plan = el('div', 'plan-host');
-const footer = el('div', 'footer');
 const composer = el('div', 'composer');
 const chips = el('div', 'chips');
 const completions = el('div', 'completions');
@@ -91,7 +93,7 @@ const note = el('div', 'composer-note');
 note.hidden = true;
 note.setAttribute('role', 'status');
 const pickers = el('div', 'pickers');
-pickers.append(modePicker, configSelects);
+pickers.append(modePicker, configSelects, configToggles);
 const actions = el('div', 'composer-actions');
 const attachFile = button('+ File', 'Attach the active file', { v, type: 'attach', what: 'file' });
 const attachSelection = button('+ Selection', 'Attach the selection of the active editor', { v, type: 'attach', what: 'selection' });
@@ -102,7 +104,10 @@ cancelButton.addEventListener('click', () => post({ v, type: 'cancel' }));
 const activity = el('span', 'activity');
 actions.append(attachFile, attachSelection, el('span', 'spacer'), activity, cancelButton, sendButton);
 composer.append(chips, completions, textarea, note, pickers, actions);
-app.append(toolbar, scroller, plan, footer, composer);
+app.append(toolbar, scroller, plan, composer);
+// Under the prompt: how full the context window is.
+const meter = new ContextMeter(post, v);
+composer.append(meter.element);
 
 modeSelect.addEventListener('change', () => post({ v, type: 'setMode', modeId: modeSelect.value }));
 
@@ -185,6 +190,7 @@ function applyStatus(next: ChatStatus): void {
   syncSelect(modeSelect, next.modes, next.currentModeId);
   modePicker.hidden = next.modes.length === 0;
   syncConfigPickers(next);
+  syncToggles(configToggles, next.toggles, post, v);
   prompt.setCommands(next.commands);
   const running = next.activity === 'working' || next.activity === 'waiting';
   cancelButton.hidden = !running;
@@ -194,7 +200,7 @@ function applyStatus(next: ChatStatus): void {
   renderPermissions(permissions, next, post, v);
   renderElicitations(forms, next, post, v);
   renderPlan(plan, next);
-  renderFooter(footer, next);
+  meter.update(next);
   chips.replaceChildren(
     ...next.attachments.map((a) => {
       const chip = el('span', 'chip', a.name);

@@ -3,6 +3,9 @@ import { toolStatusLabel, type ChatElicitation, type ChatFormField, type ChatIma
 import { MAX_MARKDOWN_CHARS } from './markdown';
 import { StreamingMarkdown, type MarkdownUpdate } from './markdownStream';
 import { logWork } from './workLog';
+import { renderPlanCard } from './plan';
+import { renderCompaction } from './compaction';
+import { renderNotice } from './notice';
 
 export type Post = (message: WebviewToHost) => void;
 
@@ -26,6 +29,15 @@ export function renderItem(row: HTMLElement, item: ChatItem, post: Post, v: numb
       return renderMessage(row, item, post, v);
     case 'toolCall':
       renderTool(row, item, post, v);
+      return true;
+    case 'plan':
+      renderPlanCard(row, item, post, v);
+      return true;
+    case 'compaction':
+      renderCompaction(row, item);
+      return true;
+    case 'notice':
+      renderNotice(row, item);
       return true;
   }
 }
@@ -484,12 +496,6 @@ export function renderPlan(host: HTMLElement, status: ChatStatus): void {
   }
   details.append(list);
   host.replaceChildren(details);
-}
-
-export function renderFooter(host: HTMLElement, status: ChatStatus): void {
-  const parts: HTMLElement[] = status.notices.slice(-3).map((n) => el('div', `notice notice-${n.severity}`, n.description ? `${n.title}: ${n.description}` : n.title));
-  if (status.usage) parts.push(el('div', 'usage', status.usage));
-  host.replaceChildren(...parts);
 }
 
 /** A select that posts when changed; rebuilt only when its choices change (keeps focus). */

@@ -6,6 +6,8 @@ import { agentCommands, errorActions } from './agents/agentCommands';
 import { chatCommands } from './chat/chatCommands';
 import { sessionCommands } from './session/sessionCommands';
 import { reviewCommands } from './review/reviewCommands';
+import { planCommands } from './plans/planCommands';
+import { contextWindowCommands } from './contextWindow/contextWindowCommands';
 
 /**
  * Every command of the extension: the features' tables merged. A test checks that each command
@@ -18,6 +20,8 @@ function commandTable(acp: AcpNative): CommandTable {
     ...agentCommands({ agents, verbs, sessions, registry: acp.registry, signIn: acp.signIn, llmApiKey: acp.llmApiKey, mcpServers: acp.mcpServers, trace: acp.trace, log: acp.log }),
     ...chatCommands({ chat: acp.chat, sessions, verbs, permissions: acp.permissions, elicitations: acp.elicitations }),
     ...reviewCommands({ actionLog: acp.actionLog, actionLogActions: acp.actionLogActions, sessions }),
+    ...planCommands({ plans: acp.plans }),
+    ...contextWindowCommands({ contextWindow: acp.contextWindow }),
   };
 }
 

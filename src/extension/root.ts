@@ -38,6 +38,8 @@ import { Disposable } from './base/lifecycle';
 import { Probes } from './base/probes';
 import { SessionCounters } from './session/sessionCounters';
 import { watchTitleContext } from './workspace/titles';
+import { PlanPreviews } from './plans/planPreviews';
+import { ContextWindow } from './contextWindow/contextWindow';
 
 /**
  * The one object that owns the extension's parts: configuration, log, the agent and its
@@ -72,6 +74,10 @@ export class AcpNative extends Disposable {
   /** Counters and gauges for tests and the benchmark (the API's stats). */
   readonly probes = new Probes();
   readonly sessionCounters: SessionCounters;
+  /** The agent's plans shown whole (markdown preview, or the plan's file). */
+  readonly plans: PlanPreviews;
+  /** The context meter's Compact and New session from summary. */
+  readonly contextWindow: ContextWindow;
 
   constructor(
     readonly extensionContext: vscode.ExtensionContext,
@@ -150,5 +156,12 @@ export class AcpNative extends Disposable {
         turns: actionLog,
       }),
     );
+    this.plans = this._register(new PlanPreviews({ sessions, log }));
+    const chat = this.chat;
+    this.contextWindow = new ContextWindow({
+      sessions,
+      verbs: this.verbs,
+      chat: { attachContext: (name, text) => chat.actions.attachContext(name, text), focus: () => chat.panel.focus() },
+    });
   }
 }

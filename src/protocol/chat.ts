@@ -19,7 +19,7 @@
  * messages the extension host serialises and code-server compresses, and half the replies.
  */
 
-export const CHAT_PROTOCOL_VERSION = 4;
+export const CHAT_PROTOCOL_VERSION = 5;
 
 export type ChatRole = 'user' | 'agent' | 'thought';
 export type ChatToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
@@ -67,7 +67,58 @@ export interface ChatToolItem {
   readonly images?: readonly ChatImage[];
 }
 
-export type ChatItem = ChatMessageItem | ChatToolItem;
+/** A plan the agent named (`plan_update`), rendered where it first came and replaced in place. */
+export interface ChatPlanItem {
+  readonly kind: 'plan';
+  readonly planId: string;
+  readonly planType: 'markdown' | 'file' | 'items';
+  /** A markdown plan's text, or its start when long (`cut`). */
+  readonly text?: string;
+  /** The card shows the first `shown` of `total` characters; Open shows them all. */
+  readonly cut?: { readonly shown: number; readonly total: number };
+  /** A file plan's file as displayed (relative inside the workspace), or its URI. */
+  readonly file?: string;
+  /** An items plan's entries. */
+  readonly entries?: readonly ChatPlanEntry[];
+  /** **Open** shows it (a markdown preview, or the plan's file). */
+  readonly openable: boolean;
+  /** The agent removed it (`plan_removed`): the row shows nothing. */
+  readonly removed?: true;
+}
+
+export interface ChatPlanEntry {
+  readonly content: string;
+  readonly status: 'pending' | 'in_progress' | 'completed';
+}
+
+/** A context compaction: a divider in the conversation with its summary, folded. */
+export interface ChatCompactionItem {
+  readonly kind: 'compaction';
+  readonly compactionId: string;
+  /** `in_progress`, `completed`, `failed`, `cancelled`, or newer. */
+  readonly status: string;
+  /** The summary, or its start when long (`summaryCut`). */
+  readonly summary?: string;
+  readonly summaryCut?: true;
+  readonly error?: string;
+  /** "180k → 40k tokens", when the agent said. */
+  readonly tokens?: string;
+  /** Its turn ended with it in progress: it never completed. */
+  readonly unfinished?: true;
+}
+
+/** A notice (`notice`, or what an agent sent instead): a severity icon, a title, a description. */
+export interface ChatNoticeItem {
+  readonly kind: 'notice';
+  /** `info`, `warning`, `error`, or newer. */
+  readonly severity: string;
+  readonly title: string;
+  readonly description: string | null;
+  /** It came this many times in a row (absent: once). */
+  readonly count?: number;
+}
+
+export type ChatItem = ChatMessageItem | ChatToolItem | ChatPlanItem | ChatCompactionItem | ChatNoticeItem;
 
 const TOOL_STATUS_LABELS: Readonly<Record<ChatToolStatus, string>> = { pending: 'pending', in_progress: 'running', completed: 'done', failed: 'failed' };
 
@@ -155,6 +206,31 @@ export interface ChatSelect {
   readonly options: readonly ChatChoice[];
 }
 
+/** A boolean config option (`session.configOptions.boolean`): a toggle under the prompt. */
+export interface ChatToggle {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly value: boolean;
+}
+
+/** How full the context window is (`usage_update`), for the meter under the prompt. */
+export interface ChatContext {
+  /** Tokens in context and the window's size; null until the agent says. */
+  readonly used: number | null;
+  readonly size: number | null;
+  /** `used / size`, at most 1; null when either is unknown or the size is 0. */
+  readonly fraction: number | null;
+  /** Amber from 80 %, red from 95 % (and when `used` passes `size`). */
+  readonly level: 'normal' | 'warning' | 'critical';
+  /** "123k / 200k (62 %)". */
+  readonly label: string;
+  /** The tooltip: the exact numbers, and the cost when the agent sent one. */
+  readonly detail: string;
+  /** The agent offers a `/compact` command. */
+  readonly canCompact: boolean;
+}
+
 /** One field of an agent's form (`elicitation/create`), read from its JSON schema. */
 export type ChatFormField = {
   readonly key: string;
@@ -215,12 +291,13 @@ export interface ChatStatus {
   readonly currentModeId: string | null;
   /** Select-type config options (model, reasoning level…). */
   readonly configOptions: readonly ChatSelect[];
+  /** Boolean config options, as toggles. */
+  readonly toggles: readonly ChatToggle[];
   readonly commands: readonly { readonly name: string; readonly description: string; readonly hint: string | null }[];
   readonly plan: readonly { readonly content: string; readonly status: 'pending' | 'in_progress' | 'completed' }[];
   readonly permissions: readonly ChatPermission[];
-  readonly notices: readonly { readonly severity: string; readonly title: string; readonly description: string | null }[];
-  /** "12.3k / 200k tokens · $0.04". */
-  readonly usage: string | null;
+  /** The context window's meter; null without a session. */
+  readonly context: ChatContext | null;
   /** Context chips that the next prompt carries. */
   readonly attachments: readonly ChatChoice[];
   /** The agent's open forms (elicitation). */
@@ -265,7 +342,14 @@ export type WebviewToHost =
   | { readonly v: number; readonly type: 'inspectPermission'; readonly questionId: number }
   | { readonly v: number; readonly type: 'openToolCall'; readonly toolCallId: string; readonly target: 'editor' | 'tree' }
   | { readonly v: number; readonly type: 'setMode'; readonly modeId: string }
-  | { readonly v: number; readonly type: 'setConfigOption'; readonly configId: string; readonly value: string }
+  /** A select's value id, or a toggle's boolean. */
+  | { readonly v: number; readonly type: 'setConfigOption'; readonly configId: string; readonly value: string | boolean }
+  /** A plan card's Open: the plan whole (a markdown preview, or its file). */
+  | { readonly v: number; readonly type: 'openPlan'; readonly planId: string }
+  /** The meter's Compact: the agent's `/compact` command. */
+  | { readonly v: number; readonly type: 'compact' }
+  /** The meter's New session from summary. */
+  | { readonly v: number; readonly type: 'newSessionFromSummary' }
   | { readonly v: number; readonly type: 'attach'; readonly what: 'file' | 'selection' }
   | { readonly v: number; readonly type: 'detach'; readonly id: string }
   | { readonly v: number; readonly type: 'newSession' }
@@ -332,7 +416,11 @@ export function parseWebviewMessage(value: unknown): ParseResult<WebviewToHost> 
     case 'history':
     case 'pickAgent':
     case 'newSessionWithAgent':
+    case 'compact':
+    case 'newSessionFromSummary':
       return ok({ v, type });
+    case 'openPlan':
+      return isId(f.planId) ? ok({ v, type, planId: f.planId }) : fail('openPlan: bad planId');
     case 'switchSession':
     case 'closeSession':
       return isId(f.sessionId) ? ok({ v, type, sessionId: f.sessionId }) : fail(`${type}: bad sessionId`);
@@ -354,7 +442,7 @@ export function parseWebviewMessage(value: unknown): ParseResult<WebviewToHost> 
     case 'setMode':
       return isId(f.modeId) ? ok({ v, type, modeId: f.modeId }) : fail('setMode: bad modeId');
     case 'setConfigOption':
-      return isId(f.configId) && isId(f.value) ? ok({ v, type, configId: f.configId, value: f.value }) : fail('setConfigOption: bad id or value');
+      return isId(f.configId) && (isId(f.value) || typeof f.value === 'boolean') ? ok({ v, type, configId: f.configId, value: f.value }) : fail('setConfigOption: bad id or value');
     case 'attach':
       return f.what === 'file' || f.what === 'selection' ? ok({ v, type, what: f.what }) : fail('attach: what must be file or selection');
     case 'detach':
@@ -460,6 +548,12 @@ function isChatItem(value: unknown): value is ChatItem {
       return (item.role === 'user' || item.role === 'agent' || item.role === 'thought') && typeof item.text === 'string' && Array.isArray(item.attachments);
     case 'toolCall':
       return typeof item.toolCallId === 'string' && typeof item.title === 'string' && typeof item.status === 'string';
+    case 'plan':
+      return typeof item.planId === 'string' && typeof item.planType === 'string' && typeof item.openable === 'boolean';
+    case 'compaction':
+      return typeof item.compactionId === 'string' && typeof item.status === 'string';
+    case 'notice':
+      return typeof item.severity === 'string' && typeof item.title === 'string';
     default:
       return false;
   }

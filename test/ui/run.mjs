@@ -60,6 +60,8 @@ const SETTINGS = {
     },
     // The benchmark agent (harness/agents/stormAgent.ts): test/ui/streaming.test.mjs streams a 1 MB answer from it.
     { name: 'Storm agent (benchmarks)', command: process.execPath, args: [join(repoRoot, 'out/test/agents/stormAgent.js')] },
+    // Plans, compactions, notices and usage as Claude's adapter sends them: test/ui/contextWindow.test.mjs.
+    { name: 'Claude-like agent (plans, compaction)', command: process.execPath, args: [join(repoRoot, 'out/test/agents/claudeLikeAgent.js')] },
   ],
 };
 

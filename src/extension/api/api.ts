@@ -88,6 +88,47 @@ export interface AcpNativeApi {
    * string) for a gateway. A terminal method still opens its terminal and waits for it.
    */
   signIn(methodId: string, secret?: Record<string, string>): Promise<void>;
+  /** The plans the agent named (`plan_update`) in a session (the active one by default), as last sent. */
+  plans(sessionId?: string): PlanInfo[];
+  /** How full a session's context window is (`usage_update`), if the agent said. */
+  contextUsage(sessionId?: string): ContextUsageInfo | undefined;
+  /** A session's context compactions, in order. */
+  compactions(sessionId?: string): CompactionInfo[];
+  /** A session's latest notices (`notice`, and the messages agents send instead), oldest first. */
+  notices(sessionId?: string): NoticeInfo[];
+}
+
+export interface PlanInfo {
+  planId: string;
+  type: 'markdown' | 'file' | 'items';
+  /** A markdown plan's text, whole. */
+  content?: string;
+  /** The plan's file: a file plan's, or the one a markdown plan names. */
+  path?: string;
+  /** An items plan's entries. */
+  entries?: { content: string; status: 'pending' | 'in_progress' | 'completed'; priority: 'high' | 'medium' | 'low' }[];
+}
+
+export interface ContextUsageInfo {
+  used: number;
+  size: number;
+  cost?: { amount: number; currency: string };
+}
+
+export interface CompactionInfo {
+  id: string;
+  /** `in_progress`, `completed`, `failed`, `cancelled` (or a newer status). */
+  status: string;
+  summary?: string;
+  error?: string;
+  /** Its turn ended with it in progress, and no news of it came since. */
+  unfinished?: true;
+}
+
+export interface NoticeInfo {
+  severity: string;
+  title: string;
+  description?: string;
 }
 
 export interface OpenSessionInfo {

@@ -12,6 +12,7 @@ import { callDisplayTitle } from '../workspace/titles';
 import { PermissionService } from '../permissions/permissionService';
 import { sessionActivity, sessionTitle } from '../session/model/openSessions';
 import { openSessionsOf } from '../chat/sessionList';
+import { sessionEventsApi } from './sessionEventsApi';
 
 /** Builds the API `activate()` returns, reading what the renderers actually produced. */
 export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], activation: AcpNativeStats['activation']): AcpNativeApi {
@@ -125,6 +126,7 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     signIn: async (methodId, secret) => {
       if (!(await acp.signIn.signIn(methodId, secret))) throw new Error('Sign-in was cancelled.');
     },
+    ...sessionEventsApi(acp.sessions),
   };
 }
 

@@ -121,6 +121,15 @@ export class ChatActions extends Disposable {
       case 'answerElicitation':
         this.deps.elicitations.answer(message.id, message.action, message.answers);
         return;
+      case 'openPlan':
+        if (session) await vscode.commands.executeCommand('acpNative.openPlan', session.state.sessionId, message.planId);
+        return;
+      case 'compact':
+        if (session) await vscode.commands.executeCommand('acpNative.compactConversation', session.state.sessionId);
+        return;
+      case 'newSessionFromSummary':
+        if (session) await vscode.commands.executeCommand('acpNative.newSessionFromSummary', session.state.sessionId);
+        return;
       default:
         assertNever(message, 'chat message');
     }
@@ -155,6 +164,12 @@ export class ChatActions extends Disposable {
   attachText(name: string, text: string, language = ''): void {
     const id = `a${this.nextAttachmentId++}`;
     this.attachments.push({ id, name, blocks: [{ type: 'text', text: `\n${name}:\n\`\`\`${language}\n${text}\n\`\`\`` }] });
+    this.attachmentsEmitter.fire();
+  }
+
+  /** Text for the next prompt as it is (a summary carried into a new session). */
+  attachContext(name: string, text: string): void {
+    this.attachments.push({ id: `a${this.nextAttachmentId++}`, name, blocks: [{ type: 'text', text }] });
     this.attachmentsEmitter.fire();
   }
 

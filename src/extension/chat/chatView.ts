@@ -10,7 +10,7 @@ import type { ElicitationService } from '../forms/elicitationService';
 import { errorMessage, type Logger } from '../base/log';
 import { Disposable } from '../base/lifecycle';
 import type { Probes } from '../base/probes';
-import { callDisplayTitle } from '../workspace/titles';
+import { callDisplayTitle, fileDisplayPath } from '../workspace/titles';
 import type { ChatActions } from './chatActions';
 import type { ChatPanel } from './chatPanel';
 
@@ -210,6 +210,7 @@ export class ChatView extends Disposable {
     this.transcript = shown
       ? new ChatTranscript(shown.state, {
           callTitle: (call) => callDisplayTitle(call),
+          displayPath: (path) => fileDisplayPath(path),
           ...(turns ? { turnChanges: (turn: number) => (this.turnChanges ??= turns.turnChanges(shown.state.sessionId))(turn) } : {}),
         })
       : undefined;

@@ -73,6 +73,7 @@ export class SessionVerbs {
       session.busy = false;
       // Updates sent before the response was written are queued; let them land first.
       await sessions.settled(session.state.sessionId);
+      session.state.endTurn();
       session.state.flushNow();
       sessions.changed();
     }
@@ -201,6 +202,7 @@ export class SessionVerbs {
     try {
       response = await connection.loadSession({ sessionId, cwd, mcpServers });
       await sessions.settled(record.state.sessionId);
+      record.state.endTurn();
     } finally {
       // Delivered while `loading` still says it is history (diffs of old edits do not auto-open).
       release();
@@ -241,11 +243,19 @@ export class SessionVerbs {
     session.state.flushNow();
   }
 
-  /** Sets one of the session's config options (`session/set_config_option`), e.g. the model. */
-  async setConfigOption(sessionId: string, configId: string, value: string): Promise<void> {
+  /**
+   * Sets one of the session's config options (`session/set_config_option`): a select's value id
+   * (the model…), or a boolean option's value, sent typed (`type: "boolean"`).
+   */
+  async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<void> {
     const session = this.deps.sessions.session(sessionId);
     if (!session) throw new Error('There is no such session.');
-    const response = await session.connection.setConfigOption({ sessionId: session.agentSessionId, configId, value });
+    const option = session.state.configOptions.find((o) => o.id === configId);
+    if (option && (option.type === 'boolean') !== (typeof value === 'boolean')) {
+      throw new Error(`The option "${option.name}" takes ${option.type === 'boolean' ? 'on or off' : 'one of its values'}, not ${JSON.stringify(value)}.`);
+    }
+    const sessionRef = { sessionId: session.agentSessionId, configId };
+    const response = await session.connection.setConfigOption(typeof value === 'boolean' ? { ...sessionRef, type: 'boolean', value } : { ...sessionRef, value });
     session.state.setConfigOptions(response.configOptions);
     session.state.flushNow();
   }

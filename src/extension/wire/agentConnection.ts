@@ -1,4 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
+import type { ClientCapabilities } from '@agentclientprotocol/sdk/unstable';
 import { TERMINAL_OUTPUT_CAPABILITY } from '../../protocol/terminalMeta';
 import { isAuthRequired, parseAuthMethods, TERMINAL_AUTH_META, type AuthMethod } from '../agents/signIn/model/authMethods';
 import { checkSessionNotification, isUnknownUpdateKind, type UpdateProblem } from './updateShape';
@@ -76,17 +77,23 @@ export class AgentConnection {
     onClientRequests(app, handlers);
     removeSdkSessionRouter(app, log);
     const connection = app.connect(agentProcess.stream());
+    // Typed from `/unstable` (plan operations are there in SDK 2.4); the SDK sends it as it is.
+    const clientCapabilities: ClientCapabilities = {
+      fs: { readTextFile: true, writeTextFile: true },
+      terminal: true,
+      // Sign-in by running the agent's own login program in a terminal (Claude's adapter reads
+      // the `_meta` flag and then names the exact program in `_meta["terminal-auth"]`).
+      auth: { terminal: true },
+      elicitation: { form: {}, url: {} },
+      // Notices, compactions and boolean options are shown as such (else agents send stand-ins).
+      session: { notices: {}, compaction: {}, configOptions: { boolean: {} } },
+      // `plan_update` / `plan_removed`: markdown and file plans as cards.
+      plan: {},
+      _meta: { [TERMINAL_OUTPUT_CAPABILITY]: true, [TERMINAL_AUTH_META]: true },
+    };
     const initialize = connection.agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: {
-        fs: { readTextFile: true, writeTextFile: true },
-        terminal: true,
-        // Sign-in by running the agent's own login program in a terminal (Claude's adapter reads
-        // the `_meta` flag and then names the exact program in `_meta["terminal-auth"]`).
-        auth: { terminal: true },
-        elicitation: { form: {}, url: {} },
-        _meta: { [TERMINAL_OUTPUT_CAPABILITY]: true, [TERMINAL_AUTH_META]: true },
-      },
+      clientCapabilities,
       clientInfo: { name: 'acp-native', title: 'ACP Native', version: packageVersion },
     });
     let response: acp.InitializeResponse;

@@ -1,4 +1,5 @@
 import type { SessionNotification } from '@agentclientprotocol/sdk';
+import type { SessionNotification as UnstableSessionNotification } from '@agentclientprotocol/sdk/unstable';
 
 /**
  * A fast, hand-written check of an incoming `session/update` notification: per `sessionUpdate`
@@ -12,8 +13,9 @@ import type { SessionNotification } from '@agentclientprotocol/sdk';
  *   with a warning and keeps the rest of the call (losing less than rejecting the whole update);
  * - `rawInput`, `rawOutput` and `_meta`: any JSON; their readers (`readTerminalMeta`, the raw
  *   JSON views) are defensive;
- * - unknown `sessionUpdate` kinds and the compaction ones: SessionState ignores them with a
- *   warning and keeps the session, as ACP asks of an update newer than the client.
+ * - unknown `sessionUpdate` kinds: SessionState ignores them with a warning and keeps the
+ *   session, as ACP asks of an update newer than the client;
+ * - a compaction's `status` and a notice's `severity`: open sets (a newer one shows as it is).
  * Closed unions the renderers switch on (plan priority and status, content block type, config
  * option type) must hold one of their known values; a tool call's `kind` or `status` newer than
  * this client is dropped from the update instead, so the card still shows.
@@ -131,19 +133,22 @@ function toolCall(update: Rec, created: boolean): Bad | undefined {
   );
 }
 
-function plan(update: Rec): Bad | undefined {
-  const entries = update.entries;
-  if (!Array.isArray(entries)) return new Bad('entries', 'an array', entries);
+function planEntries(entries: unknown, path: string): Bad | undefined {
+  if (!Array.isArray(entries)) return new Bad(path, 'an array', entries);
   for (let i = 0; i < entries.length; i++) {
     const entry: unknown = entries[i];
-    if (!isRecord(entry)) return new Bad(`entries[${i}]`, 'an object', entry);
+    if (!isRecord(entry)) return new Bad(`${path}[${i}]`, 'an object', entry);
     const bad =
-      str(entry.content, `entries[${i}].content`) ??
-      oneOf(entry.priority, PLAN_PRIORITIES, `entries[${i}].priority`, false) ??
-      oneOf(entry.status, PLAN_STATUSES, `entries[${i}].status`, false);
+      str(entry.content, `${path}[${i}].content`) ??
+      oneOf(entry.priority, PLAN_PRIORITIES, `${path}[${i}].priority`, false) ??
+      oneOf(entry.status, PLAN_STATUSES, `${path}[${i}].status`, false);
     if (bad) return bad;
   }
   return undefined;
+}
+
+function plan(update: Rec): Bad | undefined {
+  return planEntries(update.entries, 'entries');
 }
 
 function commands(update: Rec): Bad | undefined {
@@ -230,6 +235,36 @@ function notice(update: Rec): Bad | undefined {
   return optStr(update.description, 'description');
 }
 
+function planUpdate(update: Rec): Bad | undefined {
+  const plan = update.plan;
+  if (!isRecord(plan)) return new Bad('plan', 'an object', plan);
+  const bad = str(plan.planId, 'plan.planId');
+  if (bad) return bad;
+  switch (plan.type) {
+    case 'markdown':
+      return str(plan.content, 'plan.content') ?? optStr(plan.path, 'plan.path');
+    case 'file':
+      return str(plan.uri, 'plan.uri');
+    case 'items':
+      return planEntries(plan.entries, 'plan.entries');
+    default:
+      return new Bad('plan.type', 'one of items, markdown, file', plan.type);
+  }
+}
+
+function compactionUpdate(update: Rec): Bad | undefined {
+  const bad = str(update.compactionId, 'compactionId') ?? str(update.status, 'status') ?? optArray(update.summary, 'summary') ?? optStr(update.error, 'error');
+  if (bad) return bad;
+  const summary = update.summary;
+  if (Array.isArray(summary)) {
+    for (let i = 0; i < summary.length; i++) {
+      const blockBad = contentBlock(summary[i], `summary[${i}]`);
+      if (blockBad) return blockBad;
+    }
+  }
+  return undefined;
+}
+
 /** The kind's fields, or undefined for a kind whose fields the client does not read. */
 function checkUpdate(kind: string, update: Rec): Bad | undefined {
   switch (kind) {
@@ -243,6 +278,14 @@ function checkUpdate(kind: string, update: Rec): Bad | undefined {
       return toolCall(update, false);
     case 'plan':
       return plan(update);
+    case 'plan_update':
+      return planUpdate(update);
+    case 'plan_removed':
+      return str(update.planId, 'planId');
+    case 'compaction_update':
+      return compactionUpdate(update);
+    case 'compaction_summary_chunk':
+      return str(update.compactionId, 'compactionId') ?? contentBlock(update.content, 'content');
     case 'available_commands_update':
       return commands(update);
     case 'config_option_update':
@@ -256,8 +299,7 @@ function checkUpdate(kind: string, update: Rec): Bad | undefined {
     case 'notice':
       return notice(update);
     default:
-      // Compaction (ignored by SessionState: we do not advertise it) and kinds newer than this
-      // client: SessionState ignores them with a warning, as ACP asks.
+      // Kinds newer than this client: SessionState ignores them with a warning, as ACP asks.
       return undefined;
   }
 }
@@ -314,7 +356,9 @@ const KNOWN_KINDS: ReadonlySet<string> = new Set([
   'notice',
   'compaction_update',
   'compaction_summary_chunk',
-] satisfies SessionNotification['update']['sessionUpdate'][]);
+  'plan_update',
+  'plan_removed',
+] satisfies UnstableSessionNotification['update']['sessionUpdate'][]);
 
 /** A kind newer than this client (accepted, then ignored by SessionState): worth one log line. */
 export function isUnknownUpdateKind(notification: SessionNotification): boolean {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { SessionState } from '../../../src/extension/session/model/sessionState';
 import { ChatTranscript, blockLabel } from '../../../src/extension/chat/model/chatViewModel';
-import { activityOf, chatStatus, usageLabel } from '../../../src/extension/chat/model/chatStatus';
+import { activityOf, chatStatus } from '../../../src/extension/chat/model/chatStatus';
 import type { PermissionQuestion } from '../../../src/extension/permissions/model/permissionRequests';
 import type { ChatPatch } from '../../../src/extension/chat/model/chatViewModel';
 import { applyChatPatch, packItem, type ChatItem } from '../../../src/protocol/chat';
@@ -237,7 +237,7 @@ describe('chat view model', () => {
     assert.deepEqual(renamed.map((c) => 'item' in c && c.item.kind === 'toolCall' && c.item.title), ['T:Read b']);
   });
 
-  it('builds the status: modes, select options, commands, plan, questions, usage, activity', () => {
+  it('builds the status: modes, select and boolean options, commands, plan, questions, the context meter, activity', () => {
     const state = newState();
     state.setModes({ currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'bypass', name: 'Bypass' }] });
     state.setConfigOptions([
@@ -265,14 +265,15 @@ describe('chat view model', () => {
     assert.deepEqual(status.plan, [{ content: 'step', status: 'in_progress' }]);
     assert.deepEqual(status.permissions, [{ questionId: 7, toolCallId: 'c', title: 'Run ls', options: [{ name: 'Allow', kind: 'allow_once' }, { name: 'Reject', kind: 'reject_once' }], inspect: null }]);
     assert.equal(status.activity, 'waiting');
-    assert.equal(status.usage, '12.3k / 200.0k tokens · 0.04 USD');
+    assert.deepEqual(status.toggles, [{ id: 'fast', name: 'Fast', description: null, value: true }], 'a boolean option is a toggle, not dropped');
+    assert.equal(status.context?.label, '12.3k / 200k (6 %)');
+    assert.equal(status.context?.detail, 'Context window: 12,300 of 200,000 tokens used (6 %) · cost 0.04 USD');
   });
 
   it('names activities and blocks plainly', () => {
     assert.equal(activityOf({ hasSession: false, busy: true, waiting: true }), 'none');
     assert.equal(activityOf({ hasSession: true, busy: false, waiting: false }), 'idle');
     assert.equal(activityOf({ hasSession: true, busy: true, waiting: false }), 'working');
-    assert.equal(usageLabel({ used: 5, size: 1_500_000, cost: undefined }), '5 / 1.5M tokens');
     assert.equal(blockLabel({ type: 'resource', resource: { uri: 'file:///p/my%20file.ts#L1-2', text: 'x' } }), 'my file.ts');
   });
 

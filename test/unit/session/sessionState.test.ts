@@ -34,7 +34,7 @@ describe('SessionState', () => {
       state.apply({ sessionUpdate: 'tool_call', toolCallId: 'r', title: 'Read a.ts' });
       state.apply({ sessionUpdate: 'agent_message_chunk', content: text('Done.') });
       assert.deepEqual(
-        state.transcript.map((e) => (e.type === 'message' ? [e.role, e.text] : ['toolCall', e.id])),
+        state.transcript.map((e) => (e.type === 'message' ? [e.role, e.text] : e.type === 'toolCall' ? ['toolCall', e.id] : [e.type])),
         [
           ['thought', 'Thinking.'],
           ['agent', 'Let me look.'],
@@ -176,7 +176,8 @@ describe('SessionState', () => {
         { sessionUpdate: 'tool_call_update', toolCallId: 7 },
         { sessionUpdate: 'agent_message_chunk' },
         { sessionUpdate: 'available_commands_update' },
-        { sessionUpdate: 'compaction_update', compactionId: 'c', status: 'in_progress' },
+        { sessionUpdate: 'plan_update' },
+        { sessionUpdate: 'compaction_summary_chunk', compactionId: 'c' },
         null,
       ] as unknown as SessionUpdate[];
       for (const update of garbage) assert.doesNotThrow(() => state.apply(update));

@@ -70,6 +70,10 @@ const handWritten: Record<string, unknown>[] = [
   { sessionUpdate: 'usage_update', used: 1, size: 2, cost: null },
   { sessionUpdate: 'notice', severity: 'warning', title: 'Careful' },
   { sessionUpdate: 'notice', severity: 'custom', title: 'X', description: 'more' },
+  { sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'in_progress' },
+  { sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'completed', summary: [text], error: null, _meta: { x: 1 } },
+  { sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'failed', summary: null, error: 'too small' },
+  { sessionUpdate: 'compaction_summary_chunk', compactionId: 'c1', content: text },
 ];
 
 function wrap(update: unknown, sessionId: unknown = SESSION): unknown {
@@ -95,6 +99,8 @@ const base = {
   },
   usage: { sessionUpdate: 'usage_update', used: 1, size: 2, cost: { amount: 1, currency: 'USD' } },
   notice: { sessionUpdate: 'notice', severity: 'info', title: 'T', description: 'd' },
+  compaction: { sessionUpdate: 'compaction_update', compactionId: 'c', status: 'completed', summary: [text], error: 'e' },
+  summaryChunk: { sessionUpdate: 'compaction_summary_chunk', compactionId: 'c', content: text },
 };
 const with_ = <T extends object>(o: T, patch: Record<string, unknown>) => ({ ...o, ...patch });
 const without = <T extends object>(o: T, key: string) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
@@ -161,6 +167,13 @@ const mutated: [string, unknown, string][] = [
   ['notice severity missing', wrap(without(base.notice, 'severity')), 'severity'],
   ['notice title empty', wrap(with_(base.notice, { title: '' })), 'title'],
   ['notice description a number', wrap(with_(base.notice, { description: 1 })), 'description'],
+  ['compaction id missing', wrap(without(base.compaction, 'compactionId')), 'compactionId'],
+  ['compaction status a number', wrap(with_(base.compaction, { status: 2 })), 'status'],
+  ['compaction summary a string', wrap(with_(base.compaction, { summary: 'text' })), 'summary'],
+  ['compaction summary block unknown', wrap(with_(base.compaction, { summary: [{ type: 'video' }] })), 'summary[0].type'],
+  ['compaction error an object', wrap(with_(base.compaction, { error: {} })), 'error'],
+  ['summary chunk id a number', wrap(with_(base.summaryChunk, { compactionId: 1 })), 'compactionId'],
+  ['summary chunk content missing', wrap(without(base.summaryChunk, 'content')), 'content'],
 ];
 
 describe('checkSessionNotification (the session/update validator)', () => {
@@ -188,6 +201,8 @@ describe('checkSessionNotification (the session/update validator)', () => {
       'session_info_update',
       'usage_update',
       'notice',
+      'compaction_update',
+      'compaction_summary_chunk',
     ]) {
       assert.ok(kinds.has(kind), kind);
     }
@@ -203,17 +218,19 @@ describe('checkSessionNotification (the session/update validator)', () => {
     });
   }
 
-  it('lets unknown and compaction kinds through: SessionState ignores them with a warning, the session stays', () => {
+  it('lets unknown kinds through: SessionState ignores them with a warning, the session stays', () => {
     const state = new SessionState({ sessionId: SESSION, cwd: '/p', schedule: () => undefined });
     state.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'kept' } });
-    for (const update of [{ sessionUpdate: 'future_kind', x: 1 }, { sessionUpdate: 'compaction_update' }]) {
-      const checked = checkSessionNotification(wrap(update));
-      assert.ok(checked.ok);
-      assert.equal(isUnknownUpdateKind(checked.notification), update.sessionUpdate === 'future_kind');
-      state.applyNotification(checked.notification);
-    }
-    assert.equal(state.warningCount, 2);
+    const checked = checkSessionNotification(wrap({ sessionUpdate: 'future_kind', x: 1 }));
+    assert.ok(checked.ok);
+    assert.equal(isUnknownUpdateKind(checked.notification), true);
+    state.applyNotification(checked.notification);
+    assert.equal(state.warningCount, 1);
     assert.equal(state.transcript.length, 1);
+    for (const kind of ['compaction_update', 'compaction_summary_chunk', 'plan_update', 'plan_removed']) {
+      const known = checkSessionNotification(wrap({ sessionUpdate: kind }));
+      assert.equal(known.ok, false, `${kind} is read, so it is checked`);
+    }
   });
 
   it('groups problems by update kind and field, without indices (one log line per kind)', () => {
@@ -267,6 +284,10 @@ describe("SessionState never throws on what the validator accepts (fuzz)", () =>
     () => ({ sessionUpdate: 'usage_update', used: Math.floor(random() * 10), size: 10, cost: maybe(() => ({ amount: random(), currency: 'USD' })) }),
     () => ({ sessionUpdate: 'notice', severity: pick(['info', 'error', 'odd']), title: 'T', description: maybe(() => 'd') }),
     () => ({ sessionUpdate: pick(['future_kind', 'compaction_summary_chunk']), anything: maybe(anyJson) }),
+    () => ({ sessionUpdate: 'compaction_update', compactionId: pick(['c1', 'c2']), status: pick(['in_progress', 'completed', 'odd']), summary: maybe(() => [block()]), error: maybe(() => 'e') }),
+    () => ({ sessionUpdate: 'compaction_summary_chunk', compactionId: pick(['c1', 'c3']), content: block() }),
+    () => ({ sessionUpdate: 'plan_update', plan: pick<unknown>([{ type: 'markdown', planId: 'p', content: '# P' }, { type: 'file', planId: 'f', uri: 'file:///p/plan.md' }, { type: 'items', planId: 'i', entries: [] }, anyJson()]) }),
+    () => ({ sessionUpdate: 'plan_removed', planId: pick(['p', 'f', 'nope']) }),
   ];
 
   it('applies 3,000 random accepted updates without a throw, and renders nothing it should not', () => {

@@ -1,11 +1,12 @@
 /**
  * The Chat view's status of a session (pure): mode, config options, plan, questions, forms,
- * usage, the switcher's sessions: small, and replaced whole whenever it changes.
+ * the context meter, the switcher's sessions: small, and replaced whole whenever it changes.
  */
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
-import type { ChatActivity, ChatChoice, ChatElicitation, ChatPermission, ChatSelect, ChatSessionEntry, ChatStatus } from '../../../protocol/chat';
+import type { ChatActivity, ChatChoice, ChatElicitation, ChatPermission, ChatSelect, ChatSessionEntry, ChatStatus, ChatToggle } from '../../../protocol/chat';
 import type { PermissionQuestion } from '../../permissions/model/permissionRequests';
-import type { SessionState, SessionUsage } from '../../session/model/sessionState';
+import type { SessionState } from '../../session/model/sessionState';
+import { contextMeter } from './contextMeter';
 
 export interface ChatStatusInput {
   readonly state: SessionState | undefined;
@@ -50,11 +51,11 @@ export function chatStatus(input: ChatStatusInput): ChatStatus {
     modes: configOptions.some((o) => o.category === 'mode') ? [] : (state?.availableModes ?? []).map((m) => ({ id: m.id, name: m.name })),
     currentModeId: state?.currentModeId ?? null,
     configOptions,
+    toggles: (state?.configOptions ?? []).flatMap(toggleOf),
     commands: (state?.availableCommands ?? []).map((c) => ({ name: c.name, description: c.description, hint: c.input?.hint ?? null })),
     plan: (state?.plan ?? []).map((e) => ({ content: e.content, status: e.status })),
     permissions,
-    notices: (state?.notices ?? []).map((n) => ({ severity: n.severity, title: n.title, description: n.description ?? null })),
-    usage: state?.usage ? usageLabel(state.usage) : null,
+    context: state ? contextMeter(state.usage, state.availableCommands) : null,
     attachments: input.attachments,
     elicitations: input.elicitations ?? [],
     acceptsImages: input.acceptsImages ?? false,
@@ -77,13 +78,6 @@ function selectOf(option: SessionConfigOption): ChatSelect[] {
   ];
 }
 
-export function usageLabel(usage: SessionUsage): string {
-  const tokens = `${compact(usage.used)} / ${compact(usage.size)} tokens`;
-  return usage.cost ? `${tokens} · ${usage.cost.amount.toFixed(2)} ${usage.cost.currency}` : tokens;
-}
-
-function compact(n: number): string {
-  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
-  if (n >= 1_000) return `${(n / 1_000).toFixed(1)}k`;
-  return String(n);
+function toggleOf(option: SessionConfigOption): ChatToggle[] {
+  return option.type === 'boolean' ? [{ id: option.id, name: option.name, description: option.description ?? null, value: option.currentValue }] : [];
 }

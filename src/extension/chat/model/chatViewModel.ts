@@ -14,7 +14,8 @@ import {
 import type { SessionState } from '../../session/model/sessionState';
 import { kindIcon } from '../../cards/tree/model/treeModel';
 import { cardOf, cardOpens, type ToolCallState } from '../../session/model/toolCalls';
-import type { MessageEntry, ToolCallEntry, TranscriptEntry } from '../../session/model/transcript';
+import type { EventEntry, MessageEntry, ToolCallEntry, TranscriptEntry } from '../../session/model/transcript';
+import { eventBytes, eventItem, eventRevision, isEventEntry } from './chatEvents';
 
 export interface ChatViewDeps {
   /** The call's title with paths relative to the workspace. */
@@ -24,6 +25,8 @@ export interface ChatViewDeps {
    * or undefined when neither it nor a later turn changed files (nothing to restore).
    */
   turnChanges?(turn: number): string | undefined;
+  /** A file's path as a card names it (relative inside the workspace); default: as it is. */
+  displayPath?(path: string): string;
 }
 
 export function messageItem(entry: MessageEntry, turn?: { turn: number; changes: string }): ChatItem {
@@ -121,6 +124,7 @@ export function changeBytes(change: ChatChange | undefined): number {
   if (!change) return 0;
   if ('append' in change) return change.append.length + 24;
   const item = change.item;
+  if (item.kind === 'plan' || item.kind === 'compaction' || item.kind === 'notice') return eventBytes(item);
   if (item.kind === 'message') return item.text.length + 64 + item.attachments.reduce((n, a) => n + a.length + 3, 0) + (item.images?.reduce((n, i) => n + i.data.length, 0) ?? 0);
   if (item.images) return item.title.length + item.toolCallId.length + 96 + item.images.reduce((n, i) => n + i.data.length, 0);
   // A packed row: `["id","title","icon","status"],` (and `,"opens"`).
@@ -166,7 +170,14 @@ interface DisplayTitle {
   readonly text: string;
 }
 
-type Sent = SentMessage | SentTool;
+/** What the webview was last sent of a plan, a compaction or a notice: its record's revision then. */
+interface SentEvent {
+  readonly type: 'event';
+  readonly entry: EventEntry;
+  readonly revision: number;
+}
+
+type Sent = SentMessage | SentTool | SentEvent;
 
 /**
  * A message's shape: everything but its text. Blocks never change once added, so their count
@@ -211,6 +222,8 @@ export class ChatTranscript {
   private lastUserIndex = -1;
   /** Items a cut patch left for the next one (see `PatchOptions.stop`). */
   private readonly leftover = new Set<number>();
+  /** Where the events are (a handful): each patch looks whether one changed in place. */
+  private readonly eventIndices = new Set<number>();
 
   constructor(
     readonly state: SessionState,
@@ -233,6 +246,7 @@ export class ChatTranscript {
     this.turnIndex.clear();
     this.lastUserIndex = -1;
     this.leftover.clear();
+    this.eventIndices.clear();
     const items: ChatItem[] = [];
     for (let index = 0; index < entries.length; index++) {
       const item = this.build(entries[index] as TranscriptEntry, index);
@@ -265,6 +279,7 @@ export class ChatTranscript {
     const entries = this.state.transcript;
     const indices = new Set<number>(this.leftover);
     this.leftover.clear();
+    for (const index of this.eventIndices) indices.add(index);
     for (let i = Math.max(0, this.sent.length - 1); i < entries.length; i++) indices.add(i);
     for (const id of toolCalls) {
       const index = this.toolIndex.get(id);
@@ -305,6 +320,10 @@ export class ChatTranscript {
       }
       return { index, item: this.build(entry, index) };
     }
+    if (isEventEntry(entry)) {
+      if (before?.type === 'event' && before.entry === entry && before.revision === eventRevision(entry)) return undefined;
+      return { index, item: this.build(entry, index) };
+    }
     if (before?.type === 'toolCall') {
       const call = this.state.toolCall(entry.id);
       if (call && call === before.call && call.revision === before.revision) return undefined;
@@ -320,6 +339,11 @@ export class ChatTranscript {
       const turn = entry.role === 'user' ? this.turnOf(index) : undefined;
       this.sent[index] = { type: 'message', shape: messageShape(entry, turn), textLength: entry.textLength };
       return messageItem(entry, turn);
+    }
+    if (isEventEntry(entry)) {
+      this.eventIndices.add(index);
+      this.sent[index] = { type: 'event', entry, revision: eventRevision(entry) };
+      return eventItem(entry, (path) => this.deps.displayPath?.(path) ?? path);
     }
     return this.buildTool(entry, index, undefined);
   }

@@ -23,6 +23,10 @@ export interface SessionChanges {
   /** Session title or last-activity time. */
   readonly info: boolean;
   readonly notices: boolean;
+  /** A plan of `plan_update` was created, changed or removed. */
+  readonly plans: boolean;
+  /** A compaction began, progressed or ended. */
+  readonly compactions: boolean;
   /** How many `apply` calls this event covers. */
   readonly updates: number;
 }
@@ -41,6 +45,8 @@ export interface PendingChanges {
   transcript: boolean;
   info: boolean;
   notices: boolean;
+  plans: boolean;
+  compactions: boolean;
   updates: number;
 }
 
@@ -58,6 +64,8 @@ function emptyChanges(): PendingChanges {
     transcript: false,
     info: false,
     notices: false,
+    plans: false,
+    compactions: false,
     updates: 0,
   };
 }

@@ -3,7 +3,6 @@ import type {
   ContentBlock,
   ContentChunk,
   Cost,
-  Notice,
   PlanEntry,
   SessionConfigOption,
   SessionMode,
@@ -15,9 +14,12 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { readTerminalMeta } from '../../../protocol/terminalMeta';
 import { ChangeCoalescer, flushAfterFrame, type ChangeListener, type FlushScheduler, type PendingChanges } from './changes';
+import type { SessionNotice } from './notices';
+import { SessionEvents, type PlanOperation, type SessionEventsView } from './sessionEvents';
 import { DisplayTerminalStore, type DisplayTerminalState } from './terminalStore';
 import { ToolCallStore, type ToolCallApplied, type ToolCallState } from './toolCalls';
 import { Transcript, type MessageRole, type TranscriptEntry } from './transcript';
+import { WarningLog } from './warningLog';
 import { jsonEqual } from './wireValues';
 
 export type { SessionChanges } from './changes';
@@ -52,10 +54,6 @@ export interface SessionUsage {
   readonly cost: Cost | undefined;
 }
 
-/** Kept so a long session cannot grow these lists without bound. */
-const MAX_WARNINGS = 100;
-const MAX_NOTICES = 50;
-
 /**
  * The state of one ACP session, fed `session/update`s in arrival order (see `KeyedSerialQueue`).
  * `apply` never throws: a malformed or unknown update is skipped with a warning and the session
@@ -71,7 +69,9 @@ export class SessionState {
   private readonly displayTerminals: DisplayTerminalStore;
   private readonly conversation = new Transcript();
   private readonly changes: ChangeCoalescer;
-  private readonly onWarning: ((message: string) => void) | undefined;
+  /** Named plans, compactions and notices. */
+  private readonly events: SessionEvents;
+  private readonly warningLog: WarningLog;
   private readonly onToolCallApplied: ((applied: ToolCallApplied) => void) | undefined;
 
   private planEntries: readonly PlanEntry[] = [];
@@ -82,20 +82,18 @@ export class SessionState {
   private usageValue: SessionUsage | undefined;
   private titleValue: string | undefined;
   private updatedAtValue: string | undefined;
-  private noticeList: Notice[] = [];
-  private warningList: string[] = [];
-  private warningTotal = 0;
 
   constructor(options: SessionStateOptions) {
     this.sessionId = options.sessionId;
     this.cwd = options.cwd;
     this.additionalDirectories = options.additionalDirectories ?? [];
     this.displayTerminals = new DisplayTerminalStore({ outputLimit: options.displayOutputLimit });
-    this.onWarning = options.onWarning;
+    this.warningLog = new WarningLog(options.onWarning);
     this.onToolCallApplied = options.onToolCallApplied;
     this.changes = new ChangeCoalescer(options.schedule ?? flushAfterFrame, (error) =>
       this.warn(`a change listener threw: ${error instanceof Error ? error.message : String(error)}`),
     );
+    this.events = new SessionEvents({ transcript: this.conversation, pending: () => this.pending(), warn: (m) => this.warn(m) });
     this.modeId = options.modes?.currentModeId;
     this.modes = options.modes?.availableModes ?? [];
     this.options = options.configOptions ?? [];
@@ -165,18 +163,23 @@ export class SessionState {
     return Math.max(0, this.conversation.userMessages - 1);
   }
 
-  /** The latest notices (`notice` updates), oldest first. */
-  get notices(): readonly Notice[] {
-    return this.noticeList;
+  /** The latest notices (`notice` updates, and the messages agents send instead), oldest first. */
+  get notices(): readonly SessionNotice[] {
+    return this.events.notices;
+  }
+
+  /** The plans the agent named (`plan_update`), its compactions, the newest summary. */
+  get sessionEvents(): SessionEventsView {
+    return this.events;
   }
 
   /** The latest warnings, oldest first (see `warningCount` for how many there were). */
   get warnings(): readonly string[] {
-    return this.warningList;
+    return this.warningLog.latest;
   }
 
   get warningCount(): number {
-    return this.warningTotal;
+    return this.warningLog.count;
   }
 
   // ── Changes ────────────────────────────────────────────────────────────────
@@ -206,7 +209,7 @@ export class SessionState {
   // ── Writing ────────────────────────────────────────────────────────────────
 
   /** Applies one `session/update`. Synchronous; never throws. */
-  apply(update: SessionUpdate): void {
+  apply(update: SessionUpdate | PlanOperation): void {
     this.changes.countUpdate();
     try {
       this.dispatch(update);
@@ -231,6 +234,11 @@ export class SessionState {
     this.pending().transcript = true;
   }
 
+  /** A turn ended, or a `session/load` replay: what is still in progress now will not finish in it. */
+  endTurn(): void {
+    this.events.endTurn();
+  }
+
   /** Modes from a later response (e.g. `session/load`). */
   setModes(modes: SessionModeState | null | undefined): void {
     this.modeId = modes?.currentModeId;
@@ -243,7 +251,7 @@ export class SessionState {
     if (this.differs(this.options, options, 'configOptions')) this.options = options;
   }
 
-  private dispatch(update: SessionUpdate): void {
+  private dispatch(update: SessionUpdate | PlanOperation): void {
     switch (update.sessionUpdate) {
       case 'user_message_chunk':
         return this.appendChunk('user', update);
@@ -278,15 +286,12 @@ export class SessionState {
         return this.applyInfo(update.title, update.updatedAt);
       case 'usage_update':
         return this.applyUsage({ used: update.used, size: update.size, cost: update.cost ?? this.usageValue?.cost });
-      case 'notice':
-        this.noticeList = [...this.noticeList.slice(1 - MAX_NOTICES), update];
-        this.pending().notices = true;
-        return;
+      case 'plan_update':
+      case 'plan_removed':
       case 'compaction_update':
       case 'compaction_summary_chunk':
-        // Only sent to clients that advertise `session.compaction`; we do not.
-        this.warn(`session/update "${update.sessionUpdate}" ignored: compaction is not supported`);
-        return;
+      case 'notice':
+        return this.events.apply(update);
       default:
         return this.ignoreUnknownVariant(update);
     }
@@ -308,6 +313,8 @@ export class SessionState {
       this.warn(`${role} message chunk without a content block ignored`);
       return;
     }
+    // A notice an agent sent as its text (the client had not advertised notices) is no answer.
+    if (role === 'agent' && chunk._meta && this.events.takeAgentChunk(chunk)) return;
     this.conversation.appendChunk(role, chunk.content, chunk.messageId);
     this.pending().transcript = true;
   }
@@ -318,6 +325,8 @@ export class SessionState {
       this.warn(`${variant} without a toolCallId ignored`);
       return;
     }
+    // A tool call that stands for a compaction shows as the compaction.
+    if (this.events.takeToolCall(message)) return;
     const result = variant === 'tool_call' ? this.calls.applyToolCall(message as ToolCall) : this.calls.applyUpdate(message);
     // Indexed: nearly always empty, and a for-of would allocate an iterator per message.
     for (let i = 0; i < result.warnings.length; i++) this.warn(result.warnings[i]);
@@ -381,10 +390,7 @@ export class SessionState {
   }
 
   private warn(message: string): void {
-    this.warningTotal++;
-    this.warningList.push(message);
-    if (this.warningList.length > MAX_WARNINGS) this.warningList = this.warningList.slice(-MAX_WARNINGS);
-    this.onWarning?.(message);
+    this.warningLog.add(message);
   }
 }
 

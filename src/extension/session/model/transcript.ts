@@ -1,5 +1,8 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import { ChunkedText, utf16Units } from '../../base/textChunks';
+import type { CompactionEntry } from './compactions';
+import type { NoticeEntry } from './notices';
+import type { PlanCardEntry } from './plans';
 
 /** Who a message comes from; the agent's thoughts are a stream of their own. */
 export type MessageRole = 'user' | 'agent' | 'thought';
@@ -34,7 +37,10 @@ export interface ToolCallEntry {
   readonly id: string;
 }
 
-export type TranscriptEntry = MessageEntry | ToolCallEntry;
+/** What else happens in a conversation, where it happened: a plan, a compaction, a notice. */
+export type EventEntry = PlanCardEntry | CompactionEntry | NoticeEntry;
+
+export type TranscriptEntry = MessageEntry | ToolCallEntry | EventEntry;
 
 /** A text run as offsets into the message's text, or a block as it came. */
 type Segment = { readonly type: 'text'; readonly start: number; end: number } | { readonly type: 'block'; readonly block: ContentBlock };
@@ -185,6 +191,16 @@ export class Transcript {
 
   addToolCall(id: string): void {
     this.list.push({ type: 'toolCall', id });
+  }
+
+  /** An event where it happens; text after it starts a new message, as after a tool call. */
+  addEvent(entry: EventEntry): void {
+    this.list.push(entry);
+  }
+
+  /** Whether this is the newest entry. */
+  isLast(entry: TranscriptEntry): boolean {
+    return this.list[this.list.length - 1] === entry;
   }
 
   private push(message: Message): void {
