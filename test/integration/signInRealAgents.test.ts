@@ -78,7 +78,7 @@ describe('sign-in with real agents (opt-in)', function () {
     }
   });
 
-  it('Codex 2.6: the API key given only to signIn reaches it ({apiKey} form); a session starts; the prompt\'s failure is reported', async function () {
+  it('Codex 2.6: the API key given only to signIn reaches it ({apiKey} form); a session starts; offline its turn stops on Cancel', async function () {
     const codex = process.env.ACP_REAL_CODEX26;
     if (!codex) this.skip();
     this.timeout(300_000);
@@ -93,18 +93,19 @@ describe('sign-in with real agents (opt-in)', function () {
       await within('sign-in', api.signIn('api-key', { 'api-key': 'sk-dummy-not-a-real-key' }), 60_000);
       const sessionId = await within('a Codex session', api.newSession(), 60_000);
       assert.ok(sessionId);
-      // A dummy key and no network: the turn cannot succeed; it must end with a reason, not hang.
-      const outcome = await within(
-        'the prompt to end',
-        api.prompt('Say hello.').then(
-          (stop) => ({ stop, error: undefined as string | undefined }),
-          (error: unknown) => ({ stop: undefined, error: error instanceof Error ? error.message : String(error) }),
-        ),
-        170_000,
+      // A dummy key and no network: the turn cannot succeed. Codex 2.6 retries its model stream
+      // for minutes offline; the turn must either end with a reason or stop on Cancel, never hang.
+      const turn = api.prompt('Say hello.').then(
+        (stop) => ({ stop, error: undefined as string | undefined }),
+        (error: unknown) => ({ stop: undefined, error: error instanceof Error ? error.message : String(error) }),
       );
-      const said = JSON.stringify(outcome);
-      assert.ok(outcome.error !== undefined || outcome.stop !== undefined, said);
-      if (outcome.error !== undefined) assert.ok(outcome.error.length > 0 && !/Authentication required/.test(outcome.error), `a clear reason, not a sign-in loop: ${said}`);
+      const early = await Promise.race([turn, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 60_000))]);
+      if (early?.error !== undefined) assert.ok(!/Authentication required/.test(early.error), `a clear reason, not a sign-in loop: ${early.error}`);
+      if (!early) {
+        await api.cancel();
+        const ended = await within('the cancelled turn', turn, 30_000);
+        assert.equal(ended.stop, 'cancelled', JSON.stringify(ended));
+      }
     } finally {
       await api.stopAgent();
       fs.rmSync(codexHome, { recursive: true, force: true });
