@@ -7,6 +7,9 @@
 //                               so a test can look at the snippet first
 //   early-output                `_meta.terminal_output` arrives before the `terminal_info` that
 //                               announces the terminal
+//   retitled-terminal GATE      a display terminal announced with the title "Terminal" (as Claude's
+//                               adapter does while the command streams in), retitled to
+//                               "echo retitled" once GATE (a file path) exists, then its output and exit
 //   absolute-title ABS_PATH     a read whose title carries the absolute path
 //   client-terminal-split       `terminal/create` of a command cutting multi-byte characters between
 //                               stdout writes, a stderr line between each piece
@@ -44,6 +47,8 @@
 //   ask-form                    `elicitation/create` (form: name, count, color, confirm); the
 //                               answer comes back as "elicitation: {json}"
 //   ask-url URL                 `elicitation/create` (url); the answer as "elicitation: {json}"
+//   ask-url-complete URL GATE   the same, and once GATE (a file path) exists `elicitation/complete`
+//                               before anyone answered (a device code entered on a phone)
 //   show-image                  an agent message and a tool result that carry a PNG image block
 //   ask-permission TITLE [GATE] `session/request_permission` (allow once / reject once) for a call
 //                               titled TITLE (once GATE, a file path, exists); the outcome as
@@ -274,6 +279,24 @@ async function shell(client: Client, sessionId: string, cwd: string, command: st
     status: result.status === 0 ? 'completed' : 'failed',
     _meta: { terminal_exit: { terminal_id: toolCallId, exit_code: result.status, signal: result.signal } },
   });
+}
+
+async function retitledTerminal(client: Client, sessionId: string, cwd: string, gate: string): Promise<void> {
+  const toolCallId = `toolu_${nextId++}`;
+  const terminalId = `term_${nextId++}`;
+  await update(client, sessionId, {
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: 'Terminal',
+    kind: 'execute',
+    status: 'in_progress',
+    content: [{ type: 'terminal', terminalId }],
+    _meta: { terminal_info: { terminal_id: terminalId, cwd } },
+  });
+  await waitForFile(gate);
+  await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, title: 'echo retitled' });
+  await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, _meta: { terminal_output: { terminal_id: terminalId, data: 'retitled\n' } } });
+  await update(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', _meta: { terminal_exit: { terminal_id: terminalId, exit_code: 0, signal: null } } });
 }
 
 async function earlyOutput(client: Client, sessionId: string, cwd: string): Promise<void> {
@@ -599,6 +622,9 @@ acp
       case 'early-output':
         await earlyOutput(client, params.sessionId, cwd);
         break;
+      case 'retitled-terminal':
+        await retitledTerminal(client, params.sessionId, cwd, arg);
+        break;
       case 'absolute-title':
         await absoluteTitle(client, params.sessionId, arg);
         break;
@@ -752,6 +778,17 @@ acp
       case 'ask-url':
         await report(client, sid, 'Ask to open a URL', async () => {
           const answer = await client.request(acp.methods.client.elicitation.create, { mode: 'url', sessionId: sid, message: 'Sign in to continue', elicitationId: 'e1', url: arg });
+          await say(client, sid, `elicitation: ${JSON.stringify(answer)}`);
+          return answer;
+        });
+        break;
+      case 'ask-url-complete':
+        await report(client, sid, 'Ask to open a URL, then complete it', async () => {
+          const elicitationId = `e${nextId++}`;
+          const asked = client.request(acp.methods.client.elicitation.create, { mode: 'url', sessionId: sid, message: 'Enter this code: QRST-6789', elicitationId, url: arg });
+          await waitForFile(arg2, 60_000);
+          await client.notify(acp.methods.client.elicitation.complete, { elicitationId });
+          const answer = await asked;
           await say(client, sid, `elicitation: ${JSON.stringify(answer)}`);
           return answer;
         });

@@ -1,5 +1,5 @@
 /** The Chat webview's entry: builds the page, talks to the host through the chat protocol. */
-import { CHAT_PROTOCOL_VERSION, MAX_IMAGE_BYTES, applyChatPatch, parseHostMessage, unpackChanges, unpackItem, type ChatItem, type ChatSessionEntry, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../src/protocol/chat';
+import { CHAT_PROTOCOL_VERSION, MAX_IMAGE_BYTES, MAX_PROMPT_CHARS, applyChatPatch, parseHostMessage, unpackChanges, unpackItem, type ChatItem, type ChatSessionEntry, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../src/protocol/chat';
 import { ChatList } from './list';
 import { PromptBox } from './prompt';
 import { el, growItem, renderElicitations, renderItem, renderPermissions, renderPlan, syncSelect } from './render';
@@ -117,6 +117,12 @@ const list = new ChatList(listHost, scroller, {
 });
 const prompt = new PromptBox(textarea, completions, {
   send: (text) => {
+    if (text.length > MAX_PROMPT_CHARS) {
+      // Not even sent to the host: it stays in the box, with why.
+      showNote(`The prompt is ${text.length.toLocaleString()} characters, over the ${MAX_PROMPT_CHARS.toLocaleString()} a prompt can take: nothing was sent.`);
+      return false;
+    }
+    showNote('');
     post({ v, type: 'prompt', text });
     vscode.setState({ draft: '' });
     list.scrollToEnd();
@@ -320,6 +326,15 @@ function receive(message: HostToWebview): void {
       break;
     case 'focusPrompt':
       textarea.focus();
+      break;
+    case 'promptRefused':
+      // Refused unsent: the text goes back where it was typed (unless something new is there).
+      if (message.text !== undefined && !textarea.value.trim()) {
+        textarea.value = message.text;
+        textarea.dispatchEvent(new Event('input'));
+        saveDraft();
+      }
+      showNote(message.reason);
       break;
     case 'mentionResults':
       prompt.showMentions(message.requestId, message.items);

@@ -1,5 +1,5 @@
 /** DOM for the chat's items and its status panels. Text goes in through textContent; only the markdown renderer produces HTML. */
-import { toolStatusLabel, type ChatElicitation, type ChatFormField, type ChatImage, type ChatItem, type ChatStatus, type ChatToolItem, type WebviewToHost } from '../../src/protocol/chat';
+import { toolStatusLabel, type ChatElicitation, type ChatElicitationAction, type ChatFormField, type ChatImage, type ChatItem, type ChatStatus, type ChatToolItem, type WebviewToHost } from '../../src/protocol/chat';
 import { MAX_MARKDOWN_CHARS } from './markdown';
 import { StreamingMarkdown, type MarkdownUpdate } from './markdownStream';
 import { logWork } from './workLog';
@@ -366,7 +366,34 @@ export function renderElicitations(host: HTMLElement, status: ChatStatus, post: 
   if (focused) host.querySelector<HTMLElement>(`[data-form="${focused.split(':')[0]}"][data-field="${CSS.escape(focused.split(':').slice(1).join(':'))}"]`)?.focus();
 }
 
+/**
+ * A URL form: the message (a device code stays readable here while it is typed elsewhere), the
+ * address, and Open / Decline; once opened it waits, with Open again and Dismiss, until the agent
+ * says it is done (`elicitation/complete` removes it).
+ */
+function urlCard(form: ChatElicitation, url: NonNullable<ChatElicitation['url']>, post: Post, v: number): HTMLElement {
+  const card = el('form', 'elicitation elicitation-url');
+  card.dataset.elicitationId = String(form.id);
+  card.dataset.state = url.waiting ? 'waiting' : 'asking';
+  card.append(el('div', 'elicitation-title', `The agent asks you to open ${url.host}: ${form.message}`));
+  card.append(el('div', 'field-description elicitation-href', url.href));
+  if (url.waiting) card.append(el('div', 'field-description elicitation-waiting', 'Waiting for the agent to finish…'));
+  const buttons = el('div', 'permission-options');
+  const action = (label: string, name: ChatElicitationAction, primary: boolean) => {
+    const button = el('button', primary ? 'perm perm-allow_once' : 'perm', label);
+    button.type = 'button';
+    button.dataset.action = name;
+    button.addEventListener('click', () => post({ v, type: 'answerElicitation', id: form.id, action: name, answers: {} }));
+    return button;
+  };
+  if (url.waiting) buttons.append(action('Open Again', 'accept', false), action('Dismiss', 'cancel', false));
+  else buttons.append(action('Open in Browser', 'accept', true), action('Decline', 'decline', false), action('Cancel', 'cancel', false));
+  card.append(buttons);
+  return card;
+}
+
 function formCard(form: ChatElicitation, typed: Map<string, string | boolean>, post: Post, v: number): HTMLElement {
+  if (form.url) return urlCard(form, form.url, post, v);
   const card = el('form', 'elicitation');
   card.dataset.elicitationId = String(form.id);
   card.noValidate = true; // the host validates, with the schema's own rules

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { promptLimit } from './session/model/promptSize';
 import type { AutoApprove } from './permissions/model/autoApprove';
 
 /** An agent from `acpNative.agents`. */
@@ -26,6 +27,7 @@ const KEYS = {
   registryUrl: 'registry.url',
   registryOverrides: 'registry.overrides',
   followAlong: 'followAlong',
+  promptMaxBytes: 'prompt.maxBytes',
   trace: 'trace',
 } as const;
 
@@ -130,6 +132,11 @@ export class Config {
       for (const [k, v] of Object.entries(e.env)) if (typeof v === 'string') env[k] = v;
     }
     return { args, env };
+  }
+
+  /** The most a prompt (text and attachments, as JSON) may weigh before it is refused unsent. */
+  get promptMaxBytes(): number {
+    return promptLimit(this.section.get<unknown>(KEYS.promptMaxBytes));
   }
 
   /** Show the file and line the agent works on as it goes. */

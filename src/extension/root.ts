@@ -118,6 +118,7 @@ export class AcpNative extends Disposable {
         requests,
         launches: new AgentLaunches({ config, credentials, llmApiKey: this.llmApiKey, added, extension: extensionContext }),
         config,
+        forms: elicitations,
         trace: this.trace.write,
       }),
     );

@@ -19,7 +19,7 @@
  * messages the extension host serialises and code-server compresses, and half the replies.
  */
 
-export const CHAT_PROTOCOL_VERSION = 5;
+export const CHAT_PROTOCOL_VERSION = 6;
 
 export type ChatRole = 'user' | 'agent' | 'thought';
 export type ChatToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
@@ -258,6 +258,8 @@ export interface ChatElicitation {
   readonly fields: readonly ChatFormField[];
   /** Errors of the last answer, by field key. */
   readonly errors: Readonly<Record<string, string>>;
+  /** A URL form (no fields): what Open opens; `waiting` once accepted, until the agent completes it. */
+  readonly url?: { readonly href: string; readonly host: string; readonly waiting: boolean };
 }
 
 export interface ChatMention {
@@ -332,6 +334,11 @@ export type HostToWebview =
     }
   | { readonly v: number; readonly type: 'status'; readonly status: ChatStatus }
   | { readonly v: number; readonly type: 'focusPrompt' }
+  /**
+   * A prompt (or an attachment) refused unsent, over `acpNative.prompt.maxBytes`: the reason is
+   * shown under the prompt box, and the refused text goes back into the box when it is empty.
+   */
+  | { readonly v: number; readonly type: 'promptRefused'; readonly reason: string; readonly text?: string }
   | { readonly v: number; readonly type: 'mentionResults'; readonly requestId: number; readonly items: readonly ChatMention[] };
 
 export type WebviewToHost =
@@ -378,8 +385,12 @@ export type WebviewToHost =
 
 export type ParseResult<T> = { readonly ok: true; readonly message: T } | { readonly ok: false; readonly error: string };
 
-/** Prompts beyond this are refused rather than sent (a paste gone wrong, or a hostile page). */
-export const MAX_PROMPT_CHARS = 1_000_000;
+/**
+ * A hard guard on the prompt message from the webview (characters): above the largest
+ * `acpNative.prompt.maxBytes`, so the host can refuse an oversized prompt with its size instead
+ * of dropping the message.
+ */
+export const MAX_PROMPT_CHARS = 32 * 1024 * 1024;
 const MAX_ID_CHARS = 1_000;
 
 type Fields = Record<string, unknown>;
@@ -508,6 +519,8 @@ export function parseHostMessage(value: unknown): ParseResult<HostToWebview> {
       return isObject(f.status) ? { ok: true, message: value as HostToWebview } : fail('status: no status');
     case 'focusPrompt':
       return { ok: true, message: value as HostToWebview };
+    case 'promptRefused':
+      return typeof f.reason === 'string' && (f.text === undefined || typeof f.text === 'string') ? { ok: true, message: value as HostToWebview } : fail('promptRefused: bad reason');
     case 'mentionResults':
       return Number.isSafeInteger(f.requestId) && Array.isArray(f.items) ? { ok: true, message: value as HostToWebview } : fail('mentionResults: bad items');
     default:

@@ -103,6 +103,8 @@ describe('sign-in', function () {
         ['env-token', 'env_var'],
         ['api-key', 'agent'],
         ['gateway', 'agent'],
+        ['object-key', 'agent'],
+        ['device-code', 'agent'],
       ],
     );
   });
@@ -160,12 +162,16 @@ describe('sign-in', function () {
     assert.equal(calls(stateDir, 'initialize').at(-1)?.token, false, `${name} started without the forgotten variable`);
   });
 
-  it('api-key: sends the key in authenticate\'s _meta and signs in again with the stored key after a restart', async () => {
+  it('api-key, Gemini\'s string form: the object form refused, the string sent, remembered for the agent after a restart', async () => {
     const { stateDir } = await useSignInAgent();
     await within('sign-in', api.signIn('api-key', { 'api-key': 'dummy-key-for-tests' }));
     assert.deepEqual(
-      calls(stateDir, 'authenticate').map((e) => [e.methodId, e.apiKey]),
-      [['api-key', digest('dummy-key-for-tests')]],
+      calls(stateDir, 'authenticate').map((e) => [e.methodId, e.keyForm, e.apiKey]),
+      [
+        ['api-key', 'object', undefined],
+        ['api-key', 'string', digest('dummy-key-for-tests')],
+      ],
+      'the provider object suggests the object form first; the refusal brings the string form',
     );
     assert.equal(calls(stateDir, 'initialize').length, 1, 'no restart for an agent method');
     const first = await within('a session', api.newSession());
@@ -173,13 +179,61 @@ describe('sign-in', function () {
     const second = await within('a session after a restart', api.newSession());
     assert.notEqual(first, second);
     assert.deepEqual(
-      calls(stateDir, 'authenticate').map((e) => e.apiKey),
-      [digest('dummy-key-for-tests'), digest('dummy-key-for-tests')],
+      calls(stateDir, 'authenticate').map((e) => [e.keyForm, e.apiKey ?? null]),
+      [
+        ['object', null],
+        ['string', digest('dummy-key-for-tests')],
+        ['string', digest('dummy-key-for-tests')],
+      ],
+      'the stored key goes again in the form this agent took, at once',
     );
     assert.deepEqual(
       calls(stateDir, 'session/new').map((e) => e.signedIn),
       [true, false, true],
     );
+  });
+
+  it('api-key, Codex 2.6\'s object form: {"api-key": {apiKey}} accepted at once, a session follows', async () => {
+    const { stateDir } = await useSignInAgent();
+    await within('sign-in', api.signIn('object-key', { 'api-key': 'sk-dummy-object' }));
+    assert.deepEqual(
+      calls(stateDir, 'authenticate').map((e) => [e.methodId, e.keyForm, e.objectKey]),
+      [['object-key', 'object', digest('sk-dummy-object')]],
+    );
+    assert.ok(await within('a session', api.newSession()));
+  });
+
+  it('device code: the URL form shows the code, stays shown once opened, and closes on elicitation/complete', async () => {
+    const { stateDir } = await useSignInAgent();
+    const signIn = track(api.signIn('device-code'));
+    const asking = await waitFor('the URL form', () => api.openForms().find((f) => f.mode === 'url'), 20_000);
+    assert.equal(asking.state, 'asking');
+    assert.match(asking.message, /WXYZ-1234/, 'the code is shown');
+    assert.equal(asking.url, 'https://auth.example.test/device');
+    assert.equal(asking.sessionId, undefined, 'a sign-in form belongs to the authenticate request, not to a session');
+    assert.ok(api.answerForm(asking.id, 'accept'));
+    await waitFor('the agent to get the accept', () => calls(stateDir, 'elicitation/answer').length > 0, 20_000);
+    assert.equal(calls(stateDir, 'elicitation/answer')[0]?.action, 'accept');
+    assert.deepEqual(
+      api.openForms().map((f) => [f.id, f.state]),
+      [[asking.id, 'waiting']],
+      'accepted, the form stays shown with its code while the person types it elsewhere',
+    );
+    assert.ok(!signIn.settled(), 'authenticate still runs');
+    fs.writeFileSync(path.join(stateDir, 'device-approved'), '');
+    await within('sign-in', signIn.promise, 20_000);
+    await waitFor('the form to close', () => api.openForms().length === 0, 10_000);
+    assert.equal(calls(stateDir, 'elicitation/complete').length, 1);
+    assert.ok(await within('a session', api.newSession()));
+  });
+
+  it('device code declined: the agent is told, the sign-in fails with its reason, nothing stays open', async () => {
+    await useSignInAgent();
+    const signIn = track(api.signIn('device-code'));
+    const asking = await waitFor('the URL form', () => api.openForms().find((f) => f.mode === 'url'), 20_000);
+    assert.ok(api.answerForm(asking.id, 'decline'));
+    await assert.rejects(within('sign-in', signIn.promise), /Device code sign-in was not accepted/);
+    assert.deepEqual(api.openForms(), []);
   });
 
   it('gateway: sends the base URL and headers in authenticate\'s _meta', async () => {
@@ -205,11 +259,11 @@ describe('sign-in', function () {
       calls(stateDir, 'session/prompt').map((e) => e.signedIn),
       [false, true],
     );
-    assert.equal(calls(stateDir, 'authenticate').length, 1, 'the forgotten key was not sent again');
+    assert.equal(calls(stateDir, 'authenticate').length, 2, 'the sign-in\'s two forms, no more: the forgotten key was not sent again');
   });
 
   it('rejects an unknown method id with the ones the agent offers', async () => {
     await useSignInAgent();
-    await assert.rejects(api.signIn('nope'), /no sign-in method "nope" \(it offers: terminal-login, env-token, api-key, gateway\)/);
+    await assert.rejects(api.signIn('nope'), /no sign-in method "nope" \(it offers: terminal-login, env-token, api-key, gateway, object-key, device-code\)/);
   });
 });

@@ -2,6 +2,8 @@
 // points at the agent installed OUTSIDE the repo (Codex's binary package is ~223 MB, never a
 // dependency of the project), e.g.
 //   mkdir /tmp/real-agents && cd /tmp/real-agents && npm i @zed-industries/codex-acp @google/gemini-cli @agentclientprotocol/claude-agent-acp
+//   mkdir /tmp/codex26 && cd /tmp/codex26 && npm i @agentclientprotocol/codex-acp@2.6.0   (457 MB with its Codex binary)
+//   ACP_REAL_CODEX26=/tmp/codex26/node_modules/.bin/codex-acp \
 //   ACP_REAL_CODEX=/tmp/real-agents/node_modules/.bin/codex-acp \
 //   ACP_REAL_GEMINI=/tmp/real-agents/node_modules/.bin/gemini \
 //   ACP_REAL_CLAUDE=/tmp/real-agents/node_modules/.bin/claude-agent-acp \
@@ -42,7 +44,7 @@ describe('sign-in with real agents (opt-in)', function () {
   }
 
   before(async function () {
-    if (isMultiRoot() || !(process.env.ACP_REAL_CODEX || process.env.ACP_REAL_GEMINI || process.env.ACP_REAL_CLAUDE)) this.skip();
+    if (isMultiRoot() || !(process.env.ACP_REAL_CODEX || process.env.ACP_REAL_CODEX26 || process.env.ACP_REAL_GEMINI || process.env.ACP_REAL_CLAUDE)) this.skip();
     api = await getApi();
   });
 
@@ -70,6 +72,40 @@ describe('sign-in with real agents (opt-in)', function () {
       assert.ok(fs.existsSync(path.join(codexHome, 'auth.json')), 'Codex kept the key in its CODEX_HOME');
       await vscode.commands.executeCommand('acpNative.signOut');
       await waitFor('Codex to forget the key', () => !fs.existsSync(path.join(codexHome, 'auth.json')), 20_000);
+    } finally {
+      await api.stopAgent();
+      fs.rmSync(codexHome, { recursive: true, force: true });
+    }
+  });
+
+  it('Codex 2.6: the API key given only to signIn reaches it ({apiKey} form); a session starts; offline its turn stops on Cancel', async function () {
+    const codex = process.env.ACP_REAL_CODEX26;
+    if (!codex) this.skip();
+    this.timeout(300_000);
+    const codexHome = fs.mkdtempSync(path.join(os.homedir(), '.acp-codex26-home-'));
+    try {
+      // No key anywhere in its environment: only what signIn sends can sign it in.
+      await useAgent(api, { name: 'codex26-real', command: codex, args: [], env: { CODEX_HOME: codexHome, CODEX_API_KEY: '', OPENAI_API_KEY: '', NO_BROWSER: '1' } });
+      assert.match(((await refusedSession()) as Error).message, /Authentication required/);
+      const methods = api.authMethods().map((m) => [m.id, m.type]);
+      assert.deepEqual(methods.slice(0, 1), [['api-key', 'agent']], JSON.stringify(methods));
+      assert.ok(methods.some(([id]) => id === 'chat-gpt-device-code'), 'the device code is offered to a client with URL forms');
+      await within('sign-in', api.signIn('api-key', { 'api-key': 'sk-dummy-not-a-real-key' }), 60_000);
+      const sessionId = await within('a Codex session', api.newSession(), 60_000);
+      assert.ok(sessionId);
+      // A dummy key and no network: the turn cannot succeed. Codex 2.6 retries its model stream
+      // for minutes offline; the turn must either end with a reason or stop on Cancel, never hang.
+      const turn = api.prompt('Say hello.').then(
+        (stop) => ({ stop, error: undefined as string | undefined }),
+        (error: unknown) => ({ stop: undefined, error: error instanceof Error ? error.message : String(error) }),
+      );
+      const early = await Promise.race([turn, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 60_000))]);
+      if (early?.error !== undefined) assert.ok(!/Authentication required/.test(early.error), `a clear reason, not a sign-in loop: ${early.error}`);
+      if (!early) {
+        await api.cancel();
+        const ended = await within('the cancelled turn', turn, 30_000);
+        assert.equal(ended.stop, 'cancelled', JSON.stringify(ended));
+      }
     } finally {
       await api.stopAgent();
       fs.rmSync(codexHome, { recursive: true, force: true });

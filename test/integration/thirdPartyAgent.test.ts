@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpNativeApi } from '../../src/extension/api/api';
 import { closeAllEditors, diffTabs, inWorkspace, lastCall, setSetting, waitFor, within } from './support/helpers';
@@ -106,6 +108,37 @@ describe('what third-party agents send', function () {
     const late = terminal.output.indexOf('late line');
     assert.ok(early >= 0 && late > early, `output in order: ${JSON.stringify(terminal.output)}`);
     assert.equal(terminal.exit?.exitCode, 0);
+  });
+
+  it('renames a display terminal first titled "Terminal" to its command when the card is retitled', async () => {
+    const earlier = new Set(vscode.window.terminals);
+    const gate = path.join(os.tmpdir(), `acp-retitle-${process.pid}-${Date.now()}`);
+    const turn = within('the retitled terminal turn', api.prompt(`retitled-terminal ${gate}`));
+    const panel = await waitFor('the panel named "Terminal"', () => vscode.window.terminals.find((t) => !earlier.has(t) && t.name === 'Terminal'));
+    fs.writeFileSync(gate, '');
+    try {
+      assert.equal(await turn, 'end_turn');
+      await waitFor(`the panel renamed (now "${panel.name}")`, () => panel.name === 'echo retitled', 10_000);
+      assert.ok(!vscode.window.terminals.some((t) => !earlier.has(t) && t.name === 'Terminal'), 'no panel left named "Terminal"');
+    } finally {
+      fs.rmSync(gate, { force: true });
+    }
+  });
+
+  it('refuses a prompt over acpNative.prompt.maxBytes unsent, with its size and the limit; the agent serves the next one', async () => {
+    const agents = api.runningAgents();
+    const sessionId = api.activeSessionId;
+    // 9 MiB of text: over the 8 MiB default, under the agents' 32 MiB line limit it protects.
+    await assert.rejects(api.prompt(`echo-blocks\n${'x'.repeat(9 * 1024 * 1024)}`), /The prompt is 9 MiB, over the limit of 8 MiB \(acpNative\.prompt\.maxBytes\): nothing was sent/);
+    await setSetting('acpNative.prompt.maxBytes', 65536);
+    try {
+      await assert.rejects(api.prompt(`echo-blocks\n${'y'.repeat(100_000)}`), /over the limit of 64 KiB/, 'the setting is the limit');
+    } finally {
+      await setSetting('acpNative.prompt.maxBytes', undefined);
+    }
+    assert.equal(await within('the next prompt', api.prompt('echo-blocks')), 'end_turn');
+    assert.deepEqual(api.runningAgents(), agents, 'the same agent, never restarted');
+    assert.equal(api.activeSessionId, sessionId, "the same session");
   });
 
   it('shows an absolute title relative to the workspace', async () => {

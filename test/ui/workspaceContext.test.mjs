@@ -5,6 +5,9 @@
 // Agent: it advertises images, sends Claude-like modes and config options, and says which blocks
 // reached it.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { WAIT, chat, chatFrame, screenshot, sendPrompt, workbenchPage, openWorkbench, palette } from './workbench.mjs';
 
 const TEST_AGENT = 'Test agent (images, forms)';
@@ -128,6 +131,37 @@ describe('Chat view: workspace context, images, forms, pickers (real browser)', 
     await chat().locator('form.elicitation button[data-action="decline"]').click({ timeout: WAIT });
     await chat().locator('.row-agent .markdown', { hasText: '"action":"decline"' }).waitFor({ timeout: WAIT });
     await chat().locator('body[data-activity="idle"]').waitFor({ state: 'attached', timeout: WAIT });
+  });
+
+  it('shows a URL form as a card with its code, and closes it when the agent sends elicitation/complete', async () => {
+    const gate = path.join(os.tmpdir(), `acp-ui-url-${process.pid}-${Date.now()}`);
+    try {
+      await sendPrompt(`ask-url-complete https://auth.example.test/device ${gate}`);
+      const card = chat().locator('form.elicitation-url').last();
+      await card.waitFor({ timeout: WAIT });
+      assert.match((await card.textContent()) ?? '', /auth\.example\.test: Enter this code: QRST-6789/);
+      assert.equal(await card.locator('button[data-action="accept"]').textContent(), 'Open in Browser');
+      await screenshot('chat-url-form');
+      fs.writeFileSync(gate, '');
+      await card.waitFor({ state: 'detached', timeout: WAIT });
+      assert.match(await lastAnswer('elicitation:'), /"action":"accept"/, 'completed before anyone answered: accepted');
+    } finally {
+      fs.rmSync(gate, { force: true });
+    }
+  });
+
+  it('refuses a prompt over the size limit unsent, says its size and the limit, and keeps it in the box', async () => {
+    const box = chat().locator('textarea.prompt');
+    const answers = await chat().locator('.row-agent').count();
+    const text = `echo-blocks ${'x'.repeat(8.5 * 1024 * 1024)}`;
+    await box.fill(text);
+    await box.press('Enter');
+    const note = chat().locator('.composer-note');
+    await note.filter({ hasText: 'over the limit of 8 MiB' }).waitFor({ timeout: WAIT });
+    assert.match((await note.textContent()) ?? '', /The prompt is 8\.5 MiB, over the limit of 8 MiB \(acpNative\.prompt\.maxBytes\): nothing was sent/);
+    assert.equal((await box.inputValue()).length, text.length, 'the whole prompt is back in the box');
+    assert.equal(await chat().locator('.row-agent').count(), answers, 'nothing reached the agent');
+    await box.fill('');
   });
 
   it('labels the pickers, hides the mode picker a mode option supersedes, and clips nothing at 300 px', async () => {

@@ -24,6 +24,8 @@ export class AgentPool {
       /** The client handlers as this connection sees them (`from` is set once it is up). */
       handlersFor: (from: () => AgentConnection | undefined) => ClientRequestHandlers;
       onSessionUpdate: (notification: acp.SessionNotification, from: AgentConnection | undefined) => void;
+      /** `elicitation/complete` from an agent. */
+      onElicitationComplete?: (elicitationId: string) => void;
       /** An agent ended (crash or stop), after the pool forgot it. */
       onExit: (connection: AgentConnection, exit: AgentExit) => void;
       trace?: (((agentName: string, direction: 'send' | 'receive', line: string) => void) & { readonly isActive?: () => boolean }) | undefined;
@@ -89,6 +91,7 @@ export class AgentPool {
       launch,
       handlers: this.deps.handlersFor(() => from),
       onSessionUpdate: (notification) => this.deps.onSessionUpdate(notification, from),
+      onElicitationComplete: (elicitationId) => this.deps.onElicitationComplete?.(elicitationId),
       log: this.deps.log,
       ...(trace ? { trace: Object.assign((direction: 'send' | 'receive', line: string) => trace(launch.name, direction, line), { isActive: trace.isActive }) } : {}),
     }).then(

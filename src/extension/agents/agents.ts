@@ -35,6 +35,8 @@ export class Agents extends Disposable {
       launches: { resolve(agentKey: string): AgentLaunch };
       /** The agent new sessions start with when none is named (`acpNative.defaultAgent`). */
       config: { readonly defaultAgent: string };
+      /** The URL forms an agent completes (`elicitation/complete`). */
+      forms?: { complete(elicitationId: string): void };
       /** Sees every JSON-RPC line to and from an agent (the "ACP Trace" channel). */
       trace?: ((agentName: string, direction: 'send' | 'receive', line: string) => void) & { readonly isActive?: () => boolean };
     },
@@ -46,6 +48,7 @@ export class Agents extends Disposable {
       resolveLaunch: (agentKey) => deps.launches.resolve(agentKey),
       handlersFor: (from) => sessions.requestsFrom(from, deps.requests),
       onSessionUpdate: (notification, from) => sessions.receiveUpdate(notification, from),
+      onElicitationComplete: (elicitationId) => deps.forms?.complete(elicitationId),
       onExit: (connection, exit) => this.exited(connection, exit),
       trace: deps.trace,
     });

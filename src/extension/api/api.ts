@@ -42,6 +42,10 @@ export interface AcpNativeApi {
   answerPermission(questionId: number, kind: PermissionOptionKind): boolean;
   /** Fires when a question is asked or answered. */
   readonly onDidChangePermissions: vscode.Event<void>;
+  /** The agent's open forms (`elicitation/create`), URL forms also while they wait for the agent to complete them. */
+  openForms(): OpenFormInfo[];
+  /** Answers a form as its buttons do (a URL form's accept opens the browser). False when it is not open. */
+  answerForm(id: number, action: 'accept' | 'decline' | 'cancel', answers?: Record<string, string | boolean>): boolean;
   /**
    * The action log of the active session: every file the agent changed, turn by turn, however it
    * changed it (`fs` write, its own edit reported as a tool call, or a command seen by the watcher).
@@ -258,4 +262,14 @@ export interface RenderedTreeItem {
   icon?: string;
   command?: { command: string; arguments: unknown[] };
   children: RenderedTreeItem[];
+}
+
+/** An open form of the agent's. `waiting`: a URL form that was accepted, until the agent completes it. */
+export interface OpenFormInfo {
+  id: number;
+  sessionId: string | undefined;
+  mode: 'form' | 'url';
+  state: 'asking' | 'waiting';
+  message: string;
+  url?: string;
 }

@@ -64,6 +64,8 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       })),
     answerPermission: (id, kind) => acp.permissions.answerByKind(id, kind),
     onDidChangePermissions: permissionsChanged.event,
+    openForms: () => acp.elicitations.openForms().map(({ inline: _inline, ...form }) => form),
+    answerForm: (id, action, answers = {}) => acp.elicitations.answerIfOpen(id, action, answers),
     largeCopies: () => acp.actionLog.largeCopiesOnDisk(),
     changes: () => {
       const sessionId = acp.sessions.active?.state.sessionId;

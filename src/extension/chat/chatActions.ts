@@ -14,6 +14,7 @@ import { pickAgent, pickAgentForSession, type AddedAgentList } from './agentPick
 import type { SessionHistory } from './sessionHistory';
 import type { ElicitationService } from '../forms/elicitationService';
 import type { WorkspaceFiles } from '../workspace/workspaceFiles';
+import { checkAttachmentSize, checkPromptSize, PromptTooLargeError } from '../session/model/promptSize';
 
 /** A mentioned file larger than this goes as a link even to agents that take embedded context. */
 const MAX_EMBEDDED_BYTES = 256 * 1024;
@@ -56,7 +57,13 @@ export class ChatActions extends Disposable {
     const { sessions, verbs } = this.deps;
     switch (message.type) {
       case 'prompt':
-        await this.prompt(message.text);
+        try {
+          await this.prompt(message.text);
+        } catch (error) {
+          // Said in the chat, under the prompt box, where the text is back.
+          if (error instanceof PromptTooLargeError) return;
+          throw error;
+        }
         return;
       case 'cancel':
         return verbs.cancel(session?.state.sessionId);
@@ -136,7 +143,14 @@ export class ChatActions extends Disposable {
   }
 
   /** Sends the prompt with the attached context; the attachments go with it. */
+  /** Sends the text with what is attached. Over the size limit: refused in the chat, and throws. */
   async prompt(text: string, sessionId?: string): Promise<acp.StopReason> {
+    // Refused before anything is cleared: the text goes back into the box, the chips stay.
+    const tooLarge = checkPromptSize([{ name: 'the text', blocks: [{ type: 'text', text }] }, ...this.attachments], this.deps.config.promptMaxBytes);
+    if (tooLarge) {
+      this.deps.panel.post({ v: CHAT_PROTOCOL_VERSION, type: 'promptRefused', reason: tooLarge.message, text });
+      throw new PromptTooLargeError(tooLarge);
+    }
     const attached = this.attachments.flatMap((a) => a.blocks);
     this.attachments = [];
     this.attachmentsEmitter.fire();
@@ -156,20 +170,20 @@ export class ChatActions extends Disposable {
       if (text !== undefined) block = { type: 'resource', resource: { uri: uri.toString(), text, mimeType: null } };
     }
     if (this.attachments.some((a) => a.name === (isFolder ? `${label}/` : label))) return;
-    this.attachments.push({ id, name: isFolder ? `${label}/` : label, blocks: [block] });
+    this.admit({ id, name: isFolder ? `${label}/` : label, blocks: [block] });
     this.attachmentsEmitter.fire();
   }
 
   /** Text (a selection, a terminal's output) for the next prompt, as a fenced block. */
   attachText(name: string, text: string, language = ''): void {
     const id = `a${this.nextAttachmentId++}`;
-    this.attachments.push({ id, name, blocks: [{ type: 'text', text: `\n${name}:\n\`\`\`${language}\n${text}\n\`\`\`` }] });
+    this.admit({ id, name, blocks: [{ type: 'text', text: `\n${name}:\n\`\`\`${language}\n${text}\n\`\`\`` }] });
     this.attachmentsEmitter.fire();
   }
 
   /** Text for the next prompt as it is (a summary carried into a new session). */
   attachContext(name: string, text: string): void {
-    this.attachments.push({ id: `a${this.nextAttachmentId++}`, name, blocks: [{ type: 'text', text }] });
+    this.admit({ id: `a${this.nextAttachmentId++}`, name, blocks: [{ type: 'text', text }] });
     this.attachmentsEmitter.fire();
   }
 
@@ -185,7 +199,7 @@ export class ChatActions extends Disposable {
       return;
     }
     const id = `a${this.nextAttachmentId++}`;
-    this.attachments.push({ id, name: name || 'image', blocks: [{ type: 'image', mimeType, data }] });
+    this.admit({ id, name: name || 'image', blocks: [{ type: 'image', mimeType, data }] });
     this.attachmentsEmitter.fire();
   }
 
@@ -204,7 +218,7 @@ export class ChatActions extends Disposable {
     const label = fileDisplayPath(document.uri.fsPath);
     const id = `a${this.nextAttachmentId++}`;
     if (what === 'file' || selection.isEmpty) {
-      this.attachments.push({ id, name: label, blocks: [{ type: 'resource_link', uri, name: label, mimeType: null }] });
+      this.admit({ id, name: label, blocks: [{ type: 'resource_link', uri, name: label, mimeType: null }] });
     } else {
       const range = `${selection.start.line + 1}-${selection.end.line + 1}`;
       const text = document.getText(selection);
@@ -213,9 +227,23 @@ export class ChatActions extends Disposable {
       const embedded = (await this.embeddedContextSupported())
         ? [{ type: 'resource' as const, resource: { uri: `${uri}#L${range}`, text, mimeType: null } }]
         : [{ type: 'text' as const, text: `\n${name}:\n\`\`\`${document.languageId}\n${text}\n\`\`\`` }];
-      this.attachments.push({ id, name, blocks: embedded });
+      this.admit({ id, name, blocks: embedded });
     }
     this.attachmentsEmitter.fire();
+  }
+
+  /**
+   * Keeps an attachment for the next prompt, unless it alone is over the prompt limit: then it is
+   * refused at once, in the chat, with its size (the prompt box keeps what was typed).
+   */
+  private admit(attachment: Attachment): boolean {
+    const tooLarge = checkAttachmentSize(attachment.name, attachment.blocks, this.deps.config.promptMaxBytes);
+    if (tooLarge) {
+      this.deps.panel.post({ v: CHAT_PROTOCOL_VERSION, type: 'promptRefused', reason: tooLarge.message });
+      return false;
+    }
+    this.attachments.push(attachment);
+    return true;
   }
 
   private embeddedContextSupported(): Promise<boolean> {

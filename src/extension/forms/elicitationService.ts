@@ -10,8 +10,18 @@ import type { QuestionSurface } from '../permissions/questionSurface';
 
 type Response = acp.CreateElicitationResponse;
 
+/** How long an accepted URL form stays shown waiting for `elicitation/complete` (a device code expires in 15 minutes). */
+const URL_WAIT_LIMIT_MS = 15 * 60_000;
+
 interface OpenForm {
   readonly id: number;
+  /** A URL form (sign-in in the browser, a device code): what to open, and the agent's id for it. */
+  readonly url?: { readonly href: string; readonly host: string; readonly elicitationId: string | undefined };
+  /**
+   * `asking` until answered; a URL form that was accepted stays shown `waiting` (the device code
+   * must stay readable while the person types it elsewhere) until the agent's `elicitation/complete`.
+   */
+  state: 'asking' | 'waiting';
   /** Undefined for a request-scoped question (not tied to a session). */
   readonly sessionId: string | undefined;
   readonly message: string;
@@ -31,6 +41,8 @@ interface OpenForm {
  */
 export class ElicitationService extends Disposable {
   private readonly open = new Map<number, OpenForm>();
+  /** Accepted URL forms still shown until the agent completes them, with what closes their notification. */
+  private readonly waiting = new Map<number, { form: OpenForm; close: () => void }>();
   /** Each open form's place in its session's scopes, let go when it is answered. */
   private readonly settled = new Map<number, { dispose(): void }>();
   private nextId = 1;
@@ -61,26 +73,59 @@ export class ElicitationService extends Disposable {
     switch (params.mode) {
       case 'form':
         return this.form(sessionId, params.message, (params as { requestedSchema?: acp.ElicitationSchema }).requestedSchema, signal);
-      case 'url':
-        return this.url(params.message, String((params as { url?: unknown }).url ?? ''), signal);
+      case 'url': {
+        const elicitationId = (params as { elicitationId?: unknown }).elicitationId;
+        return this.url(sessionId, params.message, String((params as { url?: unknown }).url ?? ''), typeof elicitationId === 'string' ? elicitationId : undefined, signal);
+      }
       default:
         this.log.warn(`elicitation/create: mode "${String(params.mode)}" is not supported; declined`);
         return { action: 'decline' };
     }
   }
 
-  /** The open forms of a session (and those not tied to any session). */
+  /** The open forms of a session (and those not tied to any session), and URL forms still waiting. */
   pending(sessionId: string | undefined): ChatElicitation[] {
-    return [...this.open.values()]
+    return [...this.open.values(), ...[...this.waiting.values()].map((w) => w.form)]
       .filter((f) => f.inline && (f.sessionId === undefined || f.sessionId === sessionId))
-      .map((f) => ({ id: f.id, message: f.message, fields: f.fields, errors: f.errors }));
+      .sort((a, b) => a.id - b.id)
+      .map((f) => ({ id: f.id, message: f.message, fields: f.fields, errors: f.errors, ...(f.url ? { url: { href: f.url.href, host: f.url.host, waiting: f.state === 'waiting' } } : {}) }));
+  }
+
+  /**
+   * `elicitation/complete`: the agent is done with a URL form (the sign-in finished elsewhere).
+   * Closes it wherever it shows, in the chat and in the notifications; one still unanswered is
+   * answered `accept` (the person did what it asked, on another device perhaps).
+   */
+  complete(elicitationId: string): void {
+    for (const form of [...this.open.values()]) if (form.url?.elicitationId === elicitationId) this.settle(form, { action: 'accept' }, { completed: true });
+    for (const [id, entry] of this.waiting) {
+      if (entry.form.url?.elicitationId !== elicitationId) continue;
+      this.stopWaiting(id);
+    }
+  }
+
+  /** An answer from the API: false when no such form is open (or waiting). */
+  answerIfOpen(id: number, action: ChatElicitationAction, answers: Readonly<Record<string, string | boolean>>): boolean {
+    if (!this.open.has(id) && !this.waiting.has(id)) return false;
+    this.answer(id, action, answers);
+    return true;
   }
 
   /** An answer from the chat. An invalid one stays open with its errors shown. */
   answer(id: number, action: ChatElicitationAction, answers: Readonly<Record<string, string | boolean>>): void {
+    if (this.waiting.has(id)) {
+      // A URL form already accepted: "Open" again, or put away before the agent completes it.
+      if (action === 'accept') void this.openUrl(this.waiting.get(id)!.form);
+      else this.stopWaiting(id);
+      return;
+    }
     const form = this.open.get(id);
     if (!form) return; // answered or cancelled meanwhile: the first answer wins
     if (action !== 'accept') return this.settle(form, { action });
+    if (form.url) {
+      void this.openUrl(form);
+      return this.settle(form, { action: 'accept' });
+    }
     const result = validateAnswers(form.fields, answers);
     if (!result.ok) {
       form.errors = result.errors;
@@ -92,14 +137,60 @@ export class ElicitationService extends Disposable {
 
   private cancelAll(): void {
     for (const form of [...this.open.values()]) this.settle(form, { action: 'cancel' });
+    for (const id of [...this.waiting.keys()]) this.stopWaiting(id);
   }
 
-  private settle(form: OpenForm, response: Response): void {
+  private settle(form: OpenForm, response: Response, how: { completed?: boolean } = {}): void {
     if (!this.open.delete(form.id)) return;
-    this.settled.get(form.id)?.dispose();
-    this.settled.delete(form.id);
+    // An accepted URL form the agent will complete stays shown until it does.
+    const waits = response.action === 'accept' && form.url?.elicitationId !== undefined && how.completed !== true;
+    if (!waits) {
+      this.settled.get(form.id)?.dispose();
+      this.settled.delete(form.id);
+    }
     form.resolve(response);
-    if (form.inline) this.changed.fire();
+    if (waits) this.startWaiting(form);
+    this.changed.fire();
+  }
+
+  private startWaiting(form: OpenForm): void {
+    form.state = 'waiting';
+    let close = () => {};
+    if (!form.inline) {
+      // A progress notification, because it can be closed from here when the agent completes.
+      const closed = new Promise<void>((resolve) => (close = resolve));
+      void vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `${form.message} [${form.url!.host}](${form.url!.href})`, cancellable: true },
+        (_progress, token) => {
+          token.onCancellationRequested(() => this.stopWaiting(form.id));
+          return closed;
+        },
+      );
+    }
+    // An agent that never completes must not leave a card behind for good.
+    const timer = setTimeout(() => this.stopWaiting(form.id), URL_WAIT_LIMIT_MS);
+    const closeNotification = close;
+    this.waiting.set(form.id, { form, close: () => (clearTimeout(timer), closeNotification()) });
+  }
+
+  private stopWaiting(id: number): void {
+    const entry = this.waiting.get(id);
+    if (!entry) return;
+    this.waiting.delete(id);
+    entry.close();
+    this.settled.get(id)?.dispose();
+    this.settled.delete(id);
+    this.changed.fire();
+  }
+
+  private async openUrl(form: OpenForm): Promise<void> {
+    if (!form.url) return;
+    try {
+      await vscode.env.openExternal(vscode.Uri.parse(form.url.href, true));
+    } catch (error) {
+      // The form stays shown with its address: the person can still open it by hand.
+      this.log.warn(`Could not open ${form.url.host}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private async form(sessionId: string | undefined, message: string, schema: acp.ElicitationSchema | undefined, signal: AbortSignal): Promise<Response> {
@@ -111,7 +202,7 @@ export class ElicitationService extends Disposable {
     }
     const inline = this.deps.surface.showsQuestions;
     return new Promise<Response>((resolve) => {
-      const form: OpenForm = { id: this.nextId++, sessionId, message, fields, errors: {}, inline, resolve };
+      const form: OpenForm = { id: this.nextId++, state: 'asking', sessionId, message, fields, errors: {}, inline, resolve };
       this.open.set(form.id, form);
       const record = sessionId === undefined ? undefined : this.deps.sessions.session(sessionId);
       if (record) {
@@ -151,27 +242,57 @@ export class ElicitationService extends Disposable {
     return result.ok ? { action: 'accept', content: result.content } : { action: 'cancel' };
   }
 
-  /** Forms open now, inline or native, by session (tests and diagnostics). */
-  openForms(): { sessionId: string | undefined; inline: boolean; message: string }[] {
-    return [...this.open.values()].map((f) => ({ sessionId: f.sessionId, inline: f.inline, message: f.message }));
+  /** Forms open now, inline or native, by session (tests and diagnostics); URL forms also while they wait. */
+  openForms(): { id: number; sessionId: string | undefined; inline: boolean; message: string; mode: 'form' | 'url'; state: 'asking' | 'waiting'; url?: string }[] {
+    return [...this.open.values(), ...[...this.waiting.values()].map((w) => w.form)].map((f) => ({
+      id: f.id,
+      sessionId: f.sessionId,
+      inline: f.inline,
+      message: f.message,
+      mode: f.url ? 'url' : 'form',
+      state: f.state,
+      ...(f.url ? { url: f.url.href } : {}),
+    }));
   }
 
-  private async url(message: string, url: string, signal: AbortSignal): Promise<Response> {
+  /**
+   * A URL form: the person is asked before anything opens. In the chat it is a card with the
+   * message (a device code stays readable there) and Open / Decline; elsewhere a notification.
+   * Accepted, it opens the browser and stays shown until the agent's `elicitation/complete`.
+   */
+  private url(sessionId: string | undefined, message: string, url: string, elicitationId: string | undefined, signal: AbortSignal): Promise<Response> {
     let parsed: vscode.Uri;
     try {
       parsed = vscode.Uri.parse(url, true);
     } catch {
-      return { action: 'decline' };
+      return Promise.resolve({ action: 'decline' });
     }
     if (parsed.scheme !== 'https' && parsed.scheme !== 'http') {
       this.log.warn(`elicitation/create: refused to open a ${parsed.scheme}: URL`);
-      return { action: 'decline' };
+      return Promise.resolve({ action: 'decline' });
     }
-    const pick = await vscode.window.showInformationMessage(`The agent asks you to open ${parsed.authority}: ${message}`, { detail: url }, 'Open in Browser', 'Decline');
-    if (signal.aborted || pick === undefined) return { action: 'cancel' };
-    if (pick === 'Decline') return { action: 'decline' };
-    await vscode.env.openExternal(parsed);
-    return { action: 'accept' };
+    const inline = this.deps.surface.showsQuestions;
+    return new Promise<Response>((resolve) => {
+      const form: OpenForm = { id: this.nextId++, state: 'asking', sessionId, message, fields: [], errors: {}, inline, resolve, url: { href: url, host: parsed.authority, elicitationId } };
+      this.open.set(form.id, form);
+      const record = sessionId === undefined ? undefined : this.deps.sessions.session(sessionId);
+      if (record) {
+        const registration = onAnyDispose([record.questions, record.agentScope, record.scope], () => {
+          this.settle(form, { action: 'cancel' });
+          this.stopWaiting(form.id);
+        });
+        if (this.open.has(form.id)) this.settled.set(form.id, registration);
+      }
+      signal.addEventListener('abort', () => this.settle(form, { action: 'cancel' }), { once: true });
+      if (signal.aborted) this.settle(form, { action: 'cancel' });
+      if (inline) this.changed.fire();
+      else
+        void vscode.window.showInformationMessage(`The agent asks you to open ${parsed.authority}: ${message}`, { detail: url }, 'Open in Browser', 'Decline').then((pick) => {
+          if (!this.open.has(form.id)) return; // answered meanwhile (the chat, the API, complete)
+          if (pick === 'Open in Browser') this.answer(form.id, 'accept', {});
+          else this.settle(form, { action: pick === 'Decline' ? 'decline' : 'cancel' });
+        });
+    });
   }
 }
 

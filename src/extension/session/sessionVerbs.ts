@@ -4,6 +4,7 @@ import type { AgentConnection } from '../wire/agentConnection';
 import type { Agents } from '../agents/agents';
 import type { SignInRetry } from '../agents/signIn/signInRetry';
 import type { AgentSessions, SessionRecord } from './agentSessions';
+import { checkPromptSize, PromptTooLargeError } from './model/promptSize';
 
 /** How long Close Session waits for the agent to answer `session/close` (it is closed here regardless). */
 const CLOSE_ANSWER_WAIT_MS = 5000;
@@ -20,8 +21,8 @@ export class SessionVerbs {
       sessions: AgentSessions;
       agents: Agents;
       signIn: SignInRetry;
-      /** The agent new sessions start with when none is named (`acpNative.defaultAgent`). */
-      config: { readonly defaultAgent: string };
+      /** The agent new sessions start with when none is named (`acpNative.defaultAgent`); the prompt size limit. */
+      config: { readonly defaultAgent: string; readonly promptMaxBytes?: number };
       /** The session's cwd and the other roots. */
       workspaceRoots: () => { cwd: string; additional: string[] };
       /** The MCP servers for a session of this agent (what it can take), read at each session start. */
@@ -38,6 +39,11 @@ export class SessionVerbs {
   async prompt(prompt: string | acp.ContentBlock[], sessionId?: string): Promise<acp.StopReason> {
     const { sessions } = this.deps;
     const blocks: acp.ContentBlock[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
+    // Before any agent starts or the prompt is recorded: an oversized line would end the agent's
+    // connection (and the session) instead of being answered.
+    const limit = this.deps.config.promptMaxBytes;
+    const tooLarge = limit === undefined ? undefined : checkPromptSize([{ name: 'The prompt', blocks }], limit);
+    if (tooLarge) throw new PromptTooLargeError(tooLarge);
     const target = sessionId === undefined ? undefined : sessions.session(sessionId);
     if (sessionId !== undefined && !target) throw new Error(`There is no open session ${sessionId}.`);
     const agentKey = target?.agentKey ?? sessions.active?.agentKey ?? sessions.lastActiveAgentKey();

@@ -52,6 +52,8 @@ export class AgentConnection {
     launch: AgentLaunch;
     handlers: ClientRequestHandlers;
     onSessionUpdate: (notification: acp.SessionNotification) => void;
+    /** `elicitation/complete`: the agent is done with the URL form of this id. */
+    onElicitationComplete?: (elicitationId: string) => void;
     log: Logger;
     /** Sees every JSON-RPC line both ways (the "ACP Trace" channel). */
     trace?: ProtocolTap;
@@ -72,6 +74,10 @@ export class AgentConnection {
         // Nearly always absent: no empty list and iterator per update.
         if (checked.newerValues) for (const value of checked.newerValues) reportNewerValue(launch.name, value);
         options.onSessionUpdate(checked.notification);
+      })
+      .onNotification(acp.methods.client.elicitation.complete, rawParams, ({ params }) => {
+        const elicitationId = (params as { elicitationId?: unknown } | null)?.elicitationId;
+        if (typeof elicitationId === 'string') options.onElicitationComplete?.(elicitationId);
       });
     // Every request the agent may send, from the one table (wire/clientMethods.ts).
     onClientRequests(app, handlers);

@@ -3,6 +3,7 @@ import { assertNever } from '../../../protocol/assertNever';
 import type { AgentConnection } from '../../wire/agentConnection';
 import type { Agents } from '../agents';
 import {
+  apiKeyForms,
   authenticateMeta,
   checkBaseUrl,
   credentialsFromSecret,
@@ -10,6 +11,7 @@ import {
   methodHint,
   parseHeaders,
   terminalLoginProgram,
+  type ApiKeyForm,
   type AuthMethod,
   type Credentials,
   type EnvVarMethod,
@@ -37,6 +39,8 @@ export class SignInService extends Disposable {
   readonly credentials: SignInCredentials;
   /** One sign-in at a time: requests refused together share it. */
   private pending: Promise<SignedIn | undefined> | undefined;
+  /** The key's form each agent accepted (by its launch name, the settings entry's). */
+  private readonly keyForms = new Map<string, ApiKeyForm>();
 
   constructor(
     private readonly deps: {
@@ -210,16 +214,9 @@ export class SignInService extends Disposable {
         break;
       }
       case 'agent': {
-        try {
-          await vscode.window.withProgress(
-            { location: vscode.ProgressLocation.Notification, title: `Signing in to ${agentName} with ${method.name}…` },
-            () => connection.authenticate(method.id, authenticateMeta(credentials)),
-          );
-        } catch (error) {
-          throw new Error(`Sign-in to "${agentName}" with "${method.name}" failed: ${errorMessage(error)}`);
-        }
+        const apiKeyForm = await this.authenticateAgentMethod(connection, method, credentials);
         if (credentials.kind === 'api-key' || credentials.kind === 'gateway') {
-          await this.credentials.store(agentName, { methodId: method.id, credentials });
+          await this.credentials.store(agentName, { methodId: method.id, credentials, ...(apiKeyForm ? { apiKeyForm } : {}) });
         }
         break;
       }
@@ -227,6 +224,41 @@ export class SignInService extends Disposable {
         assertNever(method, 'auth method');
     }
     this.deps.log.info(`Signed in to "${agentName}" with "${method.name}".`);
+  }
+
+  /**
+   * `authenticate` with an agent method. A key goes in the form this agent accepted before, else
+   * the form its method suggests; when the agent refuses it, once more in the other form (Codex
+   * 2.6 answers the string form with "CODEX_API_KEY or OPENAI_API_KEY is not set", Gemini CLI
+   * reads only the string). The form that worked is remembered for this agent (by its settings
+   * entry, never by what the agent calls itself). Throws with the agent's reasons when none did.
+   */
+  private async authenticateAgentMethod(connection: AgentConnection, method: AuthMethod, credentials: Credentials): Promise<ApiKeyForm | undefined> {
+    const agentName = connection.name;
+    const forms: (ApiKeyForm | undefined)[] = credentials.kind === 'api-key' ? apiKeyForms(method, this.rememberedForm(agentName)) : [undefined];
+    const failures: string[] = [];
+    for (const form of forms) {
+      try {
+        await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: `Signing in to ${agentName} with ${method.name}…` },
+          () => connection.authenticate(method.id, authenticateMeta(credentials, form)),
+        );
+        if (form) {
+          this.keyForms.set(agentName, form);
+          if (failures.length) this.deps.log.info(`"${agentName}" took the API key in the ${form} form (the other was refused: ${failures.join('; ')}).`);
+        }
+        return form;
+      } catch (error) {
+        // Only an answer from the agent is worth a second form; a dead or cancelled one is not.
+        failures.push(errorMessage(error));
+        if (!isRpcError(error) || !connection.process.isAlive) break;
+      }
+    }
+    throw new Error(`Sign-in to "${agentName}" with "${method.name}" failed: ${[...new Set(failures)].join('; ')}`);
+  }
+
+  private rememberedForm(agentName: string): ApiKeyForm | undefined {
+    return this.keyForms.get(agentName) ?? this.credentials.peek(agentName)?.apiKeyForm;
   }
 
   /**
@@ -267,6 +299,11 @@ export class SignInService extends Disposable {
     }
     throw new Error(`Sign-in to "${connection.name}" with "${method.name}" failed: the login program exited with code ${status.code}.`);
   }
+}
+
+/** A JSON-RPC error answer (the agent read the request and refused it). */
+function isRpcError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'number';
 }
 
 async function ask(options: vscode.InputBoxOptions): Promise<string> {

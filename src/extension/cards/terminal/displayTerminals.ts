@@ -22,8 +22,19 @@ export class DisplayTerminals extends Disposable {
     this._register(
       deps.sessions.onDidChangeSession(({ session, changes }) => {
         for (const id of changes.terminals) this.sync(session, id);
+        for (const id of changes.toolCalls) this.retitle(session, id);
       }),
     );
+  }
+
+  /**
+   * A card that shows a terminal (display or client) was updated: its panel takes the new title
+   * when it follows its card (named after it, or a stand-in such as "Terminal").
+   */
+  private retitle(session: SessionRecord, toolCallId: string): void {
+    const call = session.state.toolCall(toolCallId);
+    if (call?.terminalId === undefined) return;
+    this.deps.views.cardRetitled(call.terminalId, callDisplayTitle(call));
   }
 
   private sync(session: SessionRecord, terminalId: string): void {

@@ -47,6 +47,10 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
   private readonly closeEmitter = new vscode.EventEmitter<number | void>();
   readonly onDidWrite = this.writeEmitter.event;
   readonly onDidClose = this.closeEmitter.event;
+  private readonly nameEmitter = new vscode.EventEmitter<string>();
+  /** VS Code renames the panel on this (a name given before `open()` is sent when it opens). */
+  readonly onDidChangeName = this.nameEmitter.event;
+  private renamed: string | undefined;
 
   private readonly crlf = new CrlfConverter();
   /**
@@ -87,7 +91,14 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
 
   open(): void {
     this.opened = true;
+    if (this.renamed !== undefined) this.nameEmitter.fire(this.renamed);
     this.deliverPending();
+  }
+
+  /** Renames the panel (now, or when it opens: VS Code drops events fired before). */
+  rename(name: string): void {
+    this.renamed = name;
+    if (this.opened) this.nameEmitter.fire(name);
   }
 
   close(): void {
@@ -156,6 +167,7 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
     clearTimeout(this.deliverTimer);
     this.writeEmitter.dispose();
     this.closeEmitter.dispose();
+    this.nameEmitter.dispose();
   }
 
   /** The text delivered to VS Code so far (the last 1 MB); empty until VS Code opens the terminal. */

@@ -7,7 +7,13 @@ import type { TerminalPanel, TerminalPanels } from './clientTerminals';
 /** One terminal panel showing a command: an agent's display terminal or a client terminal. */
 export interface TerminalView {
   readonly terminalId: string;
-  readonly name: string;
+  /** The panel's name now (it follows its card's title, see `followsCard`). */
+  name: string;
+  /**
+   * Created with a stand-in name ("Terminal", as Claude's adapter titles a command while it streams
+   * in): the panel takes its card's title when the title changes.
+   */
+  readonly followsCard: boolean;
   readonly terminal: vscode.Terminal;
   readonly pty: OutputPseudoterminal;
 }
@@ -47,13 +53,18 @@ export class TerminalViews extends Disposable implements TerminalPanels {
     const existing = this.views.get(options.terminalId);
     if (existing) return existing;
     const pty = new OutputPseudoterminal({ header: options.header, onUserClose: options.onUserClose });
+    // A name given here is static: VS Code then ignores the pseudoterminal's renames. A stand-in
+    // ("Terminal") is given through the pseudoterminal instead, so the command's title can follow.
+    const standIn = isStandInName(options.name);
+    if (standIn) pty.rename(options.name || 'Terminal');
     const terminal = vscode.window.createTerminal({
-      name: options.name,
+      // An empty name is no static name: the title comes from the pseudoterminal.
+      name: standIn ? '' : options.name,
       pty,
       iconPath: new vscode.ThemeIcon('robot'),
     });
     this._register(terminal);
-    const view: TerminalView = { terminalId: options.terminalId, name: options.name, terminal, pty };
+    const view: TerminalView = { terminalId: options.terminalId, name: options.name, followsCard: standIn, terminal, pty };
     this.views.set(options.terminalId, view);
     if (options.show !== false) terminal.show(true);
     return view;
@@ -62,6 +73,14 @@ export class TerminalViews extends Disposable implements TerminalPanels {
   /** The client terminals' port: a panel is its pseudoterminal. */
   open(options: { terminalId: string; name: string; header?: string; onUserClose?: () => void }): TerminalPanel {
     return this.create(options).pty;
+  }
+
+  /** The card of the panel's command was retitled: a panel that follows its card takes the title. */
+  cardRetitled(terminalId: string, title: string): void {
+    const view = this.views.get(terminalId);
+    if (!view?.followsCard || !title.trim() || isStandInName(title) || title === view.name) return;
+    view.name = title;
+    view.pty.rename(title);
   }
 
   write(terminalId: string, data: string | Uint8Array): void {
@@ -78,3 +97,10 @@ export class TerminalViews extends Disposable implements TerminalPanels {
     return view !== undefined;
   }
 }
+
+/** Names that say nothing about the command: a panel so named takes the card's title when it comes. */
+export function isStandInName(name: string): boolean {
+  return STAND_IN_NAMES.has(name.trim().toLowerCase());
+}
+
+const STAND_IN_NAMES = new Set(['', 'terminal', 'agent command']);

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as acp from '@agentclientprotocol/sdk';
 import {
+  apiKeyForms,
   authenticateMeta,
   credentialsFromSecret,
   parseAuthMethods,
@@ -143,6 +144,24 @@ describe('credentials given to signIn', () => {
     assert.deepEqual(authenticateMeta(key), { 'api-key': 'k' });
     const gateway = credentialsFromSecret(byId('gateway'), { baseUrl: 'https://gw.example/v1', headers: '{"Authorization":"Bearer t"}' })!;
     assert.deepEqual(authenticateMeta(gateway), { gateway: { baseUrl: 'https://gw.example/v1', headers: { Authorization: 'Bearer t' } } });
+  });
+
+  it('sends the key as Codex 2.6 reads it ({apiKey}) or as Gemini does (a string), object first when the method describes a provider', () => {
+    const codex26 = parseAuthMethods([{ id: 'api-key', name: 'API Key', _meta: { 'api-key': { provider: 'openai' } } }]).methods[0]!;
+    const bare = parseAuthMethods([{ id: 'key', name: 'Key', _meta: { 'api-key': true } }]).methods[0]!;
+    const key = { kind: 'api-key', key: 'sk-1' } as const;
+    assert.deepEqual(authenticateMeta(key, 'object'), { 'api-key': { apiKey: 'sk-1' } });
+    assert.deepEqual(authenticateMeta(key, 'string'), { 'api-key': 'sk-1' });
+    assert.deepEqual(apiKeyForms(codex26), ['object', 'string']);
+    assert.deepEqual(apiKeyForms(byId('gemini-api-key')), ['object', 'string'], 'Gemini also describes a provider: the string form is its fallback');
+    assert.deepEqual(apiKeyForms(bare), ['string', 'object'], 'no provider object: the string form first');
+    assert.deepEqual(apiKeyForms(codex26, 'string'), ['string', 'object'], 'what the agent accepted before comes first');
+  });
+
+  it('keeps the key form an agent accepted with its stored credentials', () => {
+    const stored = { methodId: 'api-key', credentials: { kind: 'api-key', key: 'k' }, apiKeyForm: 'object' } as const;
+    assert.deepEqual(parseStoredSignIn(JSON.stringify(stored)), stored);
+    assert.deepEqual(parseStoredSignIn(JSON.stringify({ ...stored, apiKeyForm: 'xml' })), { methodId: 'api-key', credentials: { kind: 'api-key', key: 'k' } });
   });
 
   it('refuses a malformed gateway with a readable reason', () => {

@@ -44,7 +44,13 @@ export interface EnvVarMethod extends MethodBase {
 }
 
 /** What an agent method needs from the user before `authenticate`. */
-export type AgentMethodInput = { kind: 'api-key' } | { kind: 'gateway' } | { kind: 'plain' };
+export type AgentMethodInput = { kind: 'api-key'; describesProvider: boolean } | { kind: 'gateway' } | { kind: 'plain' };
+
+/**
+ * How an API key travels in `authenticate`'s `_meta["api-key"]`: Codex 2.6 reads an object
+ * `{apiKey: KEY}`, Gemini CLI only a string `KEY`, and nothing in `authMethods` says which.
+ */
+export type ApiKeyForm = 'object' | 'string';
 
 /** The agent signs in itself when asked (`authenticate`), perhaps with a key or a gateway. */
 export interface AgentMethod extends MethodBase {
@@ -89,7 +95,8 @@ export function parseAuthMethods(raw: unknown): ParsedAuthMethods {
       if (vars.length) methods.push({ ...base, type, vars });
       else skipped.push(entry.id);
     } else if (type === 'agent') {
-      const input: AgentMethodInput = meta['api-key'] !== undefined ? { kind: 'api-key' } : meta.gateway !== undefined ? { kind: 'gateway' } : { kind: 'plain' };
+      const apiKey = meta['api-key'];
+      const input: AgentMethodInput = apiKey !== undefined ? { kind: 'api-key', describesProvider: isRecord(apiKey) && typeof apiKey.provider === 'string' } : meta.gateway !== undefined ? { kind: 'gateway' } : { kind: 'plain' };
       methods.push({ ...base, type, input });
     } else {
       skipped.push(entry.id);
@@ -187,6 +194,8 @@ export function credentialsFromSecret(method: AuthMethod, secret: Record<string,
 export interface StoredSignIn {
   methodId: string;
   credentials: Credentials;
+  /** The key's form this agent accepted, so the next sign-in sends it first. */
+  apiKeyForm?: ApiKeyForm;
 }
 
 /** A stored value read back defensively: anything malformed counts as nothing stored. */
@@ -199,14 +208,16 @@ export function parseStoredSignIn(text: string | undefined): StoredSignIn | unde
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { methodId, credentials } = value as { methodId?: unknown; credentials?: unknown };
+  const { methodId, credentials, apiKeyForm } = value as { methodId?: unknown; credentials?: unknown; apiKeyForm?: unknown };
   if (typeof methodId !== 'string' || typeof credentials !== 'object' || credentials === null) return undefined;
   const c = credentials as Record<string, unknown>;
   switch (c.kind) {
     case 'env':
       return isStringRecord(c.env) ? { methodId, credentials: { kind: 'env', env: c.env } } : undefined;
     case 'api-key':
-      return typeof c.key === 'string' ? { methodId, credentials: { kind: 'api-key', key: c.key } } : undefined;
+      return typeof c.key === 'string'
+        ? { methodId, credentials: { kind: 'api-key', key: c.key }, ...(apiKeyForm === 'object' || apiKeyForm === 'string' ? { apiKeyForm } : {}) }
+        : undefined;
     case 'gateway':
       return typeof c.baseUrl === 'string' && isStringRecord(c.headers)
         ? { methodId, credentials: { kind: 'gateway', baseUrl: c.baseUrl, headers: c.headers } }
@@ -251,14 +262,27 @@ export function parseHeaders(text: string): Record<string, string> {
   return headers;
 }
 
-/** The `_meta` of `authenticate` that carries the credentials (Gemini CLI's convention). */
-export function authenticateMeta(credentials: Credentials): Record<string, unknown> | undefined {
+/**
+ * The forms of the key to try, in order: the one this agent accepted before, else the object form
+ * first when the method describes its key as an object (`{provider}`, as Codex 2.6 and Gemini CLI
+ * both do), else the string form; the other form follows as the fallback when the agent refuses.
+ */
+export function apiKeyForms(method: AuthMethod, remembered?: ApiKeyForm): ApiKeyForm[] {
+  const first: ApiKeyForm = remembered ?? (method.type === 'agent' && method.input.kind === 'api-key' && method.input.describesProvider ? 'object' : 'string');
+  return first === 'object' ? ['object', 'string'] : ['string', 'object'];
+}
+
+/**
+ * The `_meta` of `authenticate` that carries the credentials: a key as `{"api-key": {apiKey}}`
+ * (Codex 2.6) or `{"api-key": KEY}` (Gemini CLI), a gateway as `{gateway: {baseUrl, headers}}`.
+ */
+export function authenticateMeta(credentials: Credentials, form: ApiKeyForm = 'string'): Record<string, unknown> | undefined {
   switch (credentials.kind) {
     case 'none':
     case 'env':
       return undefined;
     case 'api-key':
-      return { 'api-key': credentials.key };
+      return { 'api-key': form === 'object' ? { apiKey: credentials.key } : credentials.key };
     case 'gateway':
       return { gateway: { baseUrl: credentials.baseUrl, headers: credentials.headers } };
     default:
