@@ -41,6 +41,8 @@ export interface WorkspaceRestore {
   readonly conflicts: string[];
   /** Files the base checkpoint listed as too large to keep: not restored. */
   readonly notStored: string[];
+  /** Every file the user changed since the prompt (saved, between or after the turns): left alone by every undo. */
+  readonly userChanged: string[];
 }
 
 /**
@@ -150,6 +152,9 @@ export class Checkpoints extends Disposable {
         }
       }
       const record: CheckpointRecord = { id, sessionId, turn, phase, time: Date.now(), commits, tooLarge, ...(Object.keys(skipped).length ? { skipped } : {}) };
+      // A prompt at a turn the session already had checkpoints for: the id is used again (an agent
+      // started afresh numbers its sessions from 1 again). The earlier life's checkpoints go.
+      if (phase === 'begin') this.records = this.records.filter((r) => r.sessionId !== sessionId || r.turn < turn);
       this.records.push(record);
       await this.saveRecords();
       this.emitter.fire();
@@ -194,7 +199,10 @@ export class Checkpoints extends Disposable {
       for (const folder of this.deps.folders()) {
         const repo = this.repoOf(folder);
         if (!fs.existsSync(repo.git.gitDir)) continue;
-        await repo.drop(this.records.filter((r) => drop.has(r.id) && r.commits[folder]).map((r) => `refs/acp/${r.id}`));
+        // The refs of dropped checkpoints, and of any no record names (a session id used again, a crash).
+        const kept = new Set(this.records.filter((r) => !drop.has(r.id)).map((r) => `refs/acp/${r.id}`));
+        const refs = (await repo.git.text(['for-each-ref', '--format=%(refname)', 'refs/acp/'])).split('\n').filter((r) => r && !kept.has(r) && !recentRestore(r));
+        await repo.drop(refs);
       }
       this.records = this.records.filter((r) => !drop.has(r.id));
       await this.saveRecords();
@@ -256,6 +264,7 @@ export class Checkpoints extends Disposable {
       const folders: FolderRestore[] = [];
       const conflicts: string[] = [];
       const notStored: string[] = [];
+      const userChanged: string[] = [];
       const nowRef = `refs/acp/restore-${Date.now().toString(36)}`;
       const { maxFileBytes } = this.deps.settings();
       for (const folder of Object.keys(base.commits)) {
@@ -278,6 +287,7 @@ export class Checkpoints extends Disposable {
         const plan = planWorkspaceRestore({ sinceBase, agent, user, skip: skipRel, tooLargeAtBase: new Set(base.tooLarge[folder] ?? []) });
         for (const p of base.tooLarge[folder] ?? []) if (sinceBase.has(p)) notStored.push(abs(p));
         conflicts.push(...plan.conflicts.map(abs));
+        userChanged.push(...plan.userChanged.map(abs));
         // Unsaved text in an editor is the user's: never overwritten, listed with the conflicts.
         for (const [p] of sinceBase) if (dirty.has(abs(p)) && agent.some((d) => d.has(p)) && !skip.has(abs(p))) conflicts.push(abs(p));
         folders.push({
@@ -288,7 +298,9 @@ export class Checkpoints extends Disposable {
           remove: plan.steps.filter((s) => s.action === 'delete').map((s) => abs(s.path)),
         });
       }
-      return { turn, folders, conflicts, notStored };
+      const count = (k: 'write' | 'remove'): number => folders.reduce((n, f) => n + f[k].length, 0);
+      this.deps.log.info(`Checkpoints: restore to before prompt ${turn + 1}: ${count('write')} to write, ${count('remove')} to delete, ${conflicts.length} changed by the user since`);
+      return { turn, folders, conflicts, notStored, userChanged };
     });
   }
 
@@ -319,6 +331,12 @@ export class Checkpoints extends Disposable {
   async idle(): Promise<void> {
     await this.serial(async () => undefined);
   }
+}
+
+/** A restore's checkpoint of the workspace before it (Undo Restore's) is kept a day. */
+function recentRestore(ref: string): boolean {
+  const m = /^refs\/acp\/restore-([0-9a-z]+)$/.exec(ref);
+  return m !== null && Date.now() - parseInt(m[1], 36) < 24 * 3600_000;
 }
 
 /** The workspace folders on disk: each has its own shadow repository. */

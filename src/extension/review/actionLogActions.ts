@@ -156,7 +156,12 @@ export class ActionLogActions {
    */
   async restoreCheckpoint(sessionId: string, turn: number, planned?: RestorePlan): Promise<RestoreResult> {
     const whole = planned?.sessionId === sessionId && planned.turn === turn ? planned : await this.planCheckpointRestore(sessionId, turn);
-    const plan = planRestore(this.log.changes(sessionId), turn);
+    // The checkpoints know which files the user changed between turns (the watcher may have taken
+    // an edit just after a command for the command's): those stay as they are, listed.
+    const theirs = new Set(whole.workspace?.userChanged ?? []);
+    const all = planRestore(this.log.changes(sessionId), turn);
+    const plan = all.filter((c) => !theirs.has(c.path));
+    const leftToTheUser = restoreFiles(all).filter((p) => theirs.has(p));
     const files = restoreFiles(plan);
     if (this.lastRestore) this.expire(this.lastRestore);
     this.lastRestore = undefined;
@@ -193,7 +198,7 @@ export class ActionLogActions {
       for (const p of done) if (!restored.includes(p)) restored.push(p);
       // What the log could not undo, the checkpoint did.
       for (let i = refused.length - 1; i >= 0; i--) if (byCheckpoint.has(refused[i].path)) refused.splice(i, 1);
-      for (const p of whole.workspace.conflicts) if (!conflicts.some((c) => c.path === p)) conflicts.push({ path: p, hunks: [] });
+      for (const p of [...whole.workspace.conflicts, ...leftToTheUser]) if (!conflicts.some((c) => c.path === p)) conflicts.push({ path: p, hunks: [] });
       for (const p of whole.workspace.notStored) refused.push({ path: p, reason: 'larger than the checkpoint size limit' });
       for (const change of plan) if (byCheckpoint.has(change.path)) change.hunkStates = change.hunkStates.map(() => 'undone');
     }

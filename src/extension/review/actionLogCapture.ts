@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ActionLog, type FileChange, type FileChangeView, type TurnSummary } from './model/actionLog';
+import { ActionLog, FROM_CHECKPOINT, type FileChange, type FileChangeView, type TurnSummary } from './model/actionLog';
 import { Capture, type AppliedCall } from './model/capture';
 import type { LogChange } from './model/captureDeps';
 import { ChangeViews } from './model/changeViews';
@@ -115,7 +115,7 @@ export class ActionLogCapture extends Disposable {
         // A tool call's own read may have replaced it meanwhile.
         if (found === undefined || change.before.kind !== 'unknown') return;
         change.before = found === 'absent' ? { kind: 'absent' } : { kind: 'bytes', bytes: found };
-        change.beforeHow = 'from the checkpoint before the prompt';
+        change.beforeHow = FROM_CHECKPOINT;
         if (change.after) this.changeViews.setAfter(change, change.after);
         this.changed(sessionId);
       })

@@ -57,8 +57,9 @@ const REVIEW_COMMANDS: Record<string, ReviewCommand> = {
     if (turn === undefined) return undefined;
     const plan = await acp.actionLogActions.planCheckpointRestore(target.sessionId, turn);
     const whole = plan.workspace?.folders.flatMap((f) => [...f.write, ...f.remove]) ?? [];
-    const files = [...new Set([...plan.files, ...whole])];
-    const conflicts = plan.workspace?.conflicts ?? [];
+    const theirs = new Set(plan.workspace?.userChanged ?? []);
+    const files = [...new Set([...plan.files.filter((f) => !theirs.has(f)), ...whole])];
+    const conflicts = [...new Set([...(plan.workspace?.conflicts ?? []), ...plan.files.filter((f) => theirs.has(f))])];
     if (files.length === 0 && conflicts.length === 0) {
       void vscode.window.showInformationMessage(`The agent changed no file since prompt ${turn + 1}.`);
       return undefined;

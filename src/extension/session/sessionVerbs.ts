@@ -89,8 +89,9 @@ export class SessionVerbs {
       session.state.endTurn();
       session.state.flushNow();
       sessions.changed();
-      // What the turn left, before the user edits on: their later edits are told from the agent's by it.
-      void this.deps.checkpoints?.take(sessionId, turn, 'end');
+      // What the turn left, before the user edits on: their later edits are told from the agent's by
+      // it. The session is no longer busy meanwhile; the prompt's caller hears of the end after it.
+      await this.deps.checkpoints?.take(sessionId, turn, 'end').catch(() => undefined);
     }
   }
 

@@ -32,6 +32,7 @@ describe('checkpoints: the plan', () => {
       { path: 'new.txt', action: 'delete' },
     ]);
     assert.deepEqual(plan.conflicts, ['both.txt']);
+    assert.deepEqual(plan.userChanged, ['both.txt', 'mine.txt']);
   });
 
   it('prunes by age, count and size, keeping each session\'s newest', () => {

@@ -41,7 +41,7 @@ export interface Interval {
  */
 export function restoreIntervals(records: readonly CheckpointRecord[], sessionId: string, turn: number): { base: string; agent: Interval[]; user: Interval[] } | undefined {
   const mine = records.filter((r) => r.sessionId === sessionId && r.turn >= turn).sort((a, b) => a.turn - b.turn || phaseOrder(a.phase) - phaseOrder(b.phase) || a.time - b.time);
-  const base = mine.find((r) => r.turn === turn && r.phase === 'begin');
+  const base = mine.filter((r) => r.turn === turn && r.phase === 'begin').at(-1);
   if (!base) return undefined;
   const agent: Interval[] = [];
   const user: Interval[] = [];
@@ -78,12 +78,15 @@ export interface WorkspaceRestorePlan {
   readonly steps: RestoreStep[];
   /** Changed by the turns and by the user since: left alone. */
   readonly conflicts: string[];
+  /** Every file the user changed since (between turns, or after the last): no other undo may touch them either. */
+  readonly userChanged: string[];
 }
 
 /**
  * What a restore does in one folder. `sinceBase`: base → now; `agent` and `user`: the diffs of the
  * intervals of `restoreIntervals`; `skip`: paths another undo handles (the action log's), or files
- * with unsaved text in an editor (reported as conflicts by the caller); `tooLargeAtBase`: files the
+ * with unsaved text in an editor (reported as conflicts by the caller). A file the user changed
+ * since is a conflict even when skipped: the other undo must leave it alone too. `tooLargeAtBase`: files the
  * base did not store (they cannot be put back, nor deleted as if new).
  */
 export function planWorkspaceRestore(input: {
@@ -98,14 +101,16 @@ export function planWorkspaceRestore(input: {
   const steps: RestoreStep[] = [];
   const conflicts: string[] = [];
   for (const [path, status] of [...input.sinceBase].sort(([a], [b]) => a.localeCompare(b))) {
-    if (!byAgent.has(path) || input.skip.has(path) || input.tooLargeAtBase.has(path)) continue;
+    if (!byAgent.has(path)) continue;
+    // Before the skip: a file the user changed since is theirs, whoever else would undo it.
     if (byUser.has(path)) {
       conflicts.push(path);
       continue;
     }
+    if (input.skip.has(path) || input.tooLargeAtBase.has(path)) continue;
     steps.push({ path, action: status === 'added' ? 'delete' : 'write' });
   }
-  return { steps, conflicts };
+  return { steps, conflicts, userChanged: [...byUser].sort() };
 }
 
 export interface PruneLimits {
