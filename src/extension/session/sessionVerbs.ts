@@ -66,6 +66,8 @@ export class SessionVerbs {
     const { sessions } = this.deps;
     const { sessionId } = session.state;
     const turn = session.state.turn;
+    // The action log's turn first: what changes on disk while the checkpoint is taken is the new turn's, as before.
+    this.deps.turns.beginTurn(sessionId, turn);
     if (this.deps.checkpoints) {
       // Busy meanwhile: a second prompt is refused while the checkpoint is taken.
       session.busy = true;
@@ -75,7 +77,6 @@ export class SessionVerbs {
         session.busy = false;
       }
     }
-    this.deps.turns.beginTurn(sessionId, turn);
     sessions.beginTurn(session);
     session.busy = true;
     sessions.changed();
