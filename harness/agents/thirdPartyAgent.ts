@@ -76,7 +76,8 @@
 // with `--config-options` its sessions have legacy modes and configOptions (a mode and a model
 // option, as Claude's and Codex's adapters send).
 // With `--mcp-http` it advertises `mcpCapabilities.http`; with `--record-mcp FILE` it writes the
-// `mcpServers` of each `session/new` to FILE (a JSON array, one entry per session).
+// `mcpServers` of each `session/new` to FILE (a JSON array, one entry per session). With
+// `--session-prefix P` its session ids start with P.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -519,6 +520,8 @@ function argValue(flag: string): string | undefined {
   return i === -1 ? undefined : process.argv[i + 1];
 }
 const recordMcp = argValue('--record-mcp');
+/** `--session-prefix P`: session ids `Psess_1`…, unlike an earlier agent process's in the same test run. */
+const sessionPrefix = argValue('--session-prefix') ?? '';
 const receivedMcp: acp.McpServer[][] = [];
 /** The sessions the client sent `session/close` for, in order. */
 const closedSessions: string[] = [];
@@ -541,7 +544,7 @@ acp
     };
   })
   .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
-    const sessionId = `sess_${nextId++}`;
+    const sessionId = `${sessionPrefix}sess_${nextId++}`;
     sessions.set(sessionId, params.cwd);
     if (recordMcp !== undefined) {
       receivedMcp.push(params.mcpServers);

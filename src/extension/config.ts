@@ -29,6 +29,9 @@ const KEYS = {
   followAlong: 'followAlong',
   promptMaxBytes: 'prompt.maxBytes',
   trace: 'trace',
+  checkpointsEnabled: 'checkpoints.enabled',
+  checkpointsMaxFileSizeMB: 'checkpoints.maxFileSizeMB',
+  checkpointsTimeoutSeconds: 'checkpoints.timeoutSeconds',
 } as const;
 
 export type TraceSetting = 'off' | 'messages' | 'verbose';
@@ -137,6 +140,17 @@ export class Config {
   /** The most a prompt (text and attachments, as JSON) may weigh before it is refused unsent. */
   get promptMaxBytes(): number {
     return promptLimit(this.section.get<unknown>(KEYS.promptMaxBytes));
+  }
+
+  /** The workspace checkpoints taken at each prompt (`checkpoints/`). */
+  get checkpoints(): { enabled: boolean; maxFileBytes: number; timeoutMs: number } {
+    const mb = this.section.get<number>(KEYS.checkpointsMaxFileSizeMB, 50);
+    const seconds = this.section.get<number>(KEYS.checkpointsTimeoutSeconds, 20);
+    return {
+      enabled: this.section.get<boolean>(KEYS.checkpointsEnabled, true) !== false,
+      maxFileBytes: (typeof mb === 'number' && mb > 0 ? mb : 50) * 1024 * 1024,
+      timeoutMs: (typeof seconds === 'number' && seconds > 0 ? seconds : 20) * 1000,
+    };
   }
 
   /** Show the file and line the agent works on as it goes. */

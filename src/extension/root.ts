@@ -33,6 +33,7 @@ import { AgentRegistry } from './agents/registry/agentRegistry';
 import { SignInService } from './agents/signIn/signInService';
 import { ActionLogCapture } from './review/actionLogCapture';
 import { ActionLogActions } from './review/actionLogActions';
+import { Checkpoints, workspaceFolderPaths } from './checkpoints/checkpoints';
 import { HunkLenses } from './review/hunkLenses';
 import { Disposable } from './base/lifecycle';
 import { Probes } from './base/probes';
@@ -61,6 +62,7 @@ export class AcpNative extends Disposable {
   readonly permissions: PermissionService;
   readonly actionLog: ActionLogCapture;
   readonly actionLogActions: ActionLogActions;
+  readonly checkpoints: Checkpoints;
   readonly hunkLenses: HunkLenses;
   readonly chat: Chat;
   readonly mcpServers: McpServerService;
@@ -91,7 +93,10 @@ export class AcpNative extends Disposable {
     const { probes } = this;
     this.sessionCounters = this._register(new SessionCounters(sessions));
     const storage = extensionContext.storageUri ?? extensionContext.globalStorageUri;
-    const actionLog = (this.actionLog = this._register(new ActionLogCapture({ sessions, storageDir: path.join(storage.fsPath, 'action-log'), log })));
+    const checkpoints = (this.checkpoints = this._register(
+      new Checkpoints({ storageDir: path.join(storage.fsPath, 'checkpoints'), log, folders: () => workspaceFolderPaths(), settings: () => config.checkpoints }),
+    ));
+    const actionLog = (this.actionLog = this._register(new ActionLogCapture({ sessions, storageDir: path.join(storage.fsPath, 'action-log'), log, checkpoints })));
     const diffDocuments = this._register(new DiffDocumentProvider(sessions));
     this.diffEditors = this._register(new DiffEditors({ sessions, config, log, documents: diffDocuments, probes }));
     // Before the services that ask: they read from it whether the chat shows their questions.
@@ -132,8 +137,9 @@ export class AcpNative extends Disposable {
       workspaceRoots,
       mcpServers: this.mcpServers,
       turns: actionLog,
+      checkpoints,
     });
-    this.actionLogActions = new ActionLogActions({ capture: actionLog, scratch, log });
+    this.actionLogActions = new ActionLogActions({ capture: actionLog, scratch, log, checkpoints });
     this.hunkLenses = this._register(new HunkLenses({ capture: actionLog, activeSessionId: () => sessions.active?.state.sessionId, probes }));
     this.registry = this._register(new AgentRegistry({ extensionContext, config, sessions, verbs: this.verbs, agents: this.agents, added, log }));
     this._register(new ToolTextDocumentProvider(sessions));

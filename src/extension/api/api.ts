@@ -59,6 +59,11 @@ export interface AcpNativeApi {
   undoHunk(path: string, index: number): Promise<HunkUndoResult>;
   /** Undoes every agent change of that turn (index of its user message) and later ones, newest first. */
   restoreCheckpoint(turn: number): Promise<CheckpointRestore>;
+  /**
+   * The active session's workspace checkpoints, one per prompt that has one (taken before the
+   * prompt was sent): its turn, and how many files the turns since changed in the action log.
+   */
+  checkpoints(): { turn: number; files: number }[];
   /** Takes back the last checkpoint restore. Returns the files it put back. */
   undoRestore(): Promise<string[]>;
   /** The active session's id, if there is one. */

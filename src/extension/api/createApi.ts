@@ -85,6 +85,11 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       return acp.actionLogActions.restoreCheckpoint(sessionId, turn);
     },
     undoRestore: () => acp.actionLogActions.undoRestore(),
+    checkpoints: () => {
+      const sessionId = acp.sessions.active?.state.sessionId;
+      if (!sessionId) return [];
+      return acp.checkpoints.prompts(sessionId).map(({ turn }) => ({ turn, files: acp.actionLogActions.restoreFiles(sessionId, turn).length }));
+    },
     get activeSessionId() {
       return acp.sessions.active?.state.sessionId;
     },

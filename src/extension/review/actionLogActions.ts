@@ -12,6 +12,7 @@ import { fingerprintFile } from './largeFileCopy';
 import { currentFile, readSnapshotSync } from './snapshotFiles';
 import { openDocumentOf } from '../workspace/workspaceText';
 import type { ScratchDocuments } from '../workspace/scratchDocuments';
+import type { Checkpoints, WorkspaceRestore } from '../checkpoints/checkpoints';
 
 /** How long an open document may take to show what is on disk before we write the disk instead. */
 const RELOAD_WAIT_MS = 3000;
@@ -32,6 +33,24 @@ interface RestorePoint {
   states: { id: number; hunkStates: FileChange['hunkStates'] }[];
   /** Whole-file changes the restore undid: their copies before are dropped once it can no longer be taken back. */
   undoneLarge: FileChange[];
+  /** What the workspace checkpoint restored beside the action log's changes. */
+  workspace?: WorkspaceRestore;
+}
+
+/** What "Restore to before this prompt" will do: the action log's files, and the rest of the workspace the turns changed. */
+export interface RestorePlan {
+  readonly sessionId: string;
+  readonly turn: number;
+  /** The action log's files, undone change by change. */
+  readonly files: string[];
+  /** Every other file the turns changed, from the workspace checkpoints (none without git). */
+  readonly workspace: WorkspaceRestore | undefined;
+}
+
+export interface RestoreResult {
+  files: string[];
+  conflicts: { path: string; hunks: number[] }[];
+  refused: { path: string; reason: string }[];
 }
 
 /**
@@ -46,7 +65,7 @@ export class ActionLogActions {
   /** While a checkpoint restore runs: the whole-file changes it undoes (their copies stay for Undo Restore). */
   private restoringLarge: FileChange[] | undefined;
 
-  constructor(private readonly deps: { capture: ActionLogCapture; scratch: ScratchDocuments; log: Logger }) {}
+  constructor(private readonly deps: { capture: ActionLogCapture; scratch: ScratchDocuments; log: Logger; checkpoints?: Checkpoints }) {}
 
   private get log() {
     return this.deps.capture.log;
@@ -91,6 +110,7 @@ export class ActionLogActions {
 
   /** Undoes hunks of a change (all when `indexes` is omitted), leaving the user's later edits alone. */
   async undo(sessionId: string, changeId: number, indexes?: number[]): Promise<UndoOutcome> {
+    await this.deps.capture.beforesSettled();
     const change = this.change(sessionId, changeId);
     const outcome = await this.carryOut(change, indexes);
     this.deps.capture.changed(sessionId);
@@ -98,6 +118,7 @@ export class ActionLogActions {
   }
 
   async undoTurn(sessionId: string, turn: number): Promise<UndoOutcome[]> {
+    await this.deps.capture.beforesSettled();
     const outcomes: UndoOutcome[] = [];
     for (const change of planRestore(this.log.changes(sessionId), turn).filter((c) => c.turn === turn)) {
       outcomes.push(await this.carryOut(change, pendingIndexes(change)));
@@ -112,11 +133,35 @@ export class ActionLogActions {
   }
 
   /**
-   * Undoes, newest first, every change of `turn` and the turns after it, as one step that
-   * `undoRestore` takes back.
+   * What a restore to before `turn` does: the action log's changes, and every other file the turns
+   * changed by any means (the workspace checkpoints, planned against a checkpoint of now).
    */
-  async restoreCheckpoint(sessionId: string, turn: number): Promise<{ files: string[]; conflicts: { path: string; hunks: number[] }[]; refused: { path: string; reason: string }[] }> {
-    const plan = planRestore(this.log.changes(sessionId), turn);
+  async planCheckpointRestore(sessionId: string, turn: number): Promise<RestorePlan> {
+    await this.deps.capture.beforesSettled();
+    const changes = planRestore(this.log.changes(sessionId), turn);
+    // The action log undoes what it can per hunk; what it cannot (no text before) the checkpoint restores.
+    const undoable = new Set(changes.filter((c) => this.deps.capture.view(c).status !== 'no-undo').map((c) => c.path));
+    let workspace: WorkspaceRestore | undefined;
+    try {
+      workspace = await this.deps.checkpoints?.planRestore(sessionId, turn, undoable);
+    } catch (error) {
+      this.deps.log.warn(`Checkpoints: no whole-workspace restore: ${(error as Error).message}`);
+    }
+    return { sessionId, turn, files: restoreFiles(changes), workspace };
+  }
+
+  /**
+   * Undoes, newest first, every change of `turn` and the turns after it, and puts back every other
+   * file the turns changed (the workspace checkpoint), as one step that `undoRestore` takes back.
+   */
+  async restoreCheckpoint(sessionId: string, turn: number, planned?: RestorePlan): Promise<RestoreResult> {
+    const whole = planned?.sessionId === sessionId && planned.turn === turn ? planned : await this.planCheckpointRestore(sessionId, turn);
+    // The checkpoints know which files the user changed between turns (the watcher may have taken
+    // an edit just after a command for the command's): those stay as they are, listed.
+    const theirs = new Set(whole.workspace?.userChanged ?? []);
+    const all = planRestore(this.log.changes(sessionId), turn);
+    const plan = all.filter((c) => !theirs.has(c.path));
+    const leftToTheUser = restoreFiles(all).filter((p) => theirs.has(p));
     const files = restoreFiles(plan);
     if (this.lastRestore) this.expire(this.lastRestore);
     this.lastRestore = undefined;
@@ -145,9 +190,21 @@ export class ActionLogActions {
     } finally {
       this.restoringLarge = undefined;
     }
+    const restored = [...files];
+    if (whole.workspace && this.deps.checkpoints) {
+      point.workspace = whole.workspace;
+      const done = await this.deps.checkpoints.applyRestore(whole.workspace, (p) => this.deps.capture.markOwn(p));
+      const byCheckpoint = new Set(done);
+      for (const p of done) if (!restored.includes(p)) restored.push(p);
+      // What the log could not undo, the checkpoint did.
+      for (let i = refused.length - 1; i >= 0; i--) if (byCheckpoint.has(refused[i].path)) refused.splice(i, 1);
+      for (const p of [...whole.workspace.conflicts, ...leftToTheUser]) if (!conflicts.some((c) => c.path === p)) conflicts.push({ path: p, hunks: [] });
+      for (const p of whole.workspace.notStored) refused.push({ path: p, reason: 'larger than the checkpoint size limit' });
+      for (const change of plan) if (byCheckpoint.has(change.path)) change.hunkStates = change.hunkStates.map(() => 'undone');
+    }
     this.deps.capture.changed(sessionId);
-    this.deps.log.info(`Action log: restored ${files.length} files to before prompt ${turn + 1}`);
-    return { files, conflicts, refused };
+    this.deps.log.info(`Action log: restored ${restored.length} files to before prompt ${turn + 1}`);
+    return { files: restored, conflicts, refused };
   }
 
   /** A file's state for Undo Restore: its bytes, or a copy in storage when it is large. */
@@ -187,12 +244,16 @@ export class ActionLogActions {
       }
       if (file.unsaved !== undefined) await this.editDocument(file.path, file.unsaved, false);
     }
+    const paths = point.files.map((f) => f.path);
+    if (point.workspace && this.deps.checkpoints) {
+      for (const p of await this.deps.checkpoints.undoRestore(point.workspace, (p) => this.deps.capture.markOwn(p))) if (!paths.includes(p)) paths.push(p);
+    }
     for (const { id, hunkStates } of point.states) {
       const change = this.log.byId(point.sessionId, id);
       if (change) change.hunkStates = hunkStates;
     }
     this.deps.capture.changed(point.sessionId);
-    return point.files.map((f) => f.path);
+    return paths;
   }
 
   /** Opens a turn's changed files together in the multi-diff editor: before ↔ the real file. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ActionLog, type FileChange, type FileChangeView, type TurnSummary } from './model/actionLog';
+import { ActionLog, FROM_CHECKPOINT, type FileChange, type FileChangeView, type TurnSummary } from './model/actionLog';
 import { Capture, type AppliedCall } from './model/capture';
 import type { LogChange } from './model/captureDeps';
 import { ChangeViews } from './model/changeViews';
@@ -35,6 +35,8 @@ export class ActionLogCapture extends Disposable {
   /** Sessions changed since their last save (see `SAVE_DELAY_MS`). */
   private readonly unsaved = new Set<string>();
   private saveTimer: NodeJS.Timeout | undefined;
+  /** Texts before asked of the checkpoints, not answered yet. */
+  private readonly lookups = new Set<Promise<void>>();
   private readonly changeEmitter = this._register(new vscode.EventEmitter<string>());
   /** Fires with the session whose log changed. */
   readonly onDidChange = this.changeEmitter.event;
@@ -45,6 +47,8 @@ export class ActionLogCapture extends Disposable {
       /** Where the log is kept; none: in memory only, and no undo of files larger than 2 MB. */
       storageDir: string | undefined;
       log: Logger;
+      /** The workspace checkpoints: the text before of what a command changed, when nothing else knew it. */
+      checkpoints?: { fileAtPrompt(sessionId: string, turn: number, path: string): Promise<Uint8Array | 'absent' | undefined> };
     },
   ) {
     super();
@@ -59,6 +63,7 @@ export class ActionLogCapture extends Disposable {
       large: this.large,
       now: Date.now,
       changed: (sessionId, how) => this.logChanged(sessionId, how),
+      unknownBefore: (sessionId, change) => this.beforeFromCheckpoint(sessionId, change),
     });
     if (store) {
       this._register(registerLargeCopies((blob) => store.largePath(blob)));
@@ -95,6 +100,33 @@ export class ActionLogCapture extends Disposable {
     this._register(watcher.onDidChange(onDisk('changed')));
     this._register(watcher.onDidCreate(onDisk('created')));
     this._register(watcher.onDidDelete(onDisk('deleted')));
+  }
+
+  /**
+   * A command changed a file nothing had read before: the checkpoint taken before the prompt holds
+   * its bytes (or shows it did not exist), so its Undo is byte-exact after all.
+   */
+  private beforeFromCheckpoint(sessionId: string, change: FileChange): void {
+    const checkpoints = this.deps.checkpoints;
+    if (!checkpoints) return;
+    const lookup = checkpoints
+      .fileAtPrompt(sessionId, change.turn, change.path)
+      .then((found) => {
+        // A tool call's own read may have replaced it meanwhile.
+        if (found === undefined || change.before.kind !== 'unknown') return;
+        change.before = found === 'absent' ? { kind: 'absent' } : { kind: 'bytes', bytes: found };
+        change.beforeHow = FROM_CHECKPOINT;
+        if (change.after) this.changeViews.setAfter(change, change.after);
+        this.changed(sessionId);
+      })
+      .catch((error: unknown) => this.deps.log.warn(`Action log: the checkpoint could not give ${change.path}: ${errorMessage(error)}`))
+      .finally(() => this.lookups.delete(lookup));
+    this.lookups.add(lookup);
+  }
+
+  /** Resolves once the texts before asked of the checkpoints are in (Undo waits for them). */
+  async beforesSettled(): Promise<void> {
+    while (this.lookups.size) await Promise.all([...this.lookups]);
   }
 
   /** A turn begins; `turn` is the index of its user message in the session. */

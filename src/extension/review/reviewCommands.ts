@@ -55,19 +55,24 @@ const REVIEW_COMMANDS: Record<string, ReviewCommand> = {
     const target = reviewTarget(acp, first, undefined);
     const turn = target.turn ?? (await pickTurn(acp, target.sessionId));
     if (turn === undefined) return undefined;
-    const files = acp.actionLogActions.restoreFiles(target.sessionId, turn);
-    if (files.length === 0) {
+    const plan = await acp.actionLogActions.planCheckpointRestore(target.sessionId, turn);
+    const whole = plan.workspace?.folders.flatMap((f) => [...f.write, ...f.remove]) ?? [];
+    const theirs = new Set(plan.workspace?.userChanged ?? []);
+    const files = [...new Set([...plan.files.filter((f) => !theirs.has(f)), ...whole])];
+    const conflicts = [...new Set([...(plan.workspace?.conflicts ?? []), ...plan.files.filter((f) => theirs.has(f))])];
+    if (files.length === 0 && conflicts.length === 0) {
       void vscode.window.showInformationMessage(`The agent changed no file since prompt ${turn + 1}.`);
       return undefined;
     }
-    const list = files.map((f) => `• ${fileDisplayPath(f)}`).join('\n');
+    const list = (paths: string[]): string => paths.slice(0, 40).map((f) => `• ${fileDisplayPath(f)}`).join('\n') + (paths.length > 40 ? `\n… and ${paths.length - 40} more` : '');
+    const leftAlone = conflicts.length ? `\n\nLeft alone, changed by you since (or unsaved in an editor):\n${list(conflicts)}` : '';
     const answer = await vscode.window.showWarningMessage(
       `Restore to before prompt ${turn + 1}?`,
-      { modal: true, detail: `This undoes every change the agent made since, newest first, in ${files.length} ${files.length === 1 ? 'file' : 'files'}:\n${list}\n\nYour own later edits stay. "Undo Restore" takes it back.` },
+      { modal: true, detail: `This puts back every file changed since, in ${files.length} ${files.length === 1 ? 'file' : 'files'}:\n${list(files)}${leftAlone}\n\nYour own later edits stay. "Undo Restore" takes it back.` },
       'Restore',
     );
     if (answer !== 'Restore') return undefined;
-    const result = await acp.actionLogActions.restoreCheckpoint(target.sessionId, turn);
+    const result = await acp.actionLogActions.restoreCheckpoint(target.sessionId, turn, plan);
     const left = result.conflicts.length + result.refused.length;
     const pick = await vscode.window.showInformationMessage(
       `Restored ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'} to before prompt ${turn + 1}${left ? `; left ${left} alone (changed since, or no undo)` : ''}.`,

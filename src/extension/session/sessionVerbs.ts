@@ -29,6 +29,8 @@ export class SessionVerbs {
       mcpServers: { serversFor(connection: AgentConnection): Promise<{ servers: acp.McpServer[] }> };
       /** A turn begins: what the agent changes from now on belongs to it (the action log). */
       turns: { beginTurn(sessionId: string, turn: number): void };
+      /** A checkpoint of the whole workspace before each prompt is sent and after its turn (never rejects). */
+      checkpoints?: { take(sessionId: string, turn: number, phase: 'begin' | 'end'): Promise<unknown> };
     },
   ) {}
 
@@ -68,7 +70,19 @@ export class SessionVerbs {
     // ACP runs one turn at a time per session.
     if (session.busy) throw new Error('The agent is still working on the last prompt; wait for it or cancel it first.');
     const { sessions } = this.deps;
-    this.deps.turns.beginTurn(session.state.sessionId, session.state.turn);
+    const { sessionId } = session.state;
+    const turn = session.state.turn;
+    // The action log's turn first: what changes on disk while the checkpoint is taken is the new turn's, as before.
+    this.deps.turns.beginTurn(sessionId, turn);
+    if (this.deps.checkpoints) {
+      // Busy meanwhile: a second prompt is refused while the checkpoint is taken.
+      session.busy = true;
+      try {
+        await this.deps.checkpoints.take(sessionId, turn, 'begin').catch(() => undefined);
+      } finally {
+        session.busy = false;
+      }
+    }
     sessions.beginTurn(session);
     session.busy = true;
     sessions.changed();
@@ -82,6 +96,9 @@ export class SessionVerbs {
       session.state.endTurn();
       session.state.flushNow();
       sessions.changed();
+      // What the turn left, before the user edits on: their later edits are told from the agent's by
+      // it. The session is no longer busy meanwhile; the prompt's caller hears of the end after it.
+      await this.deps.checkpoints?.take(sessionId, turn, 'end').catch(() => undefined);
     }
   }
 

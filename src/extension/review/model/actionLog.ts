@@ -34,6 +34,9 @@ export interface LargeSnapshot {
   unreliable?: string;
 }
 
+/** `beforeHow` of a command's change whose text before came from the workspace checkpoint. */
+export const FROM_CHECKPOINT = 'from the checkpoint before the prompt';
+
 export type HunkState = 'pending' | 'kept' | 'undone';
 
 export interface FileChange {

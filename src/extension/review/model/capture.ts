@@ -10,7 +10,7 @@ import type { ToolCallStatus } from '@agentclientprotocol/sdk';
 import { toolReportOf, type ToolReport } from '../../session/model/agentMeta';
 import type { ToolCallState } from '../../session/model/toolCalls';
 import { decodeText, encodeText, eolOf } from './actionHunks';
-import { sameSnapshot, type FileChange, type Snapshot } from './actionLog';
+import { FROM_CHECKPOINT, sameSnapshot, type FileChange, type Snapshot } from './actionLog';
 import { newTurnCalls, type CaptureDeps, type SavedDocument, type TurnCalls } from './captureDeps';
 import { CommandWatch, type DiskEvent } from './commandWatch';
 import { editTargets, mayChangeFiles, reportedBefore, withEol } from './editTargets';
@@ -243,7 +243,8 @@ export class Capture {
    */
   private inTurnKnown(sessionId: string, path: string): FileChange | undefined {
     const existing = this.deps.log.inTurn(sessionId, path);
-    if (existing?.source !== 'watcher' || existing.before.kind !== 'unknown') return existing;
+    // A text before the checkpoint gave counts as unknown here: the agent's own report replaces it, as before.
+    if (existing?.source !== 'watcher' || (existing.before.kind !== 'unknown' && existing.beforeHow !== FROM_CHECKPOINT)) return existing;
     this.deps.log.remove(sessionId, existing);
     return undefined;
   }

@@ -72,6 +72,8 @@ export interface CaptureDeps {
   /** Milliseconds, as `Date.now`. */
   readonly now: () => number;
   readonly changed: (sessionId: string, how: LogChange) => void;
+  /** A command changed a file whose text before is not known: the workspace checkpoint may know it. */
+  readonly unknownBefore?: (sessionId: string, change: FileChange) => void;
 }
 
 /** What capture keeps of a tool call of the running turn, beside the call itself (the session's store). */

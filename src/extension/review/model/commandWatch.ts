@@ -17,7 +17,7 @@ export const MAX_FILES_IN_NEW_FOLDER = 100;
 /** Folders VS Code's file watcher leaves out by default, never walked here either. */
 const UNWATCHED_FOLDERS = new Set(['.git', 'node_modules']);
 
-export interface CommandWatchDeps extends Pick<CaptureDeps, 'log' | 'reads' | 'now' | 'changed'> {
+export interface CommandWatchDeps extends Pick<CaptureDeps, 'log' | 'reads' | 'now' | 'changed' | 'unknownBefore'> {
   /** The tool calls of each session's running (or last) turn. */
   readonly turns: ReadonlyMap<string, TurnCalls>;
   /** Sets what the agent left in a file. */
@@ -106,6 +106,7 @@ export class CommandWatch {
         return;
       }
       const change = existing ?? log.record(sessionId, real, 'watcher', before);
+      if (!existing && before.kind === 'unknown') this.deps.unknownBefore?.(sessionId, change);
       // The command already ran: what is on disk now is what it left (a later event updates it).
       this.deps.setAfter(sessionId, change, onDisk);
       this.deps.changed(sessionId, 'soon');
