@@ -29,8 +29,13 @@ import { delimiter, dirname, join } from 'node:path';
 import { parseCli } from '../harness/host/cli.mjs';
 import {
   cacheRoot, ensureCodeServer, ensureDebianPackages, errorText, launchChromium, log, productVersions, repoRoot,
-  since, startCodeServer, workbenchUrl,
+  selectVSCode, since, startCodeServer, workbenchUrl,
 } from '../harness/host/codeServer.mjs';
+
+// Always the oldest build, whatever ACP_VSCODE says: newer workbenches load a development
+// extension only from a page init script (harness/host/codeServer.mjs, prepareWorkbenchPage),
+// which a person's own browser does not run.
+selectVSCode('oldest');
 
 const flags = parseCli(
   import.meta.url,

@@ -3,10 +3,12 @@
 // package `code-server`) served on loopback and driven by Debian's Chromium through playwright-core.
 //
 // Why code-server: machines of this project reach only the npm registry and Debian's packages, so
-// `@vscode/test-electron` (which downloads VS Code from Microsoft) cannot run here. code-server@4.99.4
-// contains VS Code 1.99.3 with the full Node extension host. See /work/shared/notes/test-host.md.
+// `@vscode/test-electron` (which downloads VS Code from Microsoft) cannot run here. Each code-server
+// release contains a VS Code build with the full Node extension host. Two builds are known (see
+// CODE_SERVER_BUILDS): the oldest VS Code the extension supports and the newest on npm; each is
+// installed side by side in the cache. docs/testing.md, "Two VS Code versions".
 //
-// Used by harness/host/run-offline.mjs (integration tests) and scripts/start.mjs (`npm start`).
+// Used by harness/host/run-offline.mjs (integration tests), test/ui/run.mjs and scripts/start.mjs.
 import { spawn, spawnSync } from 'node:child_process';
 import {
   appendFileSync, closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync,
@@ -14,22 +16,144 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const CODE_SERVER_VERSION = '4.99.4';
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // ACP_CACHE_DIR: another cache root (e.g. to try a fresh install without touching the shared one).
 export const cacheRoot = process.env.ACP_CACHE_DIR ? resolve(process.env.ACP_CACHE_DIR) : join(repoRoot, '.cache');
 export const logsDir = join(cacheRoot, 'logs');
-export const codeServerDir = join(cacheRoot, `code-server-${CODE_SERVER_VERSION}`);
 export const CHROMIUM = '/usr/bin/chromium';
 
-const pkgDir = join(codeServerDir, 'node_modules', 'code-server');
-const vscodeDir = join(pkgDir, 'lib', 'vscode');
-const entryJs = join(pkgDir, 'out', 'node', 'entry.js');
-// Written last, only after every install step succeeded: an interrupted install is redone.
-const markerFile = join(codeServerDir, '.installed.json');
+/**
+ * @typedef {object} CodeServerBuild
+ * @property {string} vscode  the VS Code version inside
+ * @property {number | string} node  a number: the machine's Node must have that major; a string: that
+ *   exact Node from npm's `node-<platform>-<arch>` package (the official binary and its headers),
+ *   installed into the cache, used to build the native modules and to run the server only (the
+ *   launchers, tests and test agents stay on the machine's Node)
+ * @property {Record<string, boolean>} allowScripts  npm's install-script policy for lib/vscode
+ * @property {string[]} native  native modules that must exist after the build (in lib/vscode/node_modules)
+ * @property {string[]} load  modules loaded once after the build (in lib/vscode/node_modules)
+ * @property {boolean} webConfiguration  the workbench ignores the URL payload's
+ *   extensionDevelopmentPath / extensionTestsPath (a built 1.1xx honours them only with its
+ *   smoke-test driver on, which hides every notification): they go into the page's web
+ *   configuration (`developmentOptions`) instead, see prepareWorkbenchPage
+ */
+
+/**
+ * The code-server releases the host installs. The oldest is the VS Code of `engines.vscode`; the
+ * newest is npm's latest (`npm view code-server version`) when it was last bumped. Install-time
+ * scripts: allow the native modules VS Code's server needs, deny the Windows- and macOS-only ones
+ * (they compile to empty stubs on Linux and are never loaded; denying them saves build time).
+ * @type {Record<string, CodeServerBuild>}
+ */
+export const CODE_SERVER_BUILDS = {
+  '4.99.4': {
+    vscode: '1.99.3',
+    node: 20,
+    allowScripts: {
+      'node-pty': true, // terminals (pty.node); its postinstall also runs `npx node-gyp configure`
+      kerberos: true, // proxy auth; `prebuild-install || node-gyp rebuild` (download fails → builds)
+      '@vscode/spdlog': true, // logging
+      'native-watchdog': true, // extension host watchdog
+      '@parcel/watcher': true, // file watching; finds its prebuilt @parcel/watcher-linux-x64-glibc
+      '@vscode/ripgrep': true, // exits early because we pre-place bin/rg (else: GitHub download)
+      '@vscode/windows-process-tree': false,
+      '@vscode/windows-registry': false,
+      '@vscode/deviceid': false,
+    },
+    native: [
+      'node-pty/build/Release/pty.node',
+      'kerberos/build/Release/kerberos.node',
+      '@vscode/spdlog/build/Release/spdlog.node',
+      'native-watchdog/build/Release/watchdog.node',
+    ],
+    load: ['node-pty', 'kerberos', '@vscode/spdlog', 'native-watchdog', '@parcel/watcher'],
+    webConfiguration: false,
+  },
+  '4.139.1': {
+    vscode: '1.139.1',
+    node: '24.22.3', // code-server 4.139 requires Node 24 (its postinstall refuses other majors)
+    allowScripts: {
+      'node-pty': true, // ships a prebuilt linux-x64 pty.node (N-API); the script only checks it
+      kerberos: true,
+      '@vscode/spdlog': true,
+      '@vscode/native-watchdog': true,
+      '@vscode/sqlite3': true, // the server's state storage (compiles SQLite: the slow step)
+      '@parcel/watcher': true,
+      '@vscode/windows-process-tree': false,
+      '@vscode/windows-registry': false,
+      '@vscode/windows-ca-certs': false,
+      '@vscode/deviceid': false,
+      '@vscode/fs-copyfile': false, // macOS only
+      ssh2: false, // its optional cpu-features speed-up
+      'cpu-features': false,
+      koffi: false,
+    },
+    native: [
+      'kerberos/build/Release/kerberos.node',
+      '@vscode/spdlog/build/Release/spdlog.node',
+      '@vscode/native-watchdog/build/Release/watchdog.node',
+      '@vscode/sqlite3/build/Release/vscode-sqlite3.node',
+    ],
+    load: ['node-pty', 'kerberos', '@vscode/spdlog', '@vscode/native-watchdog', '@parcel/watcher', '@vscode/sqlite3'],
+    webConfiguration: true,
+  },
+};
+export const OLDEST_CODE_SERVER = '4.99.4';
+export const NEWEST_CODE_SERVER = '4.139.1';
+
+/**
+ * The code-server version a spec names: "oldest", "newest", a code-server version (4.139.1) or a
+ * VS Code version or its prefix (1.139, 1.99.3). Throws on anything else, listing what is known.
+ * @param {string} spec
+ */
+export function resolveCodeServer(spec) {
+  const s = String(spec).trim().toLowerCase();
+  if (s === 'oldest') return OLDEST_CODE_SERVER;
+  if (s === 'newest') return NEWEST_CODE_SERVER;
+  if (CODE_SERVER_BUILDS[s]) return s;
+  const byVscode = Object.keys(CODE_SERVER_BUILDS).filter((v) => {
+    const vs = CODE_SERVER_BUILDS[v].vscode;
+    return vs === s || vs.startsWith(`${s}.`);
+  });
+  if (byVscode.length === 1) return byVscode[0];
+  const known = Object.entries(CODE_SERVER_BUILDS).map(([v, b]) => `${v} (VS Code ${b.vscode})`).join(', ');
+  throw new Error(`unknown VS Code version "${spec}": use oldest, newest, or one of ${known}`);
+}
+
+/** The paths of one build in the cache. */
+function layoutOf(version) {
+  const dir = join(cacheRoot, `code-server-${version}`);
+  const pkgDir = join(dir, 'node_modules', 'code-server');
+  return {
+    version,
+    build: CODE_SERVER_BUILDS[version],
+    dir,
+    pkgDir,
+    vscodeDir: join(pkgDir, 'lib', 'vscode'),
+    entryJs: join(pkgDir, 'out', 'node', 'entry.js'),
+    // Written last, only after every install step succeeded: an interrupted install is redone.
+    markerFile: join(dir, '.installed.json'),
+  };
+}
+
+/** @type {ReturnType<typeof layoutOf> | undefined} */
+let selected;
+/**
+ * Chooses the VS Code build every later call uses (ensureCodeServer, startCodeServer,
+ * productVersions, workbenchUrl, prepareWorkbenchPage). Without a call: ACP_VSCODE, else the oldest.
+ * @param {string} spec  see resolveCodeServer
+ */
+export function selectVSCode(spec) {
+  selected = layoutOf(resolveCodeServer(spec));
+  return selected.version;
+}
+function current() {
+  if (!selected) selectVSCode(process.env.ACP_VSCODE || 'oldest');
+  return /** @type {ReturnType<typeof layoutOf>} */ (selected);
+}
 
 /** `[host] message` on stdout; every line of the launchers starts with the same tag. */
 export function log(message) {
@@ -106,69 +230,73 @@ export function ensureDebianPackages() {
 // code-server install (cached in .cache/code-server-<version>)
 // ---------------------------------------------------------------------------------------------
 
-// Install-time scripts we want to run under npm 11's allowScripts policy. npm 11 runs an unreviewed
-// dependency's install script with a warning today, and refuses it when `strict-allow-scripts` is
-// set (and future npm releases may refuse by default), so the cache's package.json files carry an
-// explicit policy: allow the native modules VS Code's server needs, deny the Windows-only ones
-// (they compile to empty stubs on Linux and are never loaded; denying them saves build time).
-const VSCODE_ALLOW_SCRIPTS = {
-  'node-pty': true, // terminals (pty.node); its postinstall also runs `npx node-gyp configure`
-  kerberos: true, // proxy auth; `prebuild-install || node-gyp rebuild` (download fails → builds)
-  '@vscode/spdlog': true, // logging
-  'native-watchdog': true, // extension host watchdog
-  '@parcel/watcher': true, // file watching; finds its prebuilt @parcel/watcher-linux-x64-glibc
-  '@vscode/ripgrep': true, // exits early because we pre-place bin/rg (else: GitHub download)
-  '@vscode/windows-process-tree': false,
-  '@vscode/windows-registry': false,
-  '@vscode/deviceid': false,
-};
+// npm 11 runs an unreviewed dependency's install script with a warning today, and refuses it when
+// `strict-allow-scripts` is set (and future npm releases may refuse by default), so the cache's
+// package.json files carry an explicit policy (`allowScripts`, per build in CODE_SERVER_BUILDS).
 const ROOT_ALLOW_SCRIPTS = { argon2: true, 'code-server': false };
 
-/** Native modules that must exist after the build (relative to lib/vscode/node_modules). */
-const VSCODE_NATIVE = [
-  'node-pty/build/Release/pty.node',
-  'kerberos/build/Release/kerberos.node',
-  '@vscode/spdlog/build/Release/spdlog.node',
-  'native-watchdog/build/Release/watchdog.node',
-];
+/** Node of the build: the machine's (a major it must have) or an exact version from npm. */
+function nodeOf(build) {
+  if (typeof build.node === 'number') {
+    const home = resolve(dirname(process.execPath), '..');
+    return { fromNpm: false, version: process.versions.node, major: build.node, pkg: '', dir: '', home, bin: process.execPath };
+  }
+  const pkg = `node-${process.platform}-${process.arch}`;
+  const dir = join(cacheRoot, `node-${build.node}`);
+  const home = join(dir, 'node_modules', pkg);
+  return { fromNpm: true, version: build.node, major: Number(build.node.split('.')[0]), pkg, dir, home, bin: join(home, 'bin', 'node') };
+}
 
-/** Is the cached install complete and built for this Node ABI? */
-function installedOk() {
-  if (!existsSync(markerFile) || !existsSync(entryJs)) return false;
+/** Is the cached install complete and built for its Node? */
+function installedOk(l) {
+  if (!existsSync(l.markerFile) || !existsSync(l.entryJs)) return false;
+  const node = nodeOf(l.build);
+  if (node.fromNpm && !existsSync(node.bin)) return false;
   try {
-    const m = JSON.parse(readFileSync(markerFile, 'utf8'));
-    return m.version === CODE_SERVER_VERSION && m.modules === process.versions.modules;
+    const m = JSON.parse(readFileSync(l.markerFile, 'utf8'));
+    if (m.version !== l.version) return false;
+    return node.fromNpm ? m.node === node.version : m.modules === process.versions.modules;
   } catch {
     return false;
   }
 }
 
 /**
- * Installs code-server into .cache/code-server-<version>/ unless already done, and returns the path
- * of its `out/node/entry.js`. Recipe (see the note): install everything with --ignore-scripts, then
- * run only the build steps we need, without any download from GitHub.
+ * Installs the selected code-server into .cache/code-server-<version>/ (and the Node it needs into
+ * .cache/node-<version>/) unless already done, and returns the path of its `out/node/entry.js`.
+ * Recipe (see docs/testing.md): install everything with --ignore-scripts, then run only the build
+ * steps we need, without any download from GitHub.
  */
 export async function ensureCodeServer() {
-  if (installedOk()) return entryJs;
-  if (Number(process.versions.node.split('.')[0]) !== 20) {
-    throw new Error(`code-server ${CODE_SERVER_VERSION} requires Node 20; this is Node ${process.versions.node}`);
+  const l = current();
+  if (installedOk(l)) return l.entryJs;
+  const node = nodeOf(l.build);
+  if (!node.fromNpm && Number(process.versions.node.split('.')[0]) !== node.major) {
+    throw new Error(`code-server ${l.version} requires Node ${node.major}; this is Node ${process.versions.node}`);
   }
-  const release = await lock();
+  const release = await lock(l.dir);
   try {
-    if (installedOk()) return entryJs; // another process finished it while we waited
-    await install();
-    return entryJs;
+    if (installedOk(l)) return l.entryJs; // another process finished it while we waited
+    await install(l);
+    return l.entryJs;
   } finally {
     release();
   }
 }
 
-async function install() {
+/** The node binary that runs the selected build's server. */
+function serverNode() {
+  return nodeOf(current().build).bin;
+}
+
+async function install(l) {
   const t0 = performance.now();
   const logFile = newLogFile('code-server-install');
-  log(`installing code-server ${CODE_SERVER_VERSION} into ${codeServerDir} (log: ${logFile})`);
-  rmSync(codeServerDir, { recursive: true, force: true });
-  mkdirSync(codeServerDir, { recursive: true });
+  const { vscodeDir } = l;
+  const node = nodeOf(l.build);
+  log(`installing code-server ${l.version} (VS Code ${l.build.vscode}) into ${l.dir} (log: ${logFile})`);
+  rmSync(l.dir, { recursive: true, force: true });
+  mkdirSync(l.dir, { recursive: true });
 
   // Under `npm run`, the environment carries the outer project's npm settings (npm_config_prefix,
   // npm_config_local_prefix, npm_package_*, ...). Keep only those that describe how to reach the
@@ -178,32 +306,48 @@ async function install() {
   // node-pty's postinstall runs `npx node-gyp ...`; the user's npmrc may say `yes=false`, which makes
   // npx refuse (or, without it, wait for an answer on a CI machine without stdin).
   env.npm_config_yes = 'true';
-  // node-gyp needs Node's headers; it would download them from nodejs.org (unreachable here) unless
-  // pointed at the ones installed next to this node binary (Debian/NodeSource: /usr/include/node).
-  const nodedir = resolve(dirname(process.execPath), '..');
-  if (!env.npm_config_nodedir && existsSync(join(nodedir, 'include', 'node', 'common.gypi'))) {
-    env.npm_config_nodedir = nodedir;
-  }
-  const npm = (cwd, args, what) => step(what, () => run('npm', args, { cwd, env, logFile }));
   const quiet = ['--no-audit', '--no-fund', '--loglevel=warn'];
+  const npm = (cwd, args, what) => step(what, () => run('npm', args, { cwd, env, logFile }));
 
-  writeJson(join(codeServerDir, 'package.json'), {
+  if (node.fromNpm) {
+    // The official binary with its headers, from npm (nodejs.org is unreachable here). First on
+    // PATH while building, so npm, node-gyp and the install scripts all run on it, and node-gyp
+    // compiles against its headers: the native modules get the server's ABI.
+    rmSync(node.dir, { recursive: true, force: true });
+    mkdirSync(node.dir, { recursive: true });
+    writeJson(join(node.dir, 'package.json'), { name: 'acp-native-node-cache', private: true, description: 'Generated by harness/host/codeServer.mjs; safe to delete.' });
+    npm(node.dir, ['install', `${node.pkg}@${node.version}`, '--ignore-scripts', ...quiet], `npm install ${node.pkg}@${node.version} (Node for the server)`);
+    if (!existsSync(node.bin)) throw new Error(`no node binary in ${node.home} (log: ${logFile})`);
+    env.PATH = `${dirname(node.bin)}${delimiter}${env.PATH ?? ''}`;
+    env.npm_config_nodedir = node.home;
+  } else {
+    // node-gyp needs Node's headers; it would download them from nodejs.org (unreachable here) unless
+    // pointed at the ones installed next to this node binary (Debian/NodeSource: /usr/include/node).
+    if (!env.npm_config_nodedir && existsSync(join(node.home, 'include', 'node', 'common.gypi'))) {
+      env.npm_config_nodedir = node.home;
+    }
+  }
+
+  writeJson(join(l.dir, 'package.json'), {
     name: 'acp-native-code-server-cache',
     private: true,
     description: 'Generated by harness/host/codeServer.mjs; safe to delete.',
-    dependencies: { 'code-server': CODE_SERVER_VERSION },
+    dependencies: { 'code-server': l.version },
     allowScripts: ROOT_ALLOW_SCRIPTS,
   });
-  npm(codeServerDir, ['install', '--ignore-scripts', ...quiet], `npm install code-server@${CODE_SERVER_VERSION} (no scripts)`);
+  npm(l.dir, ['install', '--ignore-scripts', ...quiet], `npm install code-server@${l.version} (no scripts)`);
 
   // What code-server's own postinstall.sh does, step by step, minus the GitHub downloads.
   npm(vscodeDir, ['install', '--omit=dev', '--ignore-scripts', ...quiet], 'npm install lib/vscode (no scripts)');
-  // @vscode/ripgrep's postinstall downloads rg from GitHub unless its bin/ folder exists.
-  mkdirSync(join(vscodeDir, 'node_modules/@vscode/ripgrep/bin'), { recursive: true });
-  symlinkForce('/usr/bin/rg', join(vscodeDir, 'node_modules/@vscode/ripgrep/bin/rg'));
-  patchJson(join(vscodeDir, 'package.json'), (p) => ({ ...p, allowScripts: VSCODE_ALLOW_SCRIPTS }));
+  // @vscode/ripgrep's postinstall downloads rg from GitHub unless its bin/ folder exists (newer
+  // builds ship @vscode/ripgrep-universal, with the binaries inside, instead).
+  if (existsSync(join(vscodeDir, 'node_modules/@vscode/ripgrep'))) {
+    mkdirSync(join(vscodeDir, 'node_modules/@vscode/ripgrep/bin'), { recursive: true });
+    symlinkForce('/usr/bin/rg', join(vscodeDir, 'node_modules/@vscode/ripgrep/bin/rg'));
+  }
+  patchJson(join(vscodeDir, 'package.json'), (p) => ({ ...p, allowScripts: l.build.allowScripts }));
   npm(vscodeDir, ['rebuild', '--foreground-scripts', ...quiet], 'npm rebuild lib/vscode (native modules)');
-  for (const rel of VSCODE_NATIVE) {
+  for (const rel of l.build.native) {
     if (!existsSync(join(vscodeDir, 'node_modules', rel))) {
       throw new Error(`native module not built: lib/vscode/node_modules/${rel} (log: ${logFile})`);
     }
@@ -214,25 +358,25 @@ async function install() {
   // Built-in extensions share one dependency (typescript); its postinstall only trims files.
   npm(join(vscodeDir, 'extensions'), ['install', '--omit=dev', '--ignore-scripts', ...quiet], 'npm install lib/vscode/extensions');
   // code-server's HTTP server requires argon2 at start even with --auth none.
-  npm(codeServerDir, ['rebuild', 'argon2', '--foreground-scripts', ...quiet], 'npm rebuild argon2');
+  npm(l.dir, ['rebuild', 'argon2', '--foreground-scripts', ...quiet], 'npm rebuild argon2');
 
-  // Load every native module once in a plain Node, so a broken build fails here and not later
+  // Load every native module once in the server's Node, so a broken build fails here and not later
   // inside the server with a less obvious message.
   step('check native modules load', () => {
-    const mods = ['node-pty', 'kerberos', '@vscode/spdlog', 'native-watchdog', '@parcel/watcher']
-      .map((m) => join(vscodeDir, 'node_modules', m));
-    mods.push(join(codeServerDir, 'node_modules', 'argon2'));
+    const mods = l.build.load.map((m) => join(vscodeDir, 'node_modules', m));
+    mods.push(join(l.dir, 'node_modules', 'argon2'));
     const code = `for (const m of ${JSON.stringify(mods)}) require(m);`;
-    run(process.execPath, ['-e', code], { logFile });
+    run(node.bin, ['-e', code], { logFile });
   });
 
-  writeJson(markerFile, {
-    version: CODE_SERVER_VERSION,
-    modules: process.versions.modules,
-    node: process.versions.node,
+  writeJson(l.markerFile, {
+    version: l.version,
+    vscode: l.build.vscode,
+    modules: node.fromNpm ? undefined : process.versions.modules,
+    node: node.version,
     installedAt: new Date().toISOString(),
   });
-  log(`code-server ${CODE_SERVER_VERSION} installed (${since(t0)})`);
+  log(`code-server ${l.version} installed (${since(t0)})`);
 
   function step(what, fn) {
     const t = performance.now();
@@ -242,10 +386,10 @@ async function install() {
   }
 }
 
-/** Exclusive lock on the cache folder, so two launchers never install into it at once. */
-async function lock() {
+/** Exclusive lock on a cache folder, so two launchers never install into it at once. */
+async function lock(dir) {
   mkdirSync(cacheRoot, { recursive: true });
-  const file = `${codeServerDir}.lock`;
+  const file = `${dir}.lock`;
   for (let waited = 0; ; waited++) {
     try {
       const fd = openSync(file, 'wx');
@@ -277,6 +421,7 @@ function pidAlive(pid) {
 
 /** Product versions of the cached install: { vscode: '1.99.3', codeServer: '4.99.4', commit }. */
 export function productVersions() {
+  const { vscodeDir, pkgDir } = current();
   const vscode = JSON.parse(readFileSync(join(vscodeDir, 'package.json'), 'utf8')).version;
   const product = JSON.parse(readFileSync(join(vscodeDir, 'product.json'), 'utf8'));
   const codeServer = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')).version;
@@ -414,7 +559,7 @@ async function spawnServer(entry, { configFile, userDataDir, extensionsDir, work
   armExitSweep();
   // detached: own process group, so stop() can kill the server *and* the extension host, pty host
   // and file watcher it forks, in one signal.
-  const child = spawn(process.execPath, args, { env: childEnv, stdio: ['ignore', out, out], detached: true });
+  const child = spawn(serverNode(), args, { env: childEnv, stdio: ['ignore', out, out], detached: true });
   closeSync(out);
   liveServers.add(child.pid);
   // Set by the exit handler: typed by a cast, or the checks below would see only its initial null.
@@ -502,13 +647,57 @@ export function workbenchUrl({ url, target, extensionDevelopmentPath, extensionT
   // the browser uses (a mismatch such as localhost vs 127.0.0.1 was seen to work as well).
   const remote = (p) => `vscode-remote://${authority}${resolve(p)}`;
   const payload = [];
-  if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
-  if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
+  // Builds that ignore these two here get them from prepareWorkbenchPage instead.
+  if (!current().build.webConfiguration) {
+    if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
+    if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
+  }
   payload.push(['skipWelcome', 'true']);
   const key = target.endsWith('.code-workspace') ? 'workspace' : 'folder';
   // Slashes left readable in the path (the URL is printed for people to open).
   const path = encodeURIComponent(resolve(target)).replace(/%2F/g, '/');
   return `${base.origin}/?${key}=${path}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+/**
+ * Makes `page` load the extension under development (and the test suite) on builds whose
+ * workbench ignores them in the URL (`webConfiguration` in CODE_SERVER_BUILDS): an init script puts
+ * them into the workbench's web configuration (the `developmentOptions` of the JSON in the
+ * `vscode-workbench-web-configuration` meta element) before the workbench reads it. A no-op on the
+ * other builds, where workbenchUrl's payload does it. Call before the first navigation; it holds for
+ * every later navigation of the page (reloads included).
+ * @param {import('playwright-core').Page} page
+ * @param {{ extensionDevelopmentPath?: string, extensionTestsPath?: string }} o  absolute server paths
+ */
+export async function prepareWorkbenchPage(page, { extensionDevelopmentPath, extensionTestsPath }) {
+  if (!current().build.webConfiguration) return;
+  const paths = {
+    extensions: extensionDevelopmentPath ? [resolve(extensionDevelopmentPath)] : [],
+    tests: extensionTestsPath ? resolve(extensionTestsPath) : undefined,
+  };
+  await page.addInitScript((cfg) => {
+    if (window.top !== window) return; // webview frames have no workbench configuration
+    const ID = 'vscode-workbench-web-configuration';
+    const patch = (/** @type {Element} */ meta) => {
+      const settings = JSON.parse(meta.getAttribute('data-settings') || '{}');
+      const uri = (/** @type {string} */ path) => ({ scheme: 'vscode-remote', authority: location.host, path });
+      settings.developmentOptions = {
+        ...settings.developmentOptions,
+        ...(cfg.extensions.length ? { extensions: cfg.extensions.map(uri) } : {}),
+        ...(cfg.tests ? { extensionTestsPath: uri(cfg.tests) } : {}),
+      };
+      meta.setAttribute('data-settings', JSON.stringify(settings));
+    };
+    // The script runs before the document exists; mutation callbacks run before the parser runs
+    // the next script, so the meta element is patched before the workbench's script reads it.
+    const observer = new MutationObserver(() => {
+      const meta = document.getElementById(ID);
+      if (!meta) return;
+      observer.disconnect();
+      patch(meta);
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  }, paths);
 }
 
 // ---------------------------------------------------------------------------------------------

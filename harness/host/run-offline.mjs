@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // @ts-check
-// Runs the integration suite inside a real VS Code (1.99.3, from npm's code-server) in headless
-// Chromium, with no download from Microsoft or GitHub. `npm run test:integration` calls it after
+// Runs the integration suite inside a real VS Code (from npm's code-server: 1.99.3, the oldest the
+// extension supports, or 1.139.1, the newest on npm) in headless Chromium, with no download from Microsoft or GitHub. `npm run test:integration` calls it after
 // bundling the suite; it also works alone:
 //
-//   node harness/host/run-offline.mjs [--grep PATTERN] [--workspace PATH] [--tests FILE]
-//                                  [--extension DIR] [--timeout 20m] [--screenshot] [--verbose] [--keep]
+//   node harness/host/run-offline.mjs [--vscode oldest|newest|VERSION] [--grep PATTERN] [--workspace PATH]
+//                                  [--tests FILE] [--extension DIR] [--timeout 20m] [--screenshot]
+//                                  [--verbose] [--keep]
 //
 // Every option also reads an environment variable (flags win):
+//   --vscode      ACP_VSCODE           oldest (default: VS Code 1.99.3 = code-server 4.99.4), newest
+//                                      (1.139.1 = code-server 4.139.1), or either version number;
+//                                      each is installed once into the cache (ACP_CACHE_DIR)
 //   --extension   ACP_TEST_EXTENSION   extension under development (default: the repo root)
 //   --tests       ACP_TEST_PATH        suite module exporting run() (default: out/test/integration/index.js)
 //   --workspace   ACP_TEST_WORKSPACE   folder or .code-workspace file (default: test/fixtures/workspace);
@@ -27,8 +31,8 @@ import { dirname, join, resolve } from 'node:path';
 import { format, inspect } from 'node:util';
 import { parseCli } from './cli.mjs';
 import {
-  ensureCodeServer, ensureDebianPackages, errorText, launchChromium, log, logPage, productVersions, repoRoot,
-  since, sleep, startCodeServer, workbenchUrl,
+  ensureCodeServer, ensureDebianPackages, errorText, launchChromium, log, logPage, prepareWorkbenchPage, productVersions,
+  repoRoot, resolveCodeServer, selectVSCode, since, sleep, startCodeServer, workbenchUrl,
 } from './codeServer.mjs';
 import { copyWorkspace, parseDuration, SUITE_FLAGS, suiteOptions } from './workspace.mjs';
 
@@ -36,6 +40,7 @@ const flags = parseCli(
   import.meta.url,
   {
     ...SUITE_FLAGS,
+    vscode: { type: 'string' },
     extension: { type: 'string' },
     screenshot: { type: 'boolean' },
     verbose: { type: 'boolean' },
@@ -45,8 +50,10 @@ const flags = parseCli(
   '[host]',
   (f) => {
     if (f.timeout ?? process.env.ACP_TEST_TIMEOUT) parseDuration(f.timeout ?? process.env.ACP_TEST_TIMEOUT);
+    resolveCodeServer(String(f.vscode ?? (process.env.ACP_VSCODE || 'oldest')));
   },
 );
+selectVSCode(flags.vscode ?? (process.env.ACP_VSCODE || 'oldest'));
 
 const env = process.env;
 const on = (v) => v === '1' || v === 'true';
@@ -171,6 +178,7 @@ async function main() {
   });
   serverDied.catch(() => {});
 
+  await prepareWorkbenchPage(page, { extensionDevelopmentPath: opts.extension, extensionTestsPath: opts.tests });
   const url = workbenchUrl({ url: server.url, target, extensionDevelopmentPath: opts.extension, extensionTestsPath: opts.tests });
   debug(`open ${url}`);
   log('running the suite in the extension host...');
@@ -211,6 +219,7 @@ const WORKBENCH_NOISE = [
   /^\[Service Worker\] /,
   /^Creation of workbench contribution '.*' took \d+ms\.$/,
   /open-vsx\.org/, // the extension gallery, unreachable offline
+  /^\[AgentHost\] No signed-in session resolved/, // 1.139's built-in chat, without a GitHub sign-in
 ];
 // An error of the workbench itself (its stack is in workbench.js, served over http): shown as one
 // line, since it may explain a failing test; the stack goes to the debug log.

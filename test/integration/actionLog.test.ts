@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { actionLogSuite, longestBlock, writeSeen } from './support/actionLog';
 import { inWorkspace, waitFor, within } from './support/helpers';
@@ -262,19 +264,30 @@ describe('action log: review every agent edit', function () {
     assert.equal(fs.readFileSync(file, 'utf8'), original.replace('alpha', 'beta'), 'the command\'s change stays');
   });
 
-  it('does not take a document the user saves just after an agent\'s command for the command\'s change', async () => {
+  it('does not take a document the user saves while an agent\'s command runs for the command\'s change', async () => {
     const saved = inWorkspace('src/log-user-save.txt');
     const written = inWorkspace('src/log-written-after-save.txt');
+    // Outside the workspace: the file that ends the command is no change of it.
+    const gate = path.join(os.tmpdir(), `acp-log-gate-${process.pid}-${Date.now()}`);
     fs.writeFileSync(saved, 'mine\n');
     fs.rmSync(written, { force: true });
     const doc = await vscode.workspace.openTextDocument(saved);
     await vscode.window.showTextDocument(doc);
-    await prompt('shell true');
-    // Within the command's grace (file events arrive late), the user edits and saves.
-    const edit = new vscode.WorkspaceEdit();
-    edit.insert(doc.uri, new vscode.Position(1, 0), 'more of mine\n');
-    assert.ok(await vscode.workspace.applyEdit(edit));
-    assert.ok(await doc.save());
+    const command = prompt(`shell while [ ! -e ${gate} ]; do sleep 0.05; done`);
+    try {
+      await waitFor('the command to run', () => suite.api.toolCalls().at(-1)?.title.includes(gate) && suite.api.toolCalls().at(-1)?.status === 'in_progress');
+      // While the command runs (its file events are taken for its changes, and for a grace after
+      // it ends, as they arrive late), the user edits and saves. A save can take seconds (VS Code
+      // 1.139 under load), so the command runs until it is done: no race with the grace.
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(doc.uri, new vscode.Position(1, 0), 'more of mine\n');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.ok(await doc.save());
+    } finally {
+      fs.writeFileSync(gate, '');
+    }
+    await command;
+    fs.rmSync(gate, { force: true });
     // A file written outside VS Code right after is still taken for the command's: once it is
     // listed, the watcher has also seen the save, which came first.
     fs.writeFileSync(written, 'by whom?\n');

@@ -153,7 +153,8 @@ describe('what third-party agents send', function () {
   it('kills a client terminal\'s process when the user closes its panel', async () => {
     const earlier = new Set(vscode.window.terminals);
     const turn = within('the long terminal turn', api.prompt('long-terminal'));
-    const panel = await waitFor('the terminal panel', () => vscode.window.terminals.find((t) => !earlier.has(t) && t.name.startsWith(process.execPath)));
+    // Named after the command line cut to 40 characters (the test host's Node may live at a longer path).
+    const panel = await waitFor('the terminal panel', () => vscode.window.terminals.find((t) => !earlier.has(t) && t.name.startsWith(process.execPath.slice(0, 30))));
     await waitFor('the command to start', () => lastCall(api).status === 'in_progress');
     panel.dispose();
     assert.equal(await turn, 'end_turn');

@@ -5,8 +5,9 @@
 // copy of test/fixtures/workspace. Mocha runs here in Node; the tests reach the page through
 // test/ui/workbench.mjs. `npm run test:ui` builds first and calls this.
 //
-//   node test/ui/run.mjs [--grep PATTERN] [--timeout 3m] [--verbose] [--keep]
+//   node test/ui/run.mjs [--vscode oldest|newest|VERSION] [--grep PATTERN] [--timeout 3m] [--verbose] [--keep]
 //
+//   --vscode    ACP_VSCODE        the VS Code build (as harness/host/run-offline.mjs; default oldest)
 //   --grep      ACP_UI_GREP       run only the tests whose title matches
 //   --timeout   ACP_UI_TIMEOUT    whole-run limit (default 4m): a hang fails instead of stalling
 //   --verbose   ACP_UI_VERBOSE=1  browser console on stdout
@@ -18,7 +19,8 @@ import { join } from 'node:path';
 import { parseCli } from '../../harness/host/cli.mjs';
 import Mocha from 'mocha';
 import {
-  ensureCodeServer, ensureDebianPackages, errorText, freePort, launchChromium, log, logPage, repoRoot, since, startCodeServer, workbenchUrl,
+  ensureCodeServer, ensureDebianPackages, errorText, freePort, launchChromium, log, logPage, prepareWorkbenchPage, productVersions,
+  repoRoot, resolveCodeServer, selectVSCode, since, startCodeServer, workbenchUrl,
 } from '../../harness/host/codeServer.mjs';
 import { copyWorkspace, parseDuration } from '../../harness/host/workspace.mjs';
 import { ui } from './workbench.mjs';
@@ -26,13 +28,16 @@ import { ui } from './workbench.mjs';
 const flags = parseCli(
   import.meta.url,
   {
+    vscode: { type: 'string' },
     grep: { type: 'string' },
     timeout: { type: 'string' },
     verbose: { type: 'boolean' },
     keep: { type: 'boolean' },
   },
   '[ui]',
+  (f) => resolveCodeServer(String(f.vscode ?? (process.env.ACP_VSCODE || 'oldest'))),
 );
+selectVSCode(flags.vscode ?? (process.env.ACP_VSCODE || 'oldest'));
 const env = process.env;
 const opts = {
   grep: flags.grep ?? env.ACP_UI_GREP,
@@ -74,6 +79,8 @@ async function main() {
   const t0 = performance.now();
   ensureDebianPackages();
   await ensureCodeServer();
+  const { vscode, codeServer } = productVersions();
+  log(`VS Code ${vscode} (code-server ${codeServer})`);
   const { target, cleanup: removeWorkspace } = copyWorkspace(join(repoRoot, 'test/fixtures/workspace'), { keep: opts.keep });
   cleanups.push(async () => removeWorkspace());
   // ACP: Add Agent… reads a loopback port that test/ui/registry.test.mjs serves only once it has
@@ -86,6 +93,7 @@ async function main() {
   cleanups.push(() => browser.close());
   const { page } = browser;
   const { file: runLog } = logPage(page, { name: 'ui', verbose: opts.verbose });
+  await prepareWorkbenchPage(page, { extensionDevelopmentPath: repoRoot });
   Object.assign(ui, { page, workspace: target, url: workbenchUrl({ url: server.url, target, extensionDevelopmentPath: repoRoot }) });
 
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, reporter: 'spec', color: false, ...(opts.grep ? { grep: opts.grep } : {}) });

@@ -154,12 +154,17 @@ function openEditorPaths(): Set<string> {
   return open;
 }
 
-/** VS Code's own ripgrep (desktop keeps it unpacked next to the asar). */
+/**
+ * VS Code's own ripgrep (desktop keeps it unpacked next to the asar): `@vscode/ripgrep` in older
+ * builds (1.99), `@vscode/ripgrep-universal` with a binary per platform in newer ones (1.139).
+ */
 function bundledRipgrep(): string | undefined {
   const exe = process.platform === 'win32' ? 'rg.exe' : 'rg';
   for (const modules of ['node_modules', 'node_modules.asar.unpacked']) {
-    const candidate = path.join(vscode.env.appRoot, modules, '@vscode', 'ripgrep', 'bin', exe);
-    if (existsSync(candidate)) return candidate;
+    for (const bin of [['ripgrep', 'bin'], ['ripgrep-universal', 'bin', `${process.platform}-${process.arch}`]]) {
+      const candidate = path.join(vscode.env.appRoot, modules, '@vscode', ...bin, exe);
+      if (existsSync(candidate)) return candidate;
+    }
   }
   return undefined;
 }
