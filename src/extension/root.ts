@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { AgentSessions } from './session/agentSessions';
 import { SessionVerbs } from './session/sessionVerbs';
+import { PromptQueues } from './queue/promptQueues';
 import { Agents } from './agents/agents';
 import { SignInRetry } from './agents/signIn/signInRetry';
 import { SignInCredentials } from './agents/signIn/credentials';
@@ -51,6 +52,8 @@ export class AcpNative extends Disposable {
   readonly sessions: AgentSessions;
   readonly agents: Agents;
   readonly verbs: SessionVerbs;
+  /** Each session's prompt queue, and steering: how prompts reach a session from the chat and the API. */
+  readonly queues: PromptQueues;
   readonly terminalViews: TerminalViews;
   readonly diffEditors: DiffEditors;
   readonly displayTerminals: DisplayTerminals;
@@ -132,6 +135,7 @@ export class AcpNative extends Disposable {
       mcpServers: this.mcpServers,
       turns: actionLog,
     });
+    this.queues = this._register(new PromptQueues({ sessions, verbs: this.verbs, store: extensionContext.workspaceState, log }));
     this.actionLogActions = new ActionLogActions({ capture: actionLog, scratch, log });
     this.hunkLenses = this._register(new HunkLenses({ capture: actionLog, activeSessionId: () => sessions.active?.state.sessionId, probes }));
     this.registry = this._register(new AgentRegistry({ extensionContext, config, sessions, verbs: this.verbs, agents: this.agents, added, log }));
@@ -146,6 +150,7 @@ export class AcpNative extends Disposable {
         probes,
         sessions,
         verbs: this.verbs,
+        queues: this.queues,
         agents: this.agents,
         permissions,
         tree: this.tree,
