@@ -130,6 +130,11 @@ const prompt = new PromptBox(textarea, completions, {
     list.scrollToEnd();
     return true;
   },
+  cancelTurn: () => {
+    if (status?.activity !== 'working' && status?.activity !== 'waiting') return false;
+    post({ v, type: 'cancel' });
+    return true;
+  },
   queryMentions: (requestId, query) => post({ v, type: 'mentionQuery', requestId, query }),
   mention: (item) => post({ v, type: 'mention', path: item.path, isFolder: item.isFolder }),
   removeLastChip: () => {

@@ -1,6 +1,6 @@
 /**
  * The prompt box: Enter sends (during a turn: steers, or queues for an agent without steering),
- * Alt+Enter queues, Shift+Enter starts a new line; Up in an empty box recalls the previous prompt; typing `/` at the start offers the
+ * Alt+Enter queues, Shift+Enter starts a new line, Escape cancels the running turn; Up in an empty box recalls the previous prompt; typing `/` at the start offers the
  * agent's slash commands, typing `@` offers the workspace's files and folders (arrows choose, Tab
  * or Enter takes one, Escape closes). A taken mention becomes a chip; Backspace at the start of
  * the box removes the last chip.
@@ -24,6 +24,8 @@ export interface PromptHooks {
   queryMentions(requestId: number, query: string): void;
   /** A path was taken from the `@` menu. */
   mention(item: ChatMention): void;
+  /** Escape with no menu open: cancel the running turn (true when one ran). */
+  cancelTurn(): boolean;
   /** Backspace in an empty prefix: drop the last chip. */
   removeLastChip(): boolean;
 }
@@ -108,6 +110,10 @@ export class PromptBox {
     }
     if (e.key === 'Backspace' && this.textarea.selectionStart === 0 && this.textarea.selectionEnd === 0) {
       if (this.hooks.removeLastChip()) e.preventDefault();
+      return;
+    }
+    if (e.key === 'Escape' && this.hooks.cancelTurn()) {
+      e.preventDefault();
       return;
     }
     if (e.key === 'ArrowUp' && !e.altKey && !e.shiftKey && this.recall()) {
