@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { AgentSessions } from './session/agentSessions';
 import { SessionVerbs } from './session/sessionVerbs';
 import { PromptQueues } from './queue/promptQueues';
+import { AttentionSignal } from './notifications/attentionSignal';
 import { Agents } from './agents/agents';
 import { SignInRetry } from './agents/signIn/signInRetry';
 import { SignInCredentials } from './agents/signIn/credentials';
@@ -54,6 +55,8 @@ export class AcpNative extends Disposable {
   readonly verbs: SessionVerbs;
   /** Each session's prompt queue, and steering: how prompts reach a session from the chat and the API. */
   readonly queues: PromptQueues;
+  /** The done / needs-you signal: notifications and the view container's badge. */
+  readonly attention: AttentionSignal;
   readonly terminalViews: TerminalViews;
   readonly diffEditors: DiffEditors;
   readonly displayTerminals: DisplayTerminals;
@@ -159,6 +162,19 @@ export class AcpNative extends Disposable {
         registry: this.registry,
         elicitations,
         turns: actionLog,
+      }),
+    );
+    const tree = this.tree;
+    this.attention = this._register(
+      new AttentionSignal({
+        sessions,
+        verbs: this.verbs,
+        chat: chatPanel,
+        questions: {
+          count: (id) => permissions.requests.pending(id).length + elicitations.pending(id).length,
+          changes: [(listener) => permissions.requests.onDidChange(listener), (listener) => elicitations.onDidChange(listener)],
+        },
+        badgeView: tree.view,
       }),
     );
     this.plans = this._register(new PlanPreviews({ sessions, log }));

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { AcpNativeApi } from '../../src/extension/api/api';
-import { waitFor, within } from './support/helpers';
+import { setSetting, waitFor, within } from './support/helpers';
 import { agentSuite } from './support/agentSuite';
 import { reloadActiveSession } from './support/reload';
 
@@ -197,5 +197,34 @@ describe('a steer the agent never answers', function () {
     assert.match(api.queue()[0]?.note ?? '', /did not answer/);
     assert.equal(await within('the turn', turn.done), 'end_turn');
     await waitFor('the queued prompt answered', () => agentTexts(api).at(-1) === 'Received: unanswered');
+  });
+});
+
+describe('done / needs-you signal (badge count of sessions waiting)', function () {
+  this.timeout(60_000);
+  let api: AcpNativeApi;
+  agentSuite({ agent: { ...STEERING, name: 'signal' } }, (started) => (api = started));
+
+  it('counts a session whose turn ended while another was shown, once per session; closing it clears it; off counts nothing new', async () => {
+    const background = api.activeSessionId;
+    assert.ok(background);
+    const shown = await within('a second session', api.newSession());
+    // Sessions of the suites before (the chat is hidden here: their turns count too).
+    const before = api.sessionsWaiting();
+    await within('a turn in the background session', api.prompt('first', background));
+    assert.equal(api.sessionsWaiting(), before + 1);
+    await within('another turn there', api.prompt('second', background));
+    assert.equal(api.sessionsWaiting(), before + 1, 'a newer event replaces the older: one per session');
+    await api.closeSession(background);
+    await waitFor('its count to go', () => api.sessionsWaiting() === before);
+    await setSetting('acpNative.notifications', 'off');
+    try {
+      const third = await within('a third session', api.newSession());
+      api.setActiveSession(shown);
+      await within('a turn with notifications off', api.prompt('quiet', third));
+      assert.equal(api.sessionsWaiting(), before);
+    } finally {
+      await setSetting('acpNative.notifications', undefined);
+    }
   });
 });

@@ -36,6 +36,8 @@ export interface AcpNativeApi {
   resumeQueue(sessionId?: string): void;
   /** Why the queue waits, if it does. */
   queueWaiting(sessionId?: string): string | undefined;
+  /** How many sessions wait for you (the ACP view container's badge): a turn ended or failed, or a question waits, off screen. */
+  sessionsWaiting(): number;
   /** A session's messages (the active one by default), in order: the user's, the agent's, its thoughts. */
   conversation(sessionId?: string): { role: 'user' | 'agent' | 'thought'; text: string }[];
   /** Cancels the active session's (or the named session's) running turn, if any. */

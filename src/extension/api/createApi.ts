@@ -51,6 +51,7 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       if (id) acp.queues.resume(id);
     },
     queueWaiting: (sessionId) => acp.queues.view(sessionId ?? shownSessionId(acp)).waiting ?? undefined,
+    sessionsWaiting: () => acp.attention.waiting,
     conversation: (sessionId) => {
       const record = sessionId === undefined ? (acp.sessions.active ?? acp.sessions.all.at(-1)) : acp.sessions.session(sessionId);
       return (record?.state.transcript ?? []).flatMap((e) => (e.type === 'message' ? [{ role: e.role, text: e.text }] : []));
