@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
 import { Disposable } from '../base/lifecycle';
@@ -5,7 +6,7 @@ import { errorMessage, type Logger } from '../base/log';
 import type { AgentSessions, SessionRecord } from '../session/agentSessions';
 import type { SessionVerbs } from '../session/sessionVerbs';
 import { assertNever } from '../../protocol/assertNever';
-import { PromptQueue, type QueuedPrompt, type TurnOutcome } from './model/promptQueue';
+import { PromptQueue, presentAttachments, type QueuedPrompt, type TurnOutcome } from './model/promptQueue';
 
 /** The workspace-state key of the stored queues (by agent and the agent's session id). */
 const STORE_KEY = 'acpNative.promptQueues';
@@ -320,7 +321,11 @@ export class PromptQueues extends Disposable {
     this.changed(sessionId);
     const waiter = this.waiters.get(item.id);
     this.waiters.delete(item.id);
-    this.send(blocksOf(item), sessionId).then(
+    const { kept, missing } = presentAttachments(item.attachments, goneFile);
+    if (missing.length > 0) {
+      void vscode.window.showWarningMessage(`ACP: ${missing.join(', ')} no longer ${missing.length === 1 ? 'exists' : 'exist'}; the queued prompt was sent without ${missing.length === 1 ? 'it' : 'them'}.`);
+    }
+    this.send(blocksOf({ ...item, attachments: kept }), sessionId).then(
       (stopReason) => waiter?.resolve(stopReason),
       (error: unknown) => {
         this.deps.log.error(`Queued prompt failed: ${errorMessage(error)}`);
@@ -393,3 +398,13 @@ function isContentBlock(value: unknown): value is acp.ContentBlock {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
+
+/** The name of a linked local file that no longer exists (other attachments carry their content). */
+function goneFile(block: acp.ContentBlock): string | undefined {
+  if (block.type !== 'resource_link' || !block.uri.startsWith('file:')) return undefined;
+  try {
+    return fs.existsSync(vscode.Uri.parse(block.uri).fsPath) ? undefined : block.name;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { MAX_QUEUED, PromptQueue, waitingReason } from '../../../src/extension/queue/model/promptQueue';
+import { MAX_QUEUED, PromptQueue, presentAttachments, waitingReason } from '../../../src/extension/queue/model/promptQueue';
 import { steerOutcome, steeringParams, steeringSupported } from '../../../src/extension/queue/model/steering';
 
 const isString = (value: unknown): value is string => typeof value === 'string';
@@ -97,6 +97,15 @@ describe('prompt queue (model)', () => {
     const odd = PromptQueue.restore({ items: [{ text: 'ok', attachments: [1, 'x'] }, { text: 3 }, null, { text: '' }], waiting: 5 }, isString);
     assert.deepEqual(odd.snapshot(), { items: [{ text: 'ok', attachments: ['x'] }] });
     assert.equal(PromptQueue.restore('garbage', isString).size, 0);
+  });
+});
+
+describe('queued attachments that are gone', () => {
+  it('keeps those that exist and names the rest', () => {
+    assert.deepEqual(
+      presentAttachments(['a.ts', 'gone.ts', 'b.ts', 'also-gone.ts'], (name) => (name.includes('gone') ? name : undefined)),
+      { kept: ['a.ts', 'b.ts'], missing: ['gone.ts', 'also-gone.ts'] },
+    );
   });
 });
 

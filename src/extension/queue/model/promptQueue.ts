@@ -162,3 +162,18 @@ export function waitingReason(outcome: TurnOutcome): string | undefined {
       return assertNever(outcome, 'turn outcome');
   }
 }
+
+/**
+ * A queued prompt's attachments that still exist, and the names of those that do not: a file
+ * linked when it was queued may be gone when it is sent (the rest goes; the person is told).
+ */
+export function presentAttachments<A>(attachments: readonly A[], gone: (attachment: A) => string | undefined): { kept: A[]; missing: string[] } {
+  const kept: A[] = [];
+  const missing: string[] = [];
+  for (const attachment of attachments) {
+    const name = gone(attachment);
+    if (name === undefined) kept.push(attachment);
+    else missing.push(name);
+  }
+  return { kept, missing };
+}
