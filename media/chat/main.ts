@@ -5,6 +5,7 @@ import { PromptBox } from './prompt';
 import { el, growItem, renderElicitations, renderItem, renderPermissions, renderPlan, syncSelect } from './render';
 import { ContextMeter } from './meter';
 import { syncToggles } from './toggles';
+import { QueueView } from './queue';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -78,13 +79,20 @@ const forms = el('div', 'elicitations');
 scroller.append(empty, listHost, permissions, forms);
 const plan = el('div', 'plan-host');
 const composer = el('div', 'composer');
+const queueView = new QueueView(post, v);
 const chips = el('div', 'chips');
 const completions = el('div', 'completions');
 completions.hidden = true;
 completions.setAttribute('role', 'listbox');
 const textarea = el('textarea', 'prompt');
 textarea.rows = 2;
-textarea.placeholder = 'Ask the agent — Enter to send, Shift+Enter for a new line, / for commands, @ for files';
+const IDLE_PLACEHOLDER = 'Ask the agent — Enter to send, Shift+Enter for a new line, / for commands, @ for files';
+textarea.placeholder = IDLE_PLACEHOLDER;
+/** While a turn runs the placeholder says what Enter does now. */
+function placeholderFor(next: ChatStatus): string {
+  if (next.activity !== 'working' && next.activity !== 'waiting') return IDLE_PLACEHOLDER;
+  return next.queue.steering ? 'Enter to steer the running turn, Alt+Enter to queue for after it' : 'Enter or Alt+Enter queues this for after the running turn';
+}
 textarea.value = vscode.getState()?.draft ?? '';
 const saveDraft = () => vscode.setState({ draft: textarea.value });
 textarea.addEventListener('input', saveDraft);
@@ -103,7 +111,7 @@ cancelButton.hidden = true;
 cancelButton.addEventListener('click', () => post({ v, type: 'cancel' }));
 const activity = el('span', 'activity');
 actions.append(attachFile, attachSelection, el('span', 'spacer'), activity, cancelButton, sendButton);
-composer.append(chips, completions, textarea, note, pickers, actions);
+composer.append(queueView.element, chips, completions, textarea, note, pickers, actions);
 app.append(toolbar, scroller, plan, composer);
 // Under the prompt: how full the context window is.
 const meter = new ContextMeter(post, v);
@@ -116,16 +124,21 @@ const list = new ChatList(listHost, scroller, {
   grow: (row, item, added) => growItem(row, item, added, post, v),
 });
 const prompt = new PromptBox(textarea, completions, {
-  send: (text) => {
+  send: (text, how) => {
     if (text.length > MAX_PROMPT_CHARS) {
       // Not even sent to the host: it stays in the box, with why.
       showNote(`The prompt is ${text.length.toLocaleString()} characters, over the ${MAX_PROMPT_CHARS.toLocaleString()} a prompt can take: nothing was sent.`);
       return false;
     }
     showNote('');
-    post({ v, type: 'prompt', text });
+    post({ v, type: 'prompt', text, how });
     vscode.setState({ draft: '' });
     list.scrollToEnd();
+    return true;
+  },
+  cancelTurn: () => {
+    if (status?.activity !== 'working' && status?.activity !== 'waiting') return false;
+    post({ v, type: 'cancel' });
     return true;
   },
   queryMentions: (requestId, query) => post({ v, type: 'mentionQuery', requestId, query }),
@@ -198,6 +211,8 @@ function applyStatus(next: ChatStatus): void {
   syncConfigPickers(next);
   syncToggles(configToggles, next.toggles, post, v);
   prompt.setCommands(next.commands);
+  queueView.update(next.queue);
+  textarea.placeholder = placeholderFor(next);
   const running = next.activity === 'working' || next.activity === 'waiting';
   cancelButton.hidden = !running;
   activity.textContent = next.activity === 'working' ? 'Working…' : next.activity === 'waiting' ? 'Waiting for your answer' : '';

@@ -1,5 +1,6 @@
 /**
- * The prompt box: Enter sends, Shift+Enter starts a new line; typing `/` at the start offers the
+ * The prompt box: Enter sends (during a turn: steers, or queues for an agent without steering),
+ * Alt+Enter queues, Shift+Enter starts a new line, Escape cancels the running turn; Up in an empty box recalls the previous prompt; typing `/` at the start offers the
  * agent's slash commands, typing `@` offers the workspace's files and folders (arrows choose, Tab
  * or Enter takes one, Escape closes). A taken mention becomes a chip; Backspace at the start of
  * the box removes the last chip.
@@ -17,22 +18,30 @@ interface MenuEntry {
 }
 
 export interface PromptHooks {
-  send(text: string): boolean;
+  /** `queue`: Alt+Enter, queue it while a turn runs. */
+  send(text: string, how: 'send' | 'queue'): boolean;
   /** Asks the host for the workspace paths matching what follows `@`. */
   queryMentions(requestId: number, query: string): void;
   /** A path was taken from the `@` menu. */
   mention(item: ChatMention): void;
+  /** Escape with no menu open: cancel the running turn (true when one ran). */
+  cancelTurn(): boolean;
   /** Backspace in an empty prefix: drop the last chip. */
   removeLastChip(): boolean;
 }
 
 const MENTION = /(^|\s)@([^\s@]*)$/;
+/** Prompts Up can recall. */
+const MAX_RECALLED = 50;
 
 export class PromptBox {
   private commands: readonly Command[] = [];
   private entries: MenuEntry[] = [];
   private selected = 0;
   private mentionRequest = 0;
+  /** Prompts sent from this box, oldest first; `recalled` is the one Up showed last. */
+  private readonly sent: string[] = [];
+  private recalled: number | undefined;
 
   constructor(
     readonly textarea: HTMLTextAreaElement,
@@ -66,10 +75,13 @@ export class PromptBox {
     else this.paintMenu();
   }
 
-  submit(): void {
+  submit(how: 'send' | 'queue' = 'send'): void {
     const text = this.textarea.value;
     if (!text.trim()) return;
-    if (this.hooks.send(text)) {
+    if (this.hooks.send(text, how)) {
+      if (this.sent.at(-1) !== text) this.sent.push(text);
+      if (this.sent.length > MAX_RECALLED) this.sent.shift();
+      this.recalled = undefined;
       this.textarea.value = '';
       this.autosize();
       this.closeMenu();
@@ -100,11 +112,35 @@ export class PromptBox {
       if (this.hooks.removeLastChip()) e.preventDefault();
       return;
     }
+    if (e.key === 'Escape' && this.hooks.cancelTurn()) {
+      e.preventDefault();
+      return;
+    }
+    if (e.key === 'ArrowUp' && !e.altKey && !e.shiftKey && this.recall()) {
+      e.preventDefault();
+      return;
+    }
     // isComposing: Enter that ends an IME composition is not a send.
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
-      this.submit();
+      this.submit(e.altKey ? 'queue' : 'send');
     }
+  }
+
+  /** Up in an empty box (or on a prompt Up just recalled) shows the prompt before. */
+  private recall(): boolean {
+    const value = this.textarea.value;
+    const onRecalled = this.recalled !== undefined && value === this.sent[this.recalled];
+    if (value !== '' && !onRecalled) return false;
+    const index = onRecalled ? (this.recalled as number) - 1 : this.sent.length - 1;
+    const text = this.sent[index];
+    if (text === undefined) return false;
+    this.recalled = index;
+    this.textarea.value = text;
+    this.textarea.setSelectionRange(text.length, text.length);
+    this.autosize();
+    this.textarea.dispatchEvent(new Event('draft'));
+    return true;
   }
 
   private mentionQuery(): RegExpExecArray | null {

@@ -19,7 +19,7 @@ function commandTable(acp: AcpNative): CommandTable {
     ...sessionCommands({ sessions, verbs, cards: acp.cards }),
     ...agentCommands({ agents, verbs, sessions, registry: acp.registry, signIn: acp.signIn, llmApiKey: acp.llmApiKey, mcpServers: acp.mcpServers, trace: acp.trace, log: acp.log }),
     ...chatCommands({ chat: acp.chat, sessions, verbs, permissions: acp.permissions, elicitations: acp.elicitations }),
-    ...reviewCommands({ actionLog: acp.actionLog, actionLogActions: acp.actionLogActions, sessions }),
+    ...reviewCommands({ actionLog: acp.actionLog, actionLogActions: acp.actionLogActions, sessions, hunkLenses: acp.hunkLenses }),
     ...planCommands({ plans: acp.plans }),
     ...contextWindowCommands({ contextWindow: acp.contextWindow }),
   };

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { AgentSessions } from './session/agentSessions';
 import { SessionVerbs } from './session/sessionVerbs';
+import { PromptQueues } from './queue/promptQueues';
+import { AttentionSignal } from './notifications/attentionSignal';
 import { Agents } from './agents/agents';
 import { SignInRetry } from './agents/signIn/signInRetry';
 import { SignInCredentials } from './agents/signIn/credentials';
@@ -52,6 +54,10 @@ export class AcpNative extends Disposable {
   readonly sessions: AgentSessions;
   readonly agents: Agents;
   readonly verbs: SessionVerbs;
+  /** Each session's prompt queue, and steering: how prompts reach a session from the chat and the API. */
+  readonly queues: PromptQueues;
+  /** The done / needs-you signal: notifications and the view container's badge. */
+  readonly attention: AttentionSignal;
   readonly terminalViews: TerminalViews;
   readonly diffEditors: DiffEditors;
   readonly displayTerminals: DisplayTerminals;
@@ -139,6 +145,7 @@ export class AcpNative extends Disposable {
       turns: actionLog,
       checkpoints,
     });
+    this.queues = this._register(new PromptQueues({ sessions, verbs: this.verbs, store: extensionContext.workspaceState, log }));
     this.actionLogActions = new ActionLogActions({ capture: actionLog, scratch, log, checkpoints });
     this.hunkLenses = this._register(new HunkLenses({ capture: actionLog, activeSessionId: () => sessions.active?.state.sessionId, probes }));
     this.registry = this._register(new AgentRegistry({ extensionContext, config, sessions, verbs: this.verbs, agents: this.agents, added, log }));
@@ -153,6 +160,7 @@ export class AcpNative extends Disposable {
         probes,
         sessions,
         verbs: this.verbs,
+        queues: this.queues,
         agents: this.agents,
         permissions,
         tree: this.tree,
@@ -161,6 +169,19 @@ export class AcpNative extends Disposable {
         registry: this.registry,
         elicitations,
         turns: actionLog,
+      }),
+    );
+    const tree = this.tree;
+    this.attention = this._register(
+      new AttentionSignal({
+        sessions,
+        verbs: this.verbs,
+        chat: chatPanel,
+        questions: {
+          count: (id) => permissions.requests.pending(id).length + elicitations.pending(id).length,
+          changes: [(listener) => permissions.requests.onDidChange(listener), (listener) => elicitations.onDidChange(listener)],
+        },
+        badgeView: tree.view,
       }),
     );
     this.plans = this._register(new PlanPreviews({ sessions, log }));

@@ -19,7 +19,7 @@
  * messages the extension host serialises and code-server compresses, and half the replies.
  */
 
-export const CHAT_PROTOCOL_VERSION = 6;
+export const CHAT_PROTOCOL_VERSION = 7;
 
 export type ChatRole = 'user' | 'agent' | 'thought';
 export type ChatToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
@@ -274,6 +274,25 @@ export type ChatElicitationAction = 'accept' | 'decline' | 'cancel';
 /** Images above this are refused in the prompt (before base64) and not shown in the conversation. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
+/** A prompt waiting in the session's queue (sent when the running turn ends). */
+export interface ChatQueuedPrompt {
+  readonly id: string;
+  readonly text: string;
+  /** Its chips, by name. */
+  readonly attachments: readonly string[];
+  /** Why it is here (a steer the agent did not take…), if not plainly queued. */
+  readonly note: string | null;
+}
+
+/** The session's prompt queue, above the prompt box. */
+export interface ChatQueue {
+  readonly items: readonly ChatQueuedPrompt[];
+  /** Why the queue waits for Resume or Clear; null while it flows. */
+  readonly waiting: string | null;
+  /** The agent takes messages during a turn: Enter steers, Alt+Enter queues. */
+  readonly steering: boolean;
+}
+
 /** One open session in the chat header's switcher. */
 export interface ChatSessionEntry {
   readonly sessionId: string;
@@ -308,6 +327,7 @@ export interface ChatStatus {
   readonly acceptsImages: boolean;
   /** Every open session, for the switcher (several agents may run at once). */
   readonly sessions: readonly ChatSessionEntry[];
+  readonly queue: ChatQueue;
 }
 
 export type HostToWebview =
@@ -343,7 +363,15 @@ export type HostToWebview =
 
 export type WebviewToHost =
   | { readonly v: number; readonly type: 'ready' }
-  | { readonly v: number; readonly type: 'prompt'; readonly text: string }
+  /** `send`: sent, or during a turn steered (queued when the agent cannot be steered); `queue`: queued during a turn. */
+  | { readonly v: number; readonly type: 'prompt'; readonly text: string; readonly how: 'send' | 'queue' }
+  | { readonly v: number; readonly type: 'queueEdit'; readonly id: string; readonly text: string }
+  | { readonly v: number; readonly type: 'queueRemove'; readonly id: string }
+  | { readonly v: number; readonly type: 'queueMove'; readonly id: string; readonly to: number }
+  /** Steer with it now (the agent takes steering), else cancel the turn and send it. */
+  | { readonly v: number; readonly type: 'queueSendNow'; readonly id: string }
+  | { readonly v: number; readonly type: 'queueResume' }
+  | { readonly v: number; readonly type: 'queueClear' }
   | { readonly v: number; readonly type: 'cancel' }
   | { readonly v: number; readonly type: 'answerPermission'; readonly questionId: number; readonly optionKind: ChatPermissionKind }
   | { readonly v: number; readonly type: 'inspectPermission'; readonly questionId: number }
@@ -429,7 +457,20 @@ export function parseWebviewMessage(value: unknown): ParseResult<WebviewToHost> 
     case 'newSessionWithAgent':
     case 'compact':
     case 'newSessionFromSummary':
+    case 'queueResume':
+    case 'queueClear':
       return ok({ v, type });
+    case 'queueRemove':
+    case 'queueSendNow':
+      return isId(f.id) ? ok({ v, type, id: f.id }) : fail(`${type}: bad id`);
+    case 'queueEdit':
+      if (!isId(f.id)) return fail('queueEdit: bad id');
+      if (typeof f.text !== 'string' || !f.text.trim()) return fail('queueEdit: empty text');
+      if (f.text.length > MAX_PROMPT_CHARS) return fail(`queueEdit: longer than ${MAX_PROMPT_CHARS} characters`);
+      return ok({ v, type, id: f.id, text: f.text });
+    case 'queueMove':
+      if (!isId(f.id)) return fail('queueMove: bad id');
+      return Number.isSafeInteger(f.to) && (f.to as number) >= 0 ? ok({ v, type, id: f.id, to: f.to as number }) : fail('queueMove: bad position');
     case 'openPlan':
       return isId(f.planId) ? ok({ v, type, planId: f.planId }) : fail('openPlan: bad planId');
     case 'switchSession':
@@ -438,7 +479,8 @@ export function parseWebviewMessage(value: unknown): ParseResult<WebviewToHost> 
     case 'prompt':
       if (typeof f.text !== 'string' || !f.text.trim()) return fail('prompt: empty text');
       if (f.text.length > MAX_PROMPT_CHARS) return fail(`prompt: longer than ${MAX_PROMPT_CHARS} characters`);
-      return ok({ v, type, text: f.text });
+      if (f.how !== undefined && f.how !== 'send' && f.how !== 'queue') return fail('prompt: how must be send or queue');
+      return ok({ v, type, text: f.text, how: f.how === 'queue' ? 'queue' : 'send' });
     case 'answerPermission':
       if (!Number.isSafeInteger(f.questionId)) return fail('answerPermission: questionId is not an integer');
       if (typeof f.optionKind !== 'string' || !PERMISSION_KINDS.includes(f.optionKind)) return fail('answerPermission: unknown option kind');

@@ -49,6 +49,32 @@ describe('action log: review every agent edit', function () {
     assert.equal(changeOf(file)?.status, 'partial');
   });
 
+  it('walks the hunks from the keyboard: next / previous hunk, Undo and Keep at the cursor', async () => {
+    const file = inWorkspace('src/log-keys.txt');
+    const original = numbered(40);
+    fs.writeFileSync(file, original);
+    await prompt(`edit-lines ${file} 5,20,35`);
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file));
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    for (let tries = 0; tries < 100; tries++) {
+      const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
+      if (found.filter((l) => l.command?.title === 'Undo').length === 3) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await vscode.commands.executeCommand('acpNative.actionLog.nextHunk');
+    assert.equal(editor.selection.active.line, 4);
+    await vscode.commands.executeCommand('acpNative.actionLog.nextHunk');
+    assert.equal(editor.selection.active.line, 19);
+    await vscode.commands.executeCommand('acpNative.actionLog.undoHunkAtCursor');
+    await waitFor('the hunk at the cursor undone', () => fs.readFileSync(file, 'utf8') === edited(original, [5, 35]));
+    await vscode.commands.executeCommand('acpNative.actionLog.previousHunk');
+    assert.equal(editor.selection.active.line, 4);
+    await vscode.commands.executeCommand('acpNative.actionLog.keepHunkAtCursor');
+    await waitFor('a partial change', () => changeOf(file)?.status === 'partial');
+    await vscode.commands.executeCommand('acpNative.actionLog.nextHunk');
+    assert.equal(editor.selection.active.line, 34, 'only the pending hunk is left to walk to');
+  });
+
   it('tells the window to ask the hunk lenses again only while an editor on screen can show different ones', async () => {
     // No editor on screen (afterEach closed them): the agent's edit is looked at, and no message goes
     // to the window (in a storm of edits that was one every 50 ms).

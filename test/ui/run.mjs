@@ -67,6 +67,8 @@ const SETTINGS = {
     { name: 'Storm agent (benchmarks)', command: process.execPath, args: [join(repoRoot, 'out/test/agents/stormAgent.js')] },
     // Plans, compactions, notices and usage as Claude's adapter sends them: test/ui/contextWindow.test.mjs.
     { name: 'Claude-like agent (plans, compaction)', command: process.execPath, args: [join(repoRoot, 'out/test/agents/claudeLikeAgent.js')] },
+    // Long turns and `_session/steering` as Claude's adapter serves it: test/ui/queue.test.mjs.
+    { name: 'Steering agent (queue)', command: process.execPath, args: [join(repoRoot, 'out/test/agents/steeringAgent.js')] },
   ],
 };
 

@@ -13,9 +13,33 @@ import type { PermissionOptionKind, StopReason, ToolCallStatus, ToolKind } from 
 export interface AcpNativeApi {
   /**
    * Sends a prompt to the active session (or to the open session named), starting the default
-   * agent and a session if needed.
+   * agent and a session if needed. While a turn runs there it is queued, and resolves with its
+   * own stop reason once it was sent and answered.
    */
   prompt(text: string, sessionId?: string): Promise<StopReason>;
+  /**
+   * Tells the running turn of the active (or named) session something, when its agent takes
+   * steering (`_session/steering`): `injected` it went into the turn; `sent` no turn ran (or it
+   * ended meanwhile), so it went as a prompt; `queued` the agent cannot be steered, or refused or
+   * did not answer in time: it waits in the queue (with the reason).
+   */
+  steer(text: string, sessionId?: string): Promise<'injected' | 'queued' | 'sent'>;
+  /** The prompts waiting in the active (or named) session's queue, in the order they go. */
+  queue(sessionId?: string): { id: string; text: string; note?: string }[];
+  /** Removes a queued prompt (its `prompt()` rejects). */
+  removeQueued(id: string): void;
+  /** Changes a queued prompt's text. */
+  editQueued(id: string, text: string): void;
+  /** Send now: steers with a queued prompt, or cancels the turn and sends it (agents without steering). */
+  sendQueuedNow(id: string): Promise<'injected' | 'queued' | 'sent'>;
+  /** Lets a waiting queue (after a cancel, a refusal, an error, a reload) go on. */
+  resumeQueue(sessionId?: string): void;
+  /** Why the queue waits, if it does. */
+  queueWaiting(sessionId?: string): string | undefined;
+  /** How many sessions wait for you (the ACP view container's badge): a turn ended or failed, or a question waits, off screen. */
+  sessionsWaiting(): number;
+  /** A session's messages (the active one by default), in order: the user's, the agent's, its thoughts. */
+  conversation(sessionId?: string): { role: 'user' | 'agent' | 'thought'; text: string }[];
   /** Cancels the active session's (or the named session's) running turn, if any. */
   cancel(sessionId?: string): Promise<void>;
   /**

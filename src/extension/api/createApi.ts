@@ -29,7 +29,33 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     acp.permissions.requests.onDidChange(() => permissionsChanged.fire()),
   );
   return {
-    prompt: (text, sessionId) => acp.verbs.prompt(text, sessionId),
+    prompt: (text, sessionId) => acp.queues.prompt([{ type: 'text', text }], sessionId),
+    steer: (text, sessionId) => acp.queues.steer([{ type: 'text', text }], sessionId),
+    queue: (sessionId) => acp.queues.list(sessionId ?? shownSessionId(acp)).map((q) => ({ id: q.id, text: q.text, ...(q.note ? { note: q.note } : {}) })),
+    removeQueued: (id) => {
+      const sessionId = acp.queues.sessionOfItem(id);
+      if (sessionId) acp.queues.remove(sessionId, id);
+    },
+    sendQueuedNow: async (id) => {
+      const sessionId = acp.queues.sessionOfItem(id);
+      if (!sessionId) throw new Error('That prompt is no longer in the queue (it was sent or removed).');
+      return acp.queues.sendNow(sessionId, id);
+    },
+    editQueued: (id, text) => {
+      const sessionId = acp.queues.sessionOfItem(id);
+      if (!sessionId) throw new Error('That prompt is no longer in the queue (it was sent or removed).');
+      acp.queues.edit(sessionId, id, text);
+    },
+    resumeQueue: (sessionId) => {
+      const id = sessionId ?? shownSessionId(acp);
+      if (id) acp.queues.resume(id);
+    },
+    queueWaiting: (sessionId) => acp.queues.view(sessionId ?? shownSessionId(acp)).waiting ?? undefined,
+    sessionsWaiting: () => acp.attention.waiting,
+    conversation: (sessionId) => {
+      const record = sessionId === undefined ? (acp.sessions.active ?? acp.sessions.all.at(-1)) : acp.sessions.session(sessionId);
+      return (record?.state.transcript ?? []).flatMap((e) => (e.type === 'message' ? [{ role: e.role, text: e.text }] : []));
+    },
     cancel: (sessionId) => acp.verbs.cancel(sessionId),
     newSession: async (agentName) => (await acp.verbs.newSession(agentName)).state.sessionId,
     stopAgent: (agentName) => acp.agents.stop(agentName),
@@ -135,6 +161,11 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     },
     ...sessionEventsApi(acp.sessions),
   };
+}
+
+/** The session the chat shows: the active one, else the newest (one whose agent stopped is active no more). */
+function shownSessionId(acp: AcpNative): string | undefined {
+  return (acp.sessions.active ?? acp.sessions.all.at(-1))?.state.sessionId;
 }
 
 function latestChange(acp: AcpNative, path: string): { sessionId: string; change: FileChange } {

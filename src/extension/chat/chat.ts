@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentSessions } from '../session/agentSessions';
 import type { SessionVerbs } from '../session/sessionVerbs';
+import type { PromptQueues } from '../queue/promptQueues';
 import type { Agents } from '../agents/agents';
 import type { Config } from '../config';
 import { errorMessage, type Logger } from '../base/log';
@@ -42,6 +43,7 @@ export class Chat extends Disposable {
       probes?: Probes;
       sessions: AgentSessions;
       verbs: SessionVerbs;
+      queues: PromptQueues;
       agents: Agents;
       permissions: PermissionService;
       elicitations: ElicitationService;
@@ -59,10 +61,10 @@ export class Chat extends Disposable {
     this.files = this._register(new WorkspaceFiles(log));
     this.history = this._register(new SessionHistory(extensionContext.workspaceState, sessions));
     this.actions = this._register(
-      new ChatActions({ sessions, verbs: deps.verbs, agents: deps.agents, permissions, tree, history: this.history, config, registry: deps.registry, elicitations, files: this.files, panel }),
+      new ChatActions({ sessions, verbs: deps.verbs, queues: deps.queues, agents: deps.agents, permissions, tree, history: this.history, config, registry: deps.registry, elicitations, files: this.files, panel }),
     );
     this.view = this._register(
-      new ChatView({ panel, probes: deps.probes, sessions, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}) }),
+      new ChatView({ panel, probes: deps.probes, sessions, queues: deps.queues, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}) }),
     );
     this.send = new SendToChat({ actions: this.actions, panel });
     this._register(new ChatStatusBar(sessions, permissions.requests, elicitations));

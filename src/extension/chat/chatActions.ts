@@ -4,6 +4,7 @@ import { CHAT_PROTOCOL_VERSION, type ChatChoice, type HostToWebview, type Webvie
 import { assertNever } from '../../protocol/assertNever';
 import type { AgentSessions, SessionRecord } from '../session/agentSessions';
 import type { SessionVerbs } from '../session/sessionVerbs';
+import { QueuedPromptRemovedError, type PromptQueues } from '../queue/promptQueues';
 import type { Agents } from '../agents/agents';
 import type { Config } from '../config';
 import type { PermissionService } from '../permissions/permissionService';
@@ -34,6 +35,7 @@ export class ChatActions extends Disposable {
     private readonly deps: {
       sessions: AgentSessions;
       verbs: SessionVerbs;
+      queues: PromptQueues;
       agents: Agents;
       permissions: PermissionService;
       tree: ToolCallsTree;
@@ -57,13 +59,25 @@ export class ChatActions extends Disposable {
     const { sessions, verbs } = this.deps;
     switch (message.type) {
       case 'prompt':
-        try {
-          await this.prompt(message.text);
-        } catch (error) {
-          // Said in the chat, under the prompt box, where the text is back.
-          if (error instanceof PromptTooLargeError) return;
-          throw error;
-        }
+        await this.fromPromptBox(message.text, message.how);
+        return;
+      case 'queueEdit':
+        if (session) this.deps.queues.edit(session.state.sessionId, message.id, message.text);
+        return;
+      case 'queueRemove':
+        if (session) this.deps.queues.remove(session.state.sessionId, message.id);
+        return;
+      case 'queueMove':
+        if (session) this.deps.queues.move(session.state.sessionId, message.id, message.to);
+        return;
+      case 'queueSendNow':
+        if (session) await this.deps.queues.sendNow(session.state.sessionId, message.id);
+        return;
+      case 'queueResume':
+        if (session) this.deps.queues.resume(session.state.sessionId);
+        return;
+      case 'queueClear':
+        if (session) this.deps.queues.clear(session.state.sessionId);
         return;
       case 'cancel':
         return verbs.cancel(session?.state.sessionId);
@@ -142,19 +156,50 @@ export class ChatActions extends Disposable {
     }
   }
 
-  /** Sends the prompt with the attached context; the attachments go with it. */
-  /** Sends the text with what is attached. Over the size limit: refused in the chat, and throws. */
+  /** Sends the prompt with the attached context (queued while a turn runs). Over the size limit: refused in the chat, and throws. */
   async prompt(text: string, sessionId?: string): Promise<acp.StopReason> {
-    // Refused before anything is cleared: the text goes back into the box, the chips stay.
-    const tooLarge = checkPromptSize([{ name: 'the text', blocks: [{ type: 'text', text }] }, ...this.attachments], this.deps.config.promptMaxBytes);
-    if (tooLarge) {
-      this.deps.panel.post({ v: CHAT_PROTOCOL_VERSION, type: 'promptRefused', reason: tooLarge.message, text });
-      throw new PromptTooLargeError(tooLarge);
+    this.refuseIfTooLarge(text);
+    return this.deps.queues.prompt(this.takeAttached(text), sessionId);
+  }
+
+  /**
+   * What the prompt box sends: Enter during a turn steers (queued when the agent cannot be
+   * steered, or the steer failed), Alt+Enter queues; without a turn both send. A queued prompt
+   * removed before it went is no error, nor is one refused for its size (said under the box).
+   */
+  private async fromPromptBox(text: string, how: 'send' | 'queue'): Promise<void> {
+    try {
+      this.refuseIfTooLarge(text);
+    } catch (error) {
+      if (error instanceof PromptTooLargeError) return;
+      throw error;
     }
+    const blocks = this.takeAttached(text);
+    const session = this.deps.sessions.active;
+    if (how === 'send' && session && this.deps.queues.isBusy(session.state.sessionId)) {
+      await this.deps.queues.steer(blocks, session.state.sessionId);
+      return;
+    }
+    try {
+      await this.deps.queues.prompt(blocks);
+    } catch (error) {
+      if (!(error instanceof QueuedPromptRemovedError)) throw error;
+    }
+  }
+
+  /** Refused before anything is cleared: the text goes back into the box, the chips stay. */
+  private refuseIfTooLarge(text: string): void {
+    const tooLarge = checkPromptSize([{ name: 'the text', blocks: [{ type: 'text', text }] }, ...this.attachments], this.deps.config.promptMaxBytes);
+    if (!tooLarge) return;
+    this.deps.panel.post({ v: CHAT_PROTOCOL_VERSION, type: 'promptRefused', reason: tooLarge.message, text });
+    throw new PromptTooLargeError(tooLarge);
+  }
+
+  private takeAttached(text: string): acp.ContentBlock[] {
     const attached = this.attachments.flatMap((a) => a.blocks);
     this.attachments = [];
     this.attachmentsEmitter.fire();
-    return this.deps.verbs.prompt([{ type: 'text', text }, ...attached], sessionId);
+    return [{ type: 'text', text }, ...attached];
   }
 
   /**

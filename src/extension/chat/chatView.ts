@@ -13,6 +13,7 @@ import type { Probes } from '../base/probes';
 import { callDisplayTitle, fileDisplayPath } from '../workspace/titles';
 import type { ChatActions } from './chatActions';
 import type { ChatPanel } from './chatPanel';
+import type { PromptQueues } from '../queue/promptQueues';
 
 /** Changes are gathered this long and sent as one message (a frame at 60 Hz). */
 const FLUSH_DELAY_MS = 16;
@@ -72,6 +73,7 @@ export class ChatView extends Disposable {
     private readonly deps: {
       panel: ChatPanel;
       sessions: AgentSessions;
+      queues: PromptQueues;
       /** Messages posted, by type: tests and the benchmark read them. */
       probes?: Probes | undefined;
       permissions: PermissionService;
@@ -109,6 +111,11 @@ export class ChatView extends Disposable {
       );
     }
     this._register(deps.elicitations.onDidChange(() => this.schedule({ status: true })));
+    this._register(
+      deps.queues.onDidChange((sessionId) => {
+        if (sessionId === this.shown?.state.sessionId) this.schedule({ status: true });
+      }),
+    );
     this._register({ dispose: () => (clearTimeout(this.timer), clearTimeout(this.turnsTimer)) });
   }
 
@@ -238,6 +245,7 @@ export class ChatView extends Disposable {
       elicitations: this.deps.elicitations.pending(sessionId),
       acceptsImages: session?.connection.initializeResponse.agentCapabilities?.promptCapabilities?.image === true,
       sessions: switcherEntries(this.openSessions(), sessionId),
+      queue: this.deps.queues.view(sessionId),
     });
   }
 

@@ -59,6 +59,17 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
     return lenses;
   }
 
+  /** The agent's hunks still to review in a document, where the lenses put them (top to bottom). */
+  pendingHunks(doc: vscode.TextDocument): { line: number; sessionId: string; changeId: number; index: number }[] {
+    return this.lensesOf(doc)
+      .filter((lens) => lens.command?.command === KEEP_HUNK_COMMAND)
+      .map((lens) => {
+        const [sessionId, changeId, index] = lens.command?.arguments as [string, number, number];
+        return { line: lens.range.start.line, sessionId, changeId, index };
+      })
+      .sort((a, b) => a.line - b.line);
+  }
+
   private lensesOf(doc: vscode.TextDocument): vscode.CodeLens[] {
     const found = this.changeOf(doc.uri.fsPath);
     if (!found) return [];

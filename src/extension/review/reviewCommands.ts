@@ -5,12 +5,14 @@ import type { ActionLogCapture } from './actionLogCapture';
 import type { ActionLogActions, UndoOutcome } from './actionLogActions';
 import { realPath } from './snapshotFiles';
 import type { CommandTable } from '../base/commandTable';
+import type { HunkLenses } from './hunkLenses';
 
 /** What the review's commands act on (the root hands itself in). */
 export interface ReviewCommandDeps {
   readonly actionLog: ActionLogCapture;
   readonly actionLogActions: ActionLogActions;
   readonly sessions: { readonly active: { readonly state: { readonly sessionId: string } } | undefined };
+  readonly hunkLenses: Pick<HunkLenses, 'pendingHunks'>;
 }
 
 type ReviewCommand = (deps: ReviewCommandDeps, ...args: unknown[]) => unknown;
@@ -51,6 +53,17 @@ const REVIEW_COMMANDS: Record<string, ReviewCommand> = {
   'acpNative.actionLog.keepHunk': (acp, sessionId, changeId, index) => acp.actionLogActions.keepHunk(String(sessionId), Number(changeId), Number(index)),
   'acpNative.actionLog.undoHunk': async (acp, sessionId, changeId, index) =>
     reportUndo([await acp.actionLogActions.undo(String(sessionId), Number(changeId), [Number(index)])]),
+  // The keyboard's way through the agent's hunks in the active editor (the lenses' Keep / Undo).
+  'acpNative.actionLog.nextHunk': (acp) => moveToHunk(acp, 1),
+  'acpNative.actionLog.previousHunk': (acp) => moveToHunk(acp, -1),
+  'acpNative.actionLog.keepHunkAtCursor': (acp) => {
+    const hunk = hunkAtCursor(acp);
+    if (hunk) acp.actionLogActions.keepHunk(hunk.sessionId, hunk.changeId, hunk.index);
+  },
+  'acpNative.actionLog.undoHunkAtCursor': async (acp) => {
+    const hunk = hunkAtCursor(acp);
+    if (hunk) reportUndo([await acp.actionLogActions.undo(hunk.sessionId, hunk.changeId, [hunk.index])]);
+  },
   'acpNative.restoreCheckpoint': async (acp, first) => {
     const target = reviewTarget(acp, first, undefined);
     const turn = target.turn ?? (await pickTurn(acp, target.sessionId));
@@ -149,4 +162,34 @@ async function pickTurn(acp: ReviewCommandDeps, sessionId: string): Promise<numb
     { title: 'ACP: Restore to Before a Prompt' },
   );
   return picked?.turn;
+}
+
+/** The hunk the cursor is in or below (the last one starting at or above it), else the first. */
+function hunkAtCursor(acp: ReviewCommandDeps): ReturnType<HunkLenses['pendingHunks']>[number] | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return undefined;
+  const hunks = acp.hunkLenses.pendingHunks(editor.document);
+  if (hunks.length === 0) {
+    void vscode.window.showInformationMessage('ACP: no agent hunk to review in this file.');
+    return undefined;
+  }
+  const line = editor.selection.active.line;
+  return [...hunks].reverse().find((h) => h.line <= line) ?? hunks[0];
+}
+
+/** Puts the cursor on the next (or previous) agent hunk of the active editor, wrapping around. */
+function moveToHunk(acp: ReviewCommandDeps, step: 1 | -1): void {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return;
+  const lines = acp.hunkLenses.pendingHunks(editor.document).map((h) => h.line);
+  if (lines.length === 0) {
+    void vscode.window.showInformationMessage('ACP: no agent hunk to review in this file.');
+    return;
+  }
+  const here = editor.selection.active.line;
+  const target = step === 1 ? (lines.find((l) => l > here) ?? lines[0]) : ([...lines].reverse().find((l) => l < here) ?? lines.at(-1));
+  if (target === undefined) return;
+  const position = new vscode.Position(target, 0);
+  editor.selection = new vscode.Selection(position, position);
+  editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }

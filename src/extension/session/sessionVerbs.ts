@@ -5,9 +5,18 @@ import type { Agents } from '../agents/agents';
 import type { SignInRetry } from '../agents/signIn/signInRetry';
 import type { AgentSessions, SessionRecord } from './agentSessions';
 import { checkPromptSize, PromptTooLargeError } from './model/promptSize';
+import { steerOutcome, steeringParams, type SteerOutcome } from '../queue/model/steering';
+import type { TurnOutcome } from '../queue/model/promptQueue';
 
 /** How long Close Session waits for the agent to answer `session/close` (it is closed here regardless). */
 const CLOSE_ANSWER_WAIT_MS = 5000;
+/**
+ * How long a steer waits for the agent's answer (Claude's adapter answers within ~15 ms): past it
+ * the text goes to the queue, so a silent agent never holds the person's message hostage.
+ */
+export const STEER_ANSWER_WAIT_MS = 3000;
+
+export type TurnEndListener = (session: SessionRecord, outcome: TurnOutcome) => void;
 
 /**
  * The ACP verbs on a session: prompt, cancel, new, load, list, mode, config option, close (and
@@ -15,6 +24,8 @@ const CLOSE_ANSWER_WAIT_MS = 5000;
  * own agent's connection; the records are `AgentSessions`', the processes `Agents`'.
  */
 export class SessionVerbs {
+  private readonly turnEndListeners = new Set<TurnEndListener>();
+
   constructor(
     private readonly deps: {
       log: Logger;
@@ -33,6 +44,43 @@ export class SessionVerbs {
       checkpoints?: { take(sessionId: string, turn: number, phase: 'begin' | 'end'): Promise<unknown> };
     },
   ) {}
+
+  /** Called after each turn of any session ended (its updates landed), with how it ended. */
+  onTurnEnded(listener: TurnEndListener): { dispose(): void } {
+    this.turnEndListeners.add(listener);
+    return { dispose: () => this.turnEndListeners.delete(listener) };
+  }
+
+  /**
+   * Tells a session's running turn something (`_session/steering`, always with the
+   * `promptRequired` opt-in). `injected`: the text is recorded as the user's message at that point
+   * of the conversation. `promptRequired`: no turn runs; nothing happened, the caller sends it as a
+   * prompt. An agent that does not advertise steering, an error or no answer within
+   * {@link STEER_ANSWER_WAIT_MS}: `failed` with the reason (the turn is never blocked on it).
+   */
+  async steer(sessionId: string, prompt: string | acp.ContentBlock[]): Promise<SteerOutcome> {
+    const session = this.deps.sessions.session(sessionId);
+    if (!session) throw new Error(`There is no open session ${sessionId}.`);
+    const blocks: acp.ContentBlock[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
+    const { connection } = session;
+    if (!connection.canSteer) return { kind: 'failed', reason: `${session.agentName} does not take messages during a turn` };
+    if (!connection.process.isAlive) return { kind: 'failed', reason: `${session.agentName} is not running` };
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<SteerOutcome>((resolve) => {
+      timer = setTimeout(() => resolve({ kind: 'failed', reason: `${session.agentName} did not answer within ${STEER_ANSWER_WAIT_MS / 1000} s` }), STEER_ANSWER_WAIT_MS);
+    });
+    const answered = connection.steer(steeringParams(session.agentSessionId, blocks)).then(steerOutcome, (error: unknown) => ({ kind: 'failed' as const, reason: errorMessage(error) }));
+    const outcome = await Promise.race([answered, timedOut]);
+    clearTimeout(timer);
+    if (outcome.kind === 'failed') this.deps.log.warn(`Steering session ${sessionId} failed: ${outcome.reason}`);
+    if (outcome.kind === 'injected') {
+      // After what the agent sent before it took the steer, before its answer to it.
+      await this.deps.sessions.settled(sessionId);
+      session.state.recordPrompt(blocks);
+      session.state.flushNow();
+    }
+    return outcome;
+  }
 
   /**
    * Sends a prompt to a session (the active one by default), starting an agent and a session when
@@ -86,9 +134,14 @@ export class SessionVerbs {
     sessions.beginTurn(session);
     session.busy = true;
     sessions.changed();
+    let outcome: TurnOutcome = { kind: 'failed', message: 'The turn ended without an answer.' };
     try {
       const response = await session.connection.prompt({ sessionId: session.agentSessionId, prompt: blocks });
+      outcome = { kind: 'stopped', stopReason: response.stopReason };
       return response.stopReason;
+    } catch (error) {
+      outcome = { kind: 'failed', message: errorMessage(error) };
+      throw error;
     } finally {
       session.busy = false;
       // Updates sent before the response was written are queued; let them land first.
@@ -99,6 +152,17 @@ export class SessionVerbs {
       // What the turn left, before the user edits on: their later edits are told from the agent's by
       // it. The session is no longer busy meanwhile; the prompt's caller hears of the end after it.
       await this.deps.checkpoints?.take(sessionId, turn, 'end').catch(() => undefined);
+      this.turnEnded(session, outcome);
+    }
+  }
+
+  private turnEnded(session: SessionRecord, outcome: TurnOutcome): void {
+    for (const listener of this.turnEndListeners) {
+      try {
+        listener(session, outcome);
+      } catch (error) {
+        this.deps.log.error(`After the turn of session ${session.state.sessionId}: ${errorMessage(error)}`);
+      }
     }
   }
 

@@ -7,6 +7,7 @@ import type { Logger } from '../base/log';
 import { version as packageVersion } from '../../../package.json';
 import { AgentProcess, type AgentExit, type AgentLaunch, type ProtocolTap } from './agentProcess';
 import { onClientRequests, type ClientRequestHandlers } from './clientMethods';
+import { STEERING_METHOD, steeringSupported } from '../queue/model/steering';
 
 export type { ClientRequestHandlers } from './clientMethods';
 
@@ -212,6 +213,24 @@ export class AgentConnection {
     this.disposing = true;
     this.connection.close();
     await this.process.stop();
+  }
+
+  /** The agent serves `_session/steering` (`_meta.steering.supported === true` in its `initialize` result). */
+  get canSteer(): boolean {
+    return steeringSupported(this.initializeResponse);
+  }
+
+  /**
+   * `_session/steering` by its raw name (no SDK type knows it); the answer is read by the caller.
+   * An error answer comes back at once: unlike other requests it does not wait for an exit status
+   * (the steer is queued instead, and the turn may end any moment).
+   */
+  steer(params: { sessionId: string; prompt: readonly acp.ContentBlock[]; _meta: unknown }): Promise<unknown> {
+    const died = this.process.exited.then((exit) => {
+      throw new AgentExitedError(this.name, exit);
+    });
+    died.catch(() => undefined);
+    return Promise.race([this.connection.agent.request<unknown>(STEERING_METHOD, params), died]);
   }
 
   /** Every request fails promptly with the agent's exit status if the agent dies meanwhile. */

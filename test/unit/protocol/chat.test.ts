@@ -6,7 +6,14 @@ describe('chat protocol', () => {
     it('accepts every well-formed message and returns only the known fields', () => {
       const good = [
         { v, type: 'ready' },
-        { v, type: 'prompt', text: 'hello' },
+        { v, type: 'prompt', text: 'hello', how: 'send' },
+        { v, type: 'prompt', text: 'later', how: 'queue' },
+        { v, type: 'queueEdit', id: 'q1-3', text: 'edited' },
+        { v, type: 'queueRemove', id: 'q1-3' },
+        { v, type: 'queueMove', id: 'q1-3', to: 0 },
+        { v, type: 'queueSendNow', id: 'q1-3' },
+        { v, type: 'queueResume' },
+        { v, type: 'queueClear' },
         { v, type: 'cancel' },
         { v, type: 'answerPermission', questionId: 3, optionKind: 'allow_once' },
         { v, type: 'inspectPermission', questionId: 3 },
@@ -28,6 +35,8 @@ describe('chat protocol', () => {
         assert.ok(parsed.ok, `${message.type}: ${parsed.ok ? '' : parsed.error}`);
         assert.deepEqual(parsed.message, message);
       }
+      // An older webview's prompt (no `how`) is a plain send.
+      assert.deepEqual(parseWebviewMessage({ v, type: 'prompt', text: 'hi' }), { ok: true, message: { v, type: 'prompt', text: 'hi', how: 'send' } });
     });
 
     it('refuses another protocol version, unknown types and non-objects', () => {
@@ -40,6 +49,11 @@ describe('chat protocol', () => {
       const bad = [
         { v, type: 'prompt', text: '   ' },
         { v, type: 'prompt', text: 42 },
+        { v, type: 'prompt', text: 'x', how: 'steer' },
+        { v, type: 'queueEdit', id: 'q1', text: ' ' },
+        { v, type: 'queueMove', id: 'q1', to: -1 },
+        { v, type: 'queueMove', id: 'q1', to: 1.5 },
+        { v, type: 'queueSendNow', id: '' },
         { v, type: 'prompt', text: 'x'.repeat(MAX_PROMPT_CHARS + 1) },
         { v, type: 'answerPermission', questionId: '3', optionKind: 'allow_once' },
         { v, type: 'answerPermission', questionId: 1.5, optionKind: 'allow_once' },

@@ -3,7 +3,7 @@
  * the context meter, the switcher's sessions: small, and replaced whole whenever it changes.
  */
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
-import type { ChatActivity, ChatChoice, ChatElicitation, ChatPermission, ChatSelect, ChatSessionEntry, ChatStatus, ChatToggle } from '../../../protocol/chat';
+import type { ChatActivity, ChatChoice, ChatElicitation, ChatPermission, ChatQueue, ChatSelect, ChatSessionEntry, ChatStatus, ChatToggle } from '../../../protocol/chat';
 import type { PermissionQuestion } from '../../permissions/model/permissionRequests';
 import type { SessionState } from '../../session/model/sessionState';
 import { contextMeter } from './contextMeter';
@@ -23,6 +23,8 @@ export interface ChatStatusInput {
   readonly acceptsImages?: boolean;
   /** Every open session, for the header's switcher. */
   readonly sessions?: readonly ChatSessionEntry[];
+  /** The session's prompt queue. */
+  readonly queue?: ChatQueue;
 }
 
 export function activityOf(input: { hasSession: boolean; busy: boolean; waiting: boolean }): ChatActivity {
@@ -60,6 +62,7 @@ export function chatStatus(input: ChatStatusInput): ChatStatus {
     elicitations: input.elicitations ?? [],
     acceptsImages: input.acceptsImages ?? false,
     sessions: input.sessions ?? [],
+    queue: input.queue ?? { items: [], waiting: null, steering: false },
   };
 }
 
