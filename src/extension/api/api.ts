@@ -59,8 +59,8 @@ export interface AcpNativeApi {
   undoRestore(): Promise<string[]>;
   /** The active session's id, if there is one. */
   readonly activeSessionId: string | undefined;
-  /** The active session's tool calls as rendered, in order. */
-  toolCalls(): RenderedToolCall[];
+  /** The tool calls of a session (the active one by default; a subagent's too), as rendered, in order. */
+  toolCalls(sessionId?: string): RenderedToolCall[];
   /** Fires (coalesced) when the active session's tool calls change. */
   readonly onDidChangeToolCalls: vscode.Event<void>;
   /** Counters for benchmarks and diagnostics. */
@@ -145,6 +145,12 @@ export interface OpenSessionInfo {
   activity: 'idle' | 'working' | 'waiting';
   /** The agent process of this session is running. */
   agentRunning: boolean;
+  /** A subagent's session: the session that announced it. */
+  parentSessionId?: string;
+  /** A subagent's session: the parent's tool call that spawned it, when known. */
+  parentToolCallId?: string;
+  /** A subagent's session: what its parent says of it. */
+  subagent?: { state: string; activity: string; background: boolean; cancellable: boolean; report?: string };
 }
 
 export interface AuthMethodInfo {

@@ -13,6 +13,7 @@ import { PermissionService } from '../permissions/permissionService';
 import { sessionActivity, sessionTitle } from '../session/model/openSessions';
 import { openSessionsOf } from '../chat/sessionList';
 import { sessionEventsApi } from './sessionEventsApi';
+import { activityLabel, subagentName } from '../session/model/subagents';
 
 /** Builds the API `activate()` returns, reading what the renderers actually produced. */
 export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], activation: AcpNativeStats['activation']): AcpNativeApi {
@@ -35,17 +36,23 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     stopAgent: (agentName) => acp.agents.stop(agentName),
     sessions: () => {
       const activeId = acp.sessions.active?.state.sessionId;
-      return openSessionsOf(acp.sessions, acp.permissions, acp.elicitations).map((s) => {
+      return openSessionsOf(acp.sessions, acp.permissions, acp.elicitations, true).map((s) => {
         const record = acp.sessions.session(s.sessionId);
+        const parent = record?.parent;
+        const subagent = parent && acp.sessions.session(parent.sessionId)?.state.subagent(parent.childId);
+        const parentToolCallId = subagent?.parentToolCallId ?? record?.state.spawnedBy;
         return {
           sessionId: s.sessionId,
           agent: record?.agentKey ?? '',
           agentName: s.agentName,
-          title: sessionTitle(s),
+          title: subagent ? subagentName(subagent) : sessionTitle(s),
           busy: s.busy,
           active: s.sessionId === activeId,
           activity: sessionActivity(s),
           agentRunning: record?.connection.process.isAlive ?? false,
+          ...(parent ? { parentSessionId: parent.sessionId } : {}),
+          ...(parentToolCallId ? { parentToolCallId } : {}),
+          ...(subagent ? { subagent: { state: activityLabel(subagent), activity: subagent.activity, background: subagent.background, cancellable: subagent.cancellable, ...(subagent.report ? { report: subagent.report } : {}) } } : {}),
         };
       });
     },
@@ -86,8 +93,8 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     get activeSessionId() {
       return acp.sessions.active?.state.sessionId;
     },
-    toolCalls: () => {
-      const session = acp.sessions.active ?? acp.sessions.all.at(-1);
+    toolCalls: (sessionId) => {
+      const session = sessionId === undefined ? (acp.sessions.active ?? acp.sessions.all.at(-1)) : acp.sessions.session(sessionId);
       return session ? session.state.toolCalls().map((call) => renderedCall(acp, session, call)) : [];
     },
     onDidChangeToolCalls: changed.event,
