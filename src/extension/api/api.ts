@@ -61,6 +61,8 @@ export interface AcpNativeApi {
   readonly activeSessionId: string | undefined;
   /** The tool calls of a session (the active one by default; a subagent's too), as rendered, in order. */
   toolCalls(sessionId?: string): RenderedToolCall[];
+  /** A session's node of the Tool Calls tree (the active one by default), rendered with its children. */
+  sessionTree(sessionId?: string): RenderedTreeItem | undefined;
   /** Fires (coalesced) when the active session's tool calls change. */
   readonly onDidChangeToolCalls: vscode.Event<void>;
   /** Counters for benchmarks and diagnostics. */

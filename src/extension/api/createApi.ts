@@ -4,7 +4,7 @@ import { placeHunks } from '../review/model/actionHunks';
 import { snapshotText, type FileChange, type FileChangeView } from '../review/model/actionLog';
 import { currentFile } from '../review/snapshotFiles';
 import type { AcpNative } from '../root';
-import { callNode, type TreeNode } from '../cards/tree/model/treeModel';
+import { callNode, sessionNode, type TreeNode } from '../cards/tree/model/treeModel';
 import { cardOf } from '../session/model/toolCalls';
 import type { ToolCallState } from '../session/model/toolCalls';
 import type { SessionRecord } from '../session/agentSessions';
@@ -96,6 +96,10 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     toolCalls: (sessionId) => {
       const session = sessionId === undefined ? (acp.sessions.active ?? acp.sessions.all.at(-1)) : acp.sessions.session(sessionId);
       return session ? session.state.toolCalls().map((call) => renderedCall(acp, session, call)) : [];
+    },
+    sessionTree: (sessionId) => {
+      const id = sessionId ?? acp.sessions.active?.state.sessionId;
+      return id && acp.sessions.session(id) ? treeItem(acp, sessionNode(id)) : undefined;
     },
     onDidChangeToolCalls: changed.event,
     stats: () => {

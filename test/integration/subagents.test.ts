@@ -1,0 +1,119 @@
+import * as assert from 'node:assert/strict';
+import type { AcpNativeApi, OpenSessionInfo, RenderedTreeItem } from '../../src/extension/api/api';
+import { waitFor, within } from './support/helpers';
+import { agentSuite } from './support/agentSuite';
+import { reloadActiveSession } from './support/reload';
+
+/** The subagents' sessions of a parent, in the order they were announced. */
+function childrenOf(api: AcpNativeApi, parentId: string | undefined): OpenSessionInfo[] {
+  return api.sessions().filter((s) => s.parentSessionId === parentId);
+}
+
+/** The tree nodes under a session's node that are subagents ("subagent · …" descriptions). */
+function subagentNodes(item: RenderedTreeItem | undefined): RenderedTreeItem[] {
+  return (item?.children ?? []).filter((c) => c.description?.startsWith('subagent'));
+}
+
+describe('subagents (child sessions) from a Claude-like agent', function () {
+  let api: AcpNativeApi;
+
+  agentSuite({ agent: { name: 'subagents', file: 'subagentAgent' } }, (started) => (api = started));
+
+  it("opens the child as its own session: its calls are the child's, never the parent's, and the tree nests it", async () => {
+    const parent = api.activeSessionId;
+    assert.equal(await within('spawn', api.prompt('spawn Read hello')), 'end_turn');
+    const [child] = childrenOf(api, parent);
+    assert.ok(child, 'the child is listed with its parent');
+    assert.equal(child.title, 'Read hello');
+    assert.match(child.parentToolCallId ?? '', /^toolu_/);
+    assert.equal(child.subagent?.state, 'idle (end_turn)');
+    assert.equal(child.subagent?.report, 'hello.txt says hello.');
+    assert.deepEqual(api.toolCalls(parent).map((c) => c.title), [], 'nothing of the child lands on the parent');
+    assert.deepEqual(api.toolCalls(child.sessionId).map((c) => c.agentTitle), ['Read /workspace/hello.txt']);
+    const [node] = subagentNodes(api.sessionTree(parent));
+    assert.equal(node?.label, 'Read hello');
+    assert.match(node?.description ?? '', /idle \(end_turn\) · 1 tool call/);
+    assert.deepEqual(node?.children.map((c) => c.label), ['Read /workspace/hello.txt']);
+    assert.equal(api.sessions().filter((s) => !s.parentSessionId).length, api.sessions().length - childrenOf(api, parent).length);
+  });
+
+  it('routes a child’s permission question to the child and marks it as needing you', async () => {
+    const parent = api.activeSessionId;
+    const turn = api.prompt('spawn-ask');
+    const question = await waitFor('the child’s question', () => api.pendingPermissions()[0]);
+    const child = childrenOf(api, parent).find((c) => c.title === 'Run the tests');
+    assert.equal(question.sessionId, child?.sessionId, 'asked in the child, not the parent');
+    await waitFor('needs you', () => childrenOf(api, parent).find((c) => c.title === 'Run the tests')?.subagent?.state === 'needs you');
+    assert.ok(api.answerPermission(question.id, 'allow_once'));
+    assert.equal(await within('spawn-ask', turn), 'end_turn');
+    assert.equal(childrenOf(api, parent).find((c) => c.title === 'Run the tests')?.subagent?.report, 'The user answered allow.');
+  });
+
+  it('Stop cancels one running child (session/cancel with its id) while the parent turn goes on', async () => {
+    const parent = api.activeSessionId;
+    const turn = api.prompt('spawn-wait');
+    const child = await waitFor('the running child', () => childrenOf(api, parent).find((c) => c.title === 'Wait for a stop' && c.subagent?.activity === 'running'));
+    assert.equal(child.subagent?.cancellable, true);
+    await api.cancel(child.sessionId);
+    assert.equal(await within('spawn-wait', turn), 'end_turn', 'the parent turn ends on its own');
+    assert.equal(childrenOf(api, parent).find((c) => c.title === 'Wait for a stop')?.subagent?.state, 'idle (cancelled)');
+  });
+
+  it('keeps a background child live after the parent turn ended, and says so', async () => {
+    const parent = api.activeSessionId;
+    assert.equal(await within('spawn-bg', api.prompt('spawn-bg')), 'end_turn');
+    const child = await waitFor('the background child', () => childrenOf(api, parent).find((c) => c.title === 'Watch in the background'));
+    assert.equal(child.subagent?.state, 'running in the background');
+    assert.equal(child.busy, true);
+    await within('finish-bg', api.prompt('finish-bg'));
+    await waitFor('the background child’s report', () => childrenOf(api, parent).find((c) => c.title === 'Watch in the background')?.subagent?.report === 'Nothing happened.');
+  });
+
+  it('holds a child’s updates that came before its subagent_update and applies them when it does', async () => {
+    const parent = api.activeSessionId;
+    await within('spawn-early', api.prompt('spawn-early'));
+    const child = childrenOf(api, parent).find((c) => c.title === 'Announced late');
+    assert.ok(child);
+    assert.deepEqual(api.toolCalls(child.sessionId).map((c) => c.agentTitle), ['Read /workspace/early.txt']);
+  });
+
+  it('refuses a child whose id is an open session, with a clear error, and merges nothing', async () => {
+    const parent = api.activeSessionId;
+    const before = api.sessions().length;
+    await within('spawn-collide', api.prompt('spawn-collide'));
+    assert.equal(api.sessions().length, before, 'no session was opened or merged');
+    assert.equal(api.sessions().find((s) => s.sessionId === parent)?.parentSessionId, undefined, 'the parent did not become its own child');
+    assert.ok(api.sessions().find((s) => s.sessionId === parent)?.agentRunning, 'the agent goes on');
+  });
+
+  it('nests a child of a child', async () => {
+    const parent = api.activeSessionId;
+    await within('spawn-nested', api.prompt('spawn-nested'));
+    const outer = childrenOf(api, parent).find((c) => c.title === 'Outer task');
+    assert.ok(outer);
+    const [inner] = childrenOf(api, outer.sessionId);
+    assert.equal(inner?.title, 'Inner task');
+    assert.equal(inner?.subagent?.report, 'Inner done.');
+    const outerNode = subagentNodes(api.sessionTree(parent)).find((n) => n.label === 'Outer task');
+    assert.deepEqual(subagentNodes(outerNode).map((n) => n.label), ['Inner task']);
+  });
+
+  it('takes 50 children at once', async () => {
+    const parent = api.activeSessionId;
+    const before = childrenOf(api, parent).length;
+    await within('spawn-many', api.prompt('spawn-many 50 2'));
+    const children = childrenOf(api, parent).slice(before);
+    assert.equal(children.length, 50);
+    assert.ok(children.every((c) => c.subagent?.state === 'idle (end_turn)'));
+    assert.ok(children.every((c) => api.toolCalls(c.sessionId).length === 2));
+    assert.equal(api.toolCalls(parent).length, 0);
+  });
+
+  it('keeps the children with the parent on session/load', async () => {
+    const parent = api.activeSessionId;
+    const before = childrenOf(api, parent).map((c) => [c.title, api.toolCalls(c.sessionId).length]);
+    await reloadActiveSession(api);
+    const after = childrenOf(api, api.activeSessionId).map((c) => [c.title, api.toolCalls(c.sessionId).length]);
+    assert.deepEqual(after, before);
+  });
+});
