@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import type { AcpNativeApi, OpenSessionInfo, RenderedTreeItem } from '../../src/extension/api/api';
-import { waitFor, within } from './support/helpers';
+import { inWorkspace, waitFor, within } from './support/helpers';
 import { agentSuite } from './support/agentSuite';
 import { reloadActiveSession } from './support/reload';
 
@@ -107,6 +108,40 @@ describe('subagents (child sessions) from a Claude-like agent', function () {
     assert.ok(children.every((c) => c.subagent?.state === 'idle (end_turn)'));
     assert.ok(children.every((c) => api.toolCalls(c.sessionId).length === 2));
     assert.equal(api.toolCalls(parent).length, 0);
+  });
+
+  it('reviews per subagent: the log says who changed each file, and Undo takes back one subagent’s changes alone', async () => {
+    const parent = api.activeSessionId;
+    const mine = inWorkspace('by-parent.txt');
+    const theirs = inWorkspace('by-subagent.txt');
+    fs.writeFileSync(mine, 'original parent\n');
+    fs.writeFileSync(theirs, 'original subagent\n');
+    try {
+      await within('spawn-edit', api.prompt(`spawn-edit ${mine} ${theirs}`));
+      const child = childrenOf(api, parent).find((c) => c.title === 'Edit the second file');
+      assert.ok(child);
+      const changes = await waitFor(
+        'both changes settled',
+        () => {
+          // The agent's edits (the watcher may also have seen this test create the files).
+          const now = api.changes().filter((c) => (c.path === mine || c.path === theirs) && c.source === 'tool');
+          return now.length === 2 && now.every((c) => c.hunks > 0) ? now : undefined;
+        },
+        15_000,
+        () => JSON.stringify(api.changes().map((c) => [c.path, c.sessionId, c.hunks, c.status, c.source, c.reason])),
+      );
+      assert.deepEqual(changes.map((c) => [c.path, c.sessionId]), [[mine, parent], [theirs, child.sessionId]]);
+      const review = await waitFor('the turn’s review node', () => api.sessionTree(parent)?.children.find((n) => n.description?.includes('(subagent)') || n.label.includes('(subagent)')));
+      assert.match(`${review.label} ${review.description ?? ''}`, /Edit the second file \(subagent\): 1 file/);
+      assert.ok(review.children.some((f) => f.label.endsWith('by-subagent.txt') && /Edit the second file \(subagent\)/.test(f.description ?? '')), 'the file says whose change it is');
+      assert.ok(!review.children.some((f) => f.label.endsWith('by-parent.txt') && /\(subagent\)/.test(f.description ?? '')), 'the parent’s file is the parent’s');
+      assert.equal(await api.undoSubagentChanges(child.sessionId), 1);
+      assert.equal(fs.readFileSync(theirs, 'utf8'), 'original subagent\n', 'the subagent’s change is undone');
+      assert.equal(fs.readFileSync(mine, 'utf8'), 'edited by the parent\n', 'the parent’s change stays');
+    } finally {
+      fs.rmSync(mine, { force: true });
+      fs.rmSync(theirs, { force: true });
+    }
   });
 
   it('keeps the children with the parent on session/load', async () => {

@@ -47,6 +47,8 @@ export interface AcpNativeApi {
    * changed it (`fs` write, its own edit reported as a tool call, or a command seen by the watcher).
    */
   changes(): LoggedChange[];
+  /** Undoes one subagent's changes alone (its own subagents' too). Returns how many files it put back. */
+  undoSubagentChanges(sessionId: string): Promise<number>;
   /** The copies of files larger than 2 MB the action log keeps in the workspace storage (their names). */
   largeCopies(): string[];
   /** Keeps one hunk of the latest change of a file. False when it is not pending. */
@@ -205,6 +207,8 @@ export interface PendingPermission {
 
 
 export interface LoggedChange {
+  /** The session that made the change: the session itself, or one of its subagents' sessions. */
+  sessionId: string;
   /** Index of the turn's user message in the session. */
   turn: number;
   path: string;

@@ -13,6 +13,7 @@ import { PermissionService } from '../permissions/permissionService';
 import { sessionActivity, sessionTitle } from '../session/model/openSessions';
 import { openSessionsOf } from '../chat/sessionList';
 import { sessionEventsApi } from './sessionEventsApi';
+import { undoSubagentChanges } from '../review/reviewCommands';
 import { activityLabel, subagentName } from '../session/model/subagents';
 
 /** Builds the API `activate()` returns, reading what the renderers actually produced. */
@@ -74,7 +75,11 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     largeCopies: () => acp.actionLog.largeCopiesOnDisk(),
     changes: () => {
       const sessionId = acp.sessions.active?.state.sessionId;
-      return sessionId ? acp.actionLog.views(sessionId).map((view) => loggedChange(view, acp.actionLog.largeBusy(view.change))) : [];
+      return sessionId ? acp.actionLog.views(sessionId).map((view) => loggedChange(sessionId, view, acp.actionLog.largeBusy(view.change))) : [];
+    },
+    undoSubagentChanges: async (sessionId) => {
+      const outcomes = await undoSubagentChanges(acp, sessionId);
+      return outcomes.filter((o) => o.undone.length > 0).length;
     },
     keepHunk: (path, index) => {
       const { sessionId, change } = latestChange(acp, path);
@@ -149,7 +154,7 @@ function latestChange(acp: AcpNative, path: string): { sessionId: string; change
   return { sessionId, change };
 }
 
-function loggedChange(view: FileChangeView, checking: boolean): LoggedChange {
+function loggedChange(sessionId: string, view: FileChangeView, checking: boolean): LoggedChange {
   const { change } = view;
   let conflicts = 0;
   const after = change.after ? snapshotText(change.after) : undefined;
@@ -159,6 +164,7 @@ function loggedChange(view: FileChangeView, checking: boolean): LoggedChange {
     conflicts = places.filter((p, i) => !p.ok && change.hunkStates[i] === 'pending').length;
   }
   return {
+    sessionId: change.madeBy ?? sessionId,
     turn: change.turn,
     path: change.path,
     hunks: view.hunks.length,

@@ -10,7 +10,11 @@ import type { CommandTable } from '../base/commandTable';
 export interface ReviewCommandDeps {
   readonly actionLog: ActionLogCapture;
   readonly actionLogActions: ActionLogActions;
-  readonly sessions: { readonly active: { readonly state: { readonly sessionId: string } } | undefined };
+  readonly sessions: {
+    readonly active: { readonly state: { readonly sessionId: string } } | undefined;
+    rootOf(sessionId: string): string;
+    subtreeOf(sessionId: string): readonly { readonly state: { readonly sessionId: string } }[];
+  };
 }
 
 type ReviewCommand = (deps: ReviewCommandDeps, ...args: unknown[]) => unknown;
@@ -47,6 +51,12 @@ const REVIEW_COMMANDS: Record<string, ReviewCommand> = {
     if (target === undefined) return undefined;
     if ('changeId' in target) return reportUndo([await acp.actionLogActions.undo(target.sessionId, target.changeId)]);
     return reportUndo(await acp.actionLogActions.undoTurn(target.sessionId, target.turn));
+  },
+  // A subagent's node in the Tool Calls tree: its changes (and its own subagents') alone.
+  'acpNative.undoSubagentChanges': async (acp, target) => {
+    const sessionId = typeof target === 'string' ? target : (target as { sessionId?: unknown } | undefined)?.sessionId;
+    if (typeof sessionId !== 'string') return undefined;
+    return reportUndo(await undoSubagentChanges(acp, sessionId));
   },
   'acpNative.actionLog.keepHunk': (acp, sessionId, changeId, index) => acp.actionLogActions.keepHunk(String(sessionId), Number(changeId), Number(index)),
   'acpNative.actionLog.undoHunk': async (acp, sessionId, changeId, index) =>
@@ -144,4 +154,10 @@ async function pickTurn(acp: ReviewCommandDeps, sessionId: string): Promise<numb
     { title: 'ACP: Restore to Before a Prompt' },
   );
   return picked?.turn;
+}
+
+/** Undoes what one subagent's session (and those under it) changed, leaving the rest of the turn. */
+export function undoSubagentChanges(deps: ReviewCommandDeps, sessionId: string): Promise<UndoOutcome[]> {
+  const madeBy = new Set(deps.sessions.subtreeOf(sessionId).map((s) => s.state.sessionId));
+  return deps.actionLogActions.undoSubagent(deps.sessions.rootOf(sessionId), madeBy);
 }

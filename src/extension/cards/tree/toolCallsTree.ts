@@ -142,7 +142,9 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
       return calls.slice(first, first + CALLS_PER_GROUP).map((call) => this.callNodeOf(node.sessionId, call.id));
     }
     if (node.type === 'review') {
-      return this.turnViews(node.sessionId, node.turn).map((v) => reviewFileNode(node.sessionId, node.turn, v.change.id, v.change.path));
+      // Grouped by who made them: the session's own changes first, then each subagent's.
+      const views = [...this.turnViews(node.sessionId, node.turn)].sort((a, b) => (a.change.madeBy ?? '').localeCompare(b.change.madeBy ?? ''));
+      return views.map((v) => reviewFileNode(node.sessionId, node.turn, v.change.id, v.change.path));
     }
     if (node.type === 'call') {
       const call = this.call(node);
@@ -237,9 +239,22 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
       case 'location':
         return locationItem(node);
       case 'review':
-        return reviewItem(node, this.turnViews(node.sessionId, node.turn), summaryText(this.actionLog.summary(node.sessionId, node.turn)));
+      {
+        const views = this.turnViews(node.sessionId, node.turn);
+        const summary = summaryText(this.actionLog.summary(node.sessionId, node.turn));
+        // With subagents' changes: what each of them changed, after the turn's total.
+        const bySubagent = views.some((v) => v.change.madeBy !== undefined) ? this.actionLog.turnChanges(node.sessionId)(node.turn) : undefined;
+        return reviewItem(node, views, bySubagent || summary);
+      }
       case 'reviewFile':
-        return reviewFileItem(node, this.turnViews(node.sessionId, node.turn).find((v) => v.change.id === node.changeId));
+      {
+        const view = this.turnViews(node.sessionId, node.turn).find((v) => v.change.id === node.changeId);
+        const item = reviewFileItem(node, view);
+        // A subagent's change says whose it is (Review per subagent).
+        const by = view?.change.madeBy;
+        if (by !== undefined) item.description = `${String(item.description ?? '')} · ${this.actionLog.subagentName(by)} (subagent)`;
+        return item;
+      }
       case 'rawInput':
         return rawInputItem(node);
     }
