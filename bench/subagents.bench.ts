@@ -3,7 +3,7 @@
  * the session core as AgentSessions wires it (UpdateRouter → KeyedSerialQueue → SessionState, a
  * child's own SessionState opened on its `subagent_update`), plus what the parent's chat rebuilds of
  * the children's blocks on each coalesced change (chat/model/chatSubagents.ts). Printed as the
- * ratio of the two, measured in the same run (target ≤ 1.2×). Run alone: `npx tsx bench/subagents.bench.ts`.
+ * ratio of the two, measured in the same run (target ≤ 1.2×). SKIP_BLOCKS=1 leaves the blocks out (the core alone).
  */
 import type { SessionNotification, SessionUpdate } from '@agentclientprotocol/sdk';
 import { performance } from 'node:perf_hooks';
@@ -82,7 +82,7 @@ function run(stream: readonly SessionNotification[]): number {
     router.receive(stream[i]!, 'agent');
     if (i % 500 === 499) {
       for (const flush of pendingFlushes.splice(0)) flush();
-      for (const record of parent.subagents) subagentItem(parent, record, lookup);
+      if (!process.env.SKIP_BLOCKS) for (const record of parent.subagents) subagentItem(parent, record, lookup);
     }
   }
   for (const flush of pendingFlushes.splice(0)) flush();

@@ -8,6 +8,7 @@ import { kindIcon } from '../../cards/tree/model/treeModel';
 import type { SessionState } from '../../session/model/sessionState';
 import { activityLabel, subagentName, type SubagentRecord } from '../../session/model/subagents';
 import { cardOf, type ToolCallState } from '../../session/model/toolCalls';
+import type { MessageEntry } from '../../session/model/transcript';
 
 /** A block shows the child's latest rows; the Tool Calls tree has all of them. */
 export const MAX_SUBAGENT_ROWS = 20;
@@ -71,11 +72,28 @@ export function subagentBytes(item: ChatSubagentItem): number {
   return bytes;
 }
 
+/**
+ * The agent messages found in a child's transcript so far: a block is rebuilt on every change of a
+ * busy child, and scanning a transcript of thousands of tool rows each time made 10 children cost
+ * their parent's chat 1.6× one session's calls; now each rebuild looks only at the new entries.
+ */
+const messagesSeen = new WeakMap<SessionState, { scanned: number; messages: MessageEntry[] }>();
+
 /** The child's answer text, its end when long. */
 function agentText(state: SessionState): string {
+  const entries = state.transcript;
+  let seen = messagesSeen.get(state);
+  if (!seen) {
+    seen = { scanned: 0, messages: [] };
+    messagesSeen.set(state, seen);
+  }
+  for (; seen.scanned < entries.length; seen.scanned++) {
+    const entry = entries[seen.scanned];
+    if (entry?.type === 'message' && entry.role === 'agent') seen.messages.push(entry);
+  }
   let text = '';
-  for (const entry of state.transcript) {
-    if (entry.type === 'message' && entry.role === 'agent') text += (text ? '\n\n' : '') + entry.text;
+  for (let i = seen.messages.length - 1; i >= 0 && text.length <= MAX_SUBAGENT_TEXT; i--) {
+    text = (seen.messages[i] as MessageEntry).text + (text ? `\n\n${text}` : '');
   }
   return text.length <= MAX_SUBAGENT_TEXT ? text : `…${text.slice(-MAX_SUBAGENT_TEXT)}`;
 }
