@@ -62,6 +62,8 @@ const SETTINGS = {
     { name: 'Storm agent (benchmarks)', command: process.execPath, args: [join(repoRoot, 'out/test/agents/stormAgent.js')] },
     // Plans, compactions, notices and usage as Claude's adapter sends them: test/ui/contextWindow.test.mjs.
     { name: 'Claude-like agent (plans, compaction)', command: process.execPath, args: [join(repoRoot, 'out/test/agents/claudeLikeAgent.js')] },
+    // Subagents as Claude's adapter sends them: test/ui/subagents.test.mjs.
+    { name: 'Subagent agent', command: process.execPath, args: [join(repoRoot, 'out/test/agents/subagentAgent.js')] },
   ],
 };
 
