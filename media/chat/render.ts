@@ -6,11 +6,12 @@ import { logWork } from './workLog';
 import { renderPlanCard } from './plan';
 import { renderCompaction } from './compaction';
 import { renderNotice } from './notice';
+import { renderSubagent } from './subagent';
 
 export type Post = (message: WebviewToHost) => void;
 
 /** Codicon names (as the host sends them) to glyphs: the webview ships no icon font. */
-const GLYPHS: Record<string, string> = {
+export const GLYPHS: Record<string, string> = {
   book: '≡', edit: '✎', trash: '✕', 'arrow-swap': '⇄', search: '⌕', terminal: '›', lightbulb: '✱',
   globe: '◍', 'arrow-both': '↔', diff: '±', tools: '⚙',
 };
@@ -38,6 +39,9 @@ export function renderItem(row: HTMLElement, item: ChatItem, post: Post, v: numb
       return true;
     case 'notice':
       renderNotice(row, item);
+      return true;
+    case 'subagent':
+      renderSubagent(row, item, post, v);
       return true;
   }
 }

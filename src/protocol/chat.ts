@@ -19,7 +19,7 @@
  * messages the extension host serialises and code-server compresses, and half the replies.
  */
 
-export const CHAT_PROTOCOL_VERSION = 7;
+export const CHAT_PROTOCOL_VERSION = 8;
 
 export type ChatRole = 'user' | 'agent' | 'thought';
 export type ChatToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
@@ -118,7 +118,45 @@ export interface ChatNoticeItem {
   readonly count?: number;
 }
 
-export type ChatItem = ChatMessageItem | ChatToolItem | ChatPlanItem | ChatCompactionItem | ChatNoticeItem;
+/** A row of a subagent's block: one of the child's tool calls. */
+export interface ChatSubagentTool {
+  readonly toolCallId: string;
+  readonly title: string;
+  readonly icon: string;
+  readonly status: ChatToolStatus;
+}
+
+/**
+ * A subagent (a child session) in its parent's conversation: a collapsible block with the prompt
+ * it was given, its text, its tool rows, its report, and its own children.
+ */
+export interface ChatSubagentItem {
+  readonly kind: 'subagent';
+  /** The child's session id (the editor's): Stop and the rows' clicks name it. */
+  readonly sessionId: string;
+  readonly title: string;
+  readonly description?: string;
+  /** `running`, `requires_action`, `idle`, `unknown`, `unset`. */
+  readonly activity: string;
+  /** "running", "needs you", "idle (end_turn)", "running in the background". */
+  readonly state: string;
+  readonly background?: true;
+  /** Stop cancels it alone (the agent allows it and it runs). */
+  readonly canStop?: true;
+  readonly prompt?: string;
+  /** The child's own text (its end, when long). */
+  readonly text?: string;
+  /** Its latest tool calls; `moreTools` earlier ones are in the Tool Calls tree. */
+  readonly tools: readonly ChatSubagentTool[];
+  readonly moreTools?: number;
+  readonly report?: string;
+  readonly toolsUsed?: string;
+  /** It could not open (its id is another open session's). */
+  readonly error?: string;
+  readonly children?: readonly ChatSubagentItem[];
+}
+
+export type ChatItem = ChatMessageItem | ChatToolItem | ChatPlanItem | ChatCompactionItem | ChatNoticeItem | ChatSubagentItem;
 
 const TOOL_STATUS_LABELS: Readonly<Record<ChatToolStatus, string>> = { pending: 'pending', in_progress: 'running', completed: 'done', failed: 'failed' };
 
@@ -396,6 +434,8 @@ export type WebviewToHost =
   | { readonly v: number; readonly type: 'switchSession'; readonly sessionId: string }
   /** The switcher's close button: close an open session (its turn is cancelled first). */
   | { readonly v: number; readonly type: 'closeSession'; readonly sessionId: string }
+  /** Stop one running subagent (its child session), not the parent's turn. */
+  | { readonly v: number; readonly type: 'stopSubagent'; readonly sessionId: string }
   /** "Restore to before this prompt" on a user message. */
   | { readonly v: number; readonly type: 'restoreCheckpoint'; readonly turn: number }
   /** The turn's changes in the multi-diff editor. */
@@ -475,6 +515,7 @@ export function parseWebviewMessage(value: unknown): ParseResult<WebviewToHost> 
       return isId(f.planId) ? ok({ v, type, planId: f.planId }) : fail('openPlan: bad planId');
     case 'switchSession':
     case 'closeSession':
+    case 'stopSubagent':
       return isId(f.sessionId) ? ok({ v, type, sessionId: f.sessionId }) : fail(`${type}: bad sessionId`);
     case 'prompt':
       if (typeof f.text !== 'string' || !f.text.trim()) return fail('prompt: empty text');
@@ -609,6 +650,8 @@ function isChatItem(value: unknown): value is ChatItem {
       return typeof item.compactionId === 'string' && typeof item.status === 'string';
     case 'notice':
       return typeof item.severity === 'string' && typeof item.title === 'string';
+    case 'subagent':
+      return typeof item.sessionId === 'string' && typeof item.title === 'string' && typeof item.state === 'string' && Array.isArray(item.tools);
     default:
       return false;
   }

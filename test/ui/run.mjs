@@ -69,6 +69,8 @@ const SETTINGS = {
     { name: 'Claude-like agent (plans, compaction)', command: process.execPath, args: [join(repoRoot, 'out/test/agents/claudeLikeAgent.js')] },
     // Long turns and `_session/steering` as Claude's adapter serves it: test/ui/queue.test.mjs.
     { name: 'Steering agent (queue)', command: process.execPath, args: [join(repoRoot, 'out/test/agents/steeringAgent.js')] },
+    // Subagents as Claude's adapter sends them: test/ui/subagents.test.mjs.
+    { name: 'Subagent agent', command: process.execPath, args: [join(repoRoot, 'out/test/agents/subagentAgent.js')] },
   ],
 };
 

@@ -75,6 +75,8 @@ export interface AcpNativeApi {
    * changed it (`fs` write, its own edit reported as a tool call, or a command seen by the watcher).
    */
   changes(): LoggedChange[];
+  /** Undoes one subagent's changes alone (its own subagents' too). Returns how many files it put back. */
+  undoSubagentChanges(sessionId: string): Promise<number>;
   /** The copies of files larger than 2 MB the action log keeps in the workspace storage (their names). */
   largeCopies(): string[];
   /** Keeps one hunk of the latest change of a file. False when it is not pending. */
@@ -92,8 +94,10 @@ export interface AcpNativeApi {
   undoRestore(): Promise<string[]>;
   /** The active session's id, if there is one. */
   readonly activeSessionId: string | undefined;
-  /** The active session's tool calls as rendered, in order. */
-  toolCalls(): RenderedToolCall[];
+  /** The tool calls of a session (the active one by default; a subagent's too), as rendered, in order. */
+  toolCalls(sessionId?: string): RenderedToolCall[];
+  /** A session's node of the Tool Calls tree (the active one by default), rendered with its children. */
+  sessionTree(sessionId?: string): RenderedTreeItem | undefined;
   /** Fires (coalesced) when the active session's tool calls change. */
   readonly onDidChangeToolCalls: vscode.Event<void>;
   /** Counters for benchmarks and diagnostics. */
@@ -178,6 +182,12 @@ export interface OpenSessionInfo {
   activity: 'idle' | 'working' | 'waiting';
   /** The agent process of this session is running. */
   agentRunning: boolean;
+  /** A subagent's session: the session that announced it. */
+  parentSessionId?: string;
+  /** A subagent's session: the parent's tool call that spawned it, when known. */
+  parentToolCallId?: string;
+  /** A subagent's session: what its parent says of it. */
+  subagent?: { state: string; activity: string; background: boolean; cancellable: boolean; report?: string };
 }
 
 export interface AuthMethodInfo {
@@ -230,6 +240,8 @@ export interface PendingPermission {
 
 
 export interface LoggedChange {
+  /** The session that made the change: the session itself, or one of its subagents' sessions. */
+  sessionId: string;
   /** Index of the turn's user message in the session. */
   turn: number;
   path: string;

@@ -4,7 +4,7 @@ import { placeHunks } from '../review/model/actionHunks';
 import { snapshotText, type FileChange, type FileChangeView } from '../review/model/actionLog';
 import { currentFile } from '../review/snapshotFiles';
 import type { AcpNative } from '../root';
-import { callNode, type TreeNode } from '../cards/tree/model/treeModel';
+import { callNode, sessionNode, type TreeNode } from '../cards/tree/model/treeModel';
 import { cardOf } from '../session/model/toolCalls';
 import type { ToolCallState } from '../session/model/toolCalls';
 import type { SessionRecord } from '../session/agentSessions';
@@ -13,6 +13,8 @@ import { PermissionService } from '../permissions/permissionService';
 import { sessionActivity, sessionTitle } from '../session/model/openSessions';
 import { openSessionsOf } from '../chat/sessionList';
 import { sessionEventsApi } from './sessionEventsApi';
+import { undoSubagentChanges } from '../review/reviewCommands';
+import { activityLabel, subagentName } from '../session/model/subagents';
 
 /** Builds the API `activate()` returns, reading what the renderers actually produced. */
 export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], activation: AcpNativeStats['activation']): AcpNativeApi {
@@ -61,17 +63,23 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     stopAgent: (agentName) => acp.agents.stop(agentName),
     sessions: () => {
       const activeId = acp.sessions.active?.state.sessionId;
-      return openSessionsOf(acp.sessions, acp.permissions, acp.elicitations).map((s) => {
+      return openSessionsOf(acp.sessions, acp.permissions, acp.elicitations, true).map((s) => {
         const record = acp.sessions.session(s.sessionId);
+        const parent = record?.parent;
+        const subagent = parent && acp.sessions.session(parent.sessionId)?.state.subagent(parent.childId);
+        const parentToolCallId = subagent?.parentToolCallId ?? record?.state.spawnedBy;
         return {
           sessionId: s.sessionId,
           agent: record?.agentKey ?? '',
           agentName: s.agentName,
-          title: sessionTitle(s),
+          title: subagent ? subagentName(subagent) : sessionTitle(s),
           busy: s.busy,
           active: s.sessionId === activeId,
           activity: sessionActivity(s),
           agentRunning: record?.connection.process.isAlive ?? false,
+          ...(parent ? { parentSessionId: parent.sessionId } : {}),
+          ...(parentToolCallId ? { parentToolCallId } : {}),
+          ...(subagent ? { subagent: { state: activityLabel(subagent), activity: subagent.activity, background: subagent.background, cancellable: subagent.cancellable, ...(subagent.report ? { report: subagent.report } : {}) } } : {}),
         };
       });
     },
@@ -95,7 +103,11 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     largeCopies: () => acp.actionLog.largeCopiesOnDisk(),
     changes: () => {
       const sessionId = acp.sessions.active?.state.sessionId;
-      return sessionId ? acp.actionLog.views(sessionId).map((view) => loggedChange(view, acp.actionLog.largeBusy(view.change))) : [];
+      return sessionId ? acp.actionLog.views(sessionId).map((view) => loggedChange(sessionId, view, acp.actionLog.largeBusy(view.change))) : [];
+    },
+    undoSubagentChanges: async (sessionId) => {
+      const outcomes = await undoSubagentChanges(acp, sessionId);
+      return outcomes.filter((o) => o.undone.length > 0).length;
     },
     keepHunk: (path, index) => {
       const { sessionId, change } = latestChange(acp, path);
@@ -119,9 +131,13 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     get activeSessionId() {
       return acp.sessions.active?.state.sessionId;
     },
-    toolCalls: () => {
-      const session = acp.sessions.active ?? acp.sessions.all.at(-1);
+    toolCalls: (sessionId) => {
+      const session = sessionId === undefined ? (acp.sessions.active ?? acp.sessions.all.at(-1)) : acp.sessions.session(sessionId);
       return session ? session.state.toolCalls().map((call) => renderedCall(acp, session, call)) : [];
+    },
+    sessionTree: (sessionId) => {
+      const id = sessionId ?? acp.sessions.active?.state.sessionId;
+      return id && acp.sessions.session(id) ? treeItem(acp, sessionNode(id)) : undefined;
     },
     onDidChangeToolCalls: changed.event,
     stats: () => {
@@ -176,7 +192,7 @@ function latestChange(acp: AcpNative, path: string): { sessionId: string; change
   return { sessionId, change };
 }
 
-function loggedChange(view: FileChangeView, checking: boolean): LoggedChange {
+function loggedChange(sessionId: string, view: FileChangeView, checking: boolean): LoggedChange {
   const { change } = view;
   let conflicts = 0;
   const after = change.after ? snapshotText(change.after) : undefined;
@@ -186,6 +202,7 @@ function loggedChange(view: FileChangeView, checking: boolean): LoggedChange {
     conflicts = places.filter((p, i) => !p.ok && change.hunkStates[i] === 'pending').length;
   }
   return {
+    sessionId: change.madeBy ?? sessionId,
     turn: change.turn,
     path: change.path,
     hunks: view.hunks.length,

@@ -65,7 +65,7 @@ export async function pickAgentForSession(deps: {
 }): Promise<string | undefined> {
   const { config, sessions } = deps;
   const running = new Set(deps.agents.runningKeys);
-  const openCount = (agent: string) => sessions.all.filter((s) => s.agentKey === agent).length;
+  const openCount = (agent: string) => sessions.topLevel.filter((s) => s.agentKey === agent).length;
   const detail = (agent: string) => {
     const parts = [agent === config.defaultAgent ? 'default' : undefined, running.has(agent) ? 'running' : undefined];
     const open = openCount(agent);

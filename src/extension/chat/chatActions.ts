@@ -120,6 +120,8 @@ export class ChatActions extends Disposable {
         return;
       case 'closeSession':
         return verbs.closeSession(message.sessionId);
+      case 'stopSubagent':
+        return verbs.cancel(message.sessionId);
       case 'restoreCheckpoint':
         // The command asks first, listing the files.
         if (session) await vscode.commands.executeCommand('acpNative.restoreCheckpoint', { sessionId: session.state.sessionId, turn: message.turn });

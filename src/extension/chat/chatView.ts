@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { CHAT_PROTOCOL_VERSION, packChanges, packItem, type ChatStatus, type WebviewToHost } from '../../protocol/chat';
+import { CHAT_PROTOCOL_VERSION, packChanges, packItem, type ChatElicitation, type ChatStatus, type WebviewToHost } from '../../protocol/chat';
 import { ChatTranscript, changeBytes, turnsRefreshWait, type PatchOptions } from './model/chatViewModel';
 import { chatStatus } from './model/chatStatus';
 import { switcherEntries, type OpenSession } from '../session/model/openSessions';
@@ -14,6 +14,7 @@ import { callDisplayTitle, fileDisplayPath } from '../workspace/titles';
 import type { ChatActions } from './chatActions';
 import type { ChatPanel } from './chatPanel';
 import type { PromptQueues } from '../queue/promptQueues';
+import { subagentName } from '../session/model/subagents';
 
 /** Changes are gathered this long and sent as one message (a frame at 60 Hz). */
 const FLUSH_DELAY_MS = 16;
@@ -95,6 +96,11 @@ export class ChatView extends Disposable {
       deps.sessions.onDidChangeSession(({ session, changes }) => {
         // Another session's title or first prompt shows in the switcher.
         if (session !== this.shown) {
+          // A subagent of the shown session: its block in the parent's conversation changed.
+          if (session.parent && this.shown && deps.sessions.rootOf(session.state.sessionId) === this.shown.state.sessionId) {
+            this.schedule({ transcript: true, status: true });
+            return;
+          }
           if (changes.info || changes.transcript) this.schedule({ status: true });
           return;
         }
@@ -121,7 +127,7 @@ export class ChatView extends Disposable {
 
   /** The session the view shows: the active one, else the newest. */
   currentSession(): SessionRecord | undefined {
-    return this.deps.sessions.active ?? this.deps.sessions.all.at(-1);
+    return this.deps.sessions.active ?? this.deps.sessions.topLevel.at(-1);
   }
 
   private receive(message: Exclude<WebviewToHost, { type: 'ready' }>): void {
@@ -218,6 +224,14 @@ export class ChatView extends Disposable {
       ? new ChatTranscript(shown.state, {
           callTitle: (call) => callDisplayTitle(call),
           displayPath: (path) => fileDisplayPath(path),
+          subagents: {
+            child: (parent, childId) => {
+              const owner = this.deps.sessions.session(parent.sessionId);
+              const child = owner && this.deps.sessions.childOf(owner, childId);
+              return child ? { sessionId: child.state.sessionId, state: child.state } : undefined;
+            },
+            callTitle: (call) => callDisplayTitle(call),
+          },
           ...(turns ? { turnChanges: (turn: number) => (this.turnChanges ??= turns.turnChanges(shown.state.sessionId))(turn) } : {}),
         })
       : undefined;
@@ -231,18 +245,45 @@ export class ChatView extends Disposable {
     this.deps.panel.post({ v: CHAT_PROTOCOL_VERSION, type: 'reset', status, items: reset.items.map(packItem), ...(reset.more ? { more: true as const } : {}) });
   }
 
+  /** The subagent's name as its parent announced it. */
+  private subagentName(sessionId: string): string | undefined {
+    const record = this.deps.sessions.session(sessionId);
+    const parent = record?.parent;
+    const subagent = parent && this.deps.sessions.session(parent.sessionId)?.state.subagent(parent.childId);
+    return subagent ? subagentName(subagent) : undefined;
+  }
+
+  /** The forms of the session and of its subagents (a subagent's form names it), each once. */
+  private elicitationsOf(sessionId: string | undefined, subtree: readonly SessionRecord[]): ChatElicitation[] {
+    const forms = new Map<number, ChatElicitation>();
+    for (const form of this.deps.elicitations.pending(sessionId)) forms.set(form.id, form);
+    for (const child of subtree) {
+      if (child.state.sessionId === sessionId) continue;
+      const name = this.subagentName(child.state.sessionId);
+      for (const form of this.deps.elicitations.pending(child.state.sessionId)) {
+        if (!forms.has(form.id)) forms.set(form.id, name ? { ...form, message: `${name} (subagent) asks: ${form.message}` } : form);
+      }
+    }
+    return [...forms.values()];
+  }
+
   private status(): ChatStatus {
     const session = this.shown;
     const sessionId = session?.state.sessionId;
+    const subtree = sessionId ? this.deps.sessions.subtreeOf(sessionId) : [];
     return chatStatus({
       state: session?.state,
       agentName: session?.agentName,
       busy: session?.busy ?? false,
-      questions: sessionId ? this.deps.permissions.requests.pending(sessionId) : [],
-      questionTitle: (q) => PermissionService.titleOf(q),
+      questions: subtree.flatMap((s) => this.deps.permissions.requests.pending(s.state.sessionId)),
+      // A subagent's question says which subagent asks.
+      questionTitle: (q) => {
+        const name = q.sessionId === sessionId ? undefined : this.subagentName(q.sessionId);
+        return name ? `${name} (subagent): ${PermissionService.titleOf(q)}` : PermissionService.titleOf(q);
+      },
       questionInspect: (q) => this.deps.permissions.inspectLabel(q.id),
       attachments: this.deps.actions.attachmentChoices(),
-      elicitations: this.deps.elicitations.pending(sessionId),
+      elicitations: this.elicitationsOf(sessionId, subtree),
       acceptsImages: session?.connection.initializeResponse.agentCapabilities?.promptCapabilities?.image === true,
       sessions: switcherEntries(this.openSessions(), sessionId),
       queue: this.deps.queues.view(sessionId),

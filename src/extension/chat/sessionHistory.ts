@@ -26,7 +26,7 @@ export class SessionHistory extends Disposable {
   ) {
     super();
     const record = () => {
-      for (const session of sessions.all) {
+      for (const session of sessions.topLevel) {
         const firstPrompt = session.state.transcript.find((e) => e.type === 'message' && e.role === 'user');
         const title = session.state.title ?? (firstPrompt?.type === 'message' ? firstPrompt.text : '');
         if (title) this.remember({ sessionId: session.state.sessionId, agentName: session.agentName, title: oneLine(title), updatedAt: new Date().toISOString() });

@@ -8,16 +8,22 @@ export function openSessionsOf(
   sessions: AgentSessions,
   permissions: Pick<PermissionService, 'requests'>,
   elicitations?: Pick<ElicitationService, 'pending'>,
+  /** Subagents' sessions too (the API lists them; the switcher does not). */
+  withSubagents = false,
 ): OpenSession[] {
-  return sessions.all.map((record) => {
+  return (withSubagents ? sessions.all : sessions.topLevel).map((record) => {
     const id = record.state.sessionId;
+    // A session's subagents are part of it: their questions are its questions, their work its work.
+    const subtree = sessions.subtreeOf(id);
+    let questions = 0;
+    for (const s of subtree) questions += permissions.requests.pending(s.state.sessionId).length + (elicitations?.pending(s.state.sessionId).length ?? 0);
     return {
       sessionId: id,
       agentName: record.agentName,
       title: record.state.title,
       transcript: record.state.transcript,
-      busy: record.busy,
-      questions: permissions.requests.pending(id).length + (elicitations?.pending(id).length ?? 0),
+      busy: subtree.some((s) => s.busy),
+      questions,
       running: record.connection.process.isAlive,
     };
   });

@@ -26,7 +26,7 @@ export class ChatStatusBar extends Disposable {
     this.item.command = 'acpNative.focusChat';
     this._register(sessions.onDidChangeSessions(() => this.update()));
     // Another session's new title changes its line in the tooltip (the text names only counts).
-    this._register(sessions.onDidChangeSession(({ changes }) => changes.info && this.sessions.all.length > 1 && this.update()));
+    this._register(sessions.onDidChangeSession(({ changes }) => changes.info && this.sessions.topLevel.length > 1 && this.update()));
     this._register(requests.onDidChange(() => this.update()));
     this.update();
     this.item.show();

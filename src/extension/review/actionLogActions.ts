@@ -117,6 +117,21 @@ export class ActionLogActions {
     return outcome;
   }
 
+  /**
+   * Takes back one subagent's changes alone (and its own subagents'), newest first: its parent's
+   * and its siblings' changes stay. `madeBy` holds the subagent's session and those under it.
+   */
+  async undoSubagent(sessionId: string, madeBy: ReadonlySet<string>): Promise<UndoOutcome[]> {
+    const outcomes: UndoOutcome[] = [];
+    const changes = this.log.changes(sessionId).filter((c) => c.madeBy !== undefined && madeBy.has(c.madeBy));
+    for (const change of changes.reverse()) {
+      const indexes = pendingIndexes(change);
+      if (indexes.length > 0) outcomes.push(await this.carryOut(change, indexes));
+    }
+    this.deps.capture.changed(sessionId);
+    return outcomes;
+  }
+
   async undoTurn(sessionId: string, turn: number): Promise<UndoOutcome[]> {
     await this.deps.capture.beforesSettled();
     const outcomes: UndoOutcome[] = [];

@@ -12,6 +12,7 @@ import { readSnapshotSync } from './snapshotFiles';
 import { ActionLogStore } from './actionLogStore';
 import { LargeFiles } from './largeFiles';
 import { WorkspaceReads } from './captureReads';
+import { subagentName } from '../session/model/subagents';
 
 /**
  * What the agent itself changes is saved this long after the change, all sessions together: a
@@ -138,7 +139,12 @@ export class ActionLogCapture extends Disposable {
   /** A tool call the session's store just applied (see `SessionStateOptions.onToolCallApplied`). */
   private callApplied(sessionId: string, applied: AppliedCall): void {
     try {
-      this.capture.callApplied(sessionId, applied);
+      // A subagent's changes go in its top-level session's log, attributed to the subagent.
+      const root = this.deps.sessions.rootOf(sessionId);
+      if (root === sessionId) return this.capture.callApplied(sessionId, applied);
+      // A background subagent works on after its parent's turn ended: still that turn's work.
+      if (!this.capture.isBusy(root)) this.capture.beginTurn(root, this.log.currentTurn(root));
+      this.log.attribute(sessionId, () => this.capture.callApplied(root, applied));
     } catch (error) {
       this.deps.log.error(`Action log: ${errorMessage(error)}`);
     }
@@ -149,17 +155,20 @@ export class ActionLogCapture extends Disposable {
    * done, so that our own write does not overtake it.
    */
   async beforeFsWrite(sessionId: string, path: string): Promise<void> {
-    await this.large.done(this.capture.beforeFsWrite(sessionId, path)?.before);
+    const root = this.deps.sessions.rootOf(sessionId);
+    const by = root === sessionId ? undefined : sessionId;
+    await this.large.done(this.log.attribute(by, () => this.capture.beforeFsWrite(root, path))?.before);
   }
 
   /** After a `fs/write_text_file` (`written`, or refused or failed): what the agent left. */
   afterFsWrite(sessionId: string, path: string, written: boolean): void {
-    this.capture.afterFsWrite(sessionId, path, written);
+    const root = this.deps.sessions.rootOf(sessionId);
+    this.log.attribute(root === sessionId ? undefined : sessionId, () => this.capture.afterFsWrite(root, path, written));
   }
 
   /** Resolves when the copies of the large files a tool call names are done (its permission waits for them). */
   async copiesOf(sessionId: string, toolCallId: string): Promise<void> {
-    for (const change of this.log.changes(sessionId)) if (change.toolCallIds.includes(toolCallId)) await this.large.done(change.before);
+    for (const change of this.log.changes(this.deps.sessions.rootOf(sessionId))) if (change.toolCallIds.includes(toolCallId)) await this.large.done(change.before);
   }
 
   /** Whether a change's large file is still being copied or hashed (Undo then waits for it). */
@@ -183,7 +192,14 @@ export class ActionLogCapture extends Disposable {
 
   /** What the chat says of each turn of a session (see `turnChangeLabels`), from the log as it is now. */
   turnChanges(sessionId: string): (turn: number) => string | undefined {
-    return this.changeViews.turnChanges(sessionId);
+    return this.changeViews.turnChanges(sessionId, (by) => this.subagentName(by));
+  }
+
+  /** How Review and the turn summary name a subagent's session: as its parent announced it. */
+  subagentName(sessionId: string): string {
+    const parent = this.deps.sessions.session(sessionId)?.parent;
+    const subagent = parent && this.deps.sessions.session(parent.sessionId)?.state.subagent(parent.childId);
+    return subagent ? subagentName(subagent) : 'a closed subagent';
   }
 
   /** A turn's summary, counting a change still in progress from the file as it is now. */
@@ -234,8 +250,9 @@ export class ActionLogCapture extends Disposable {
   /** Turns that ended, sessions opened (their stored log loaded) and sessions cleared (their log leaves memory). */
   private sessionsChanged(): void {
     const { sessions } = this.deps;
-    for (const sessionId of this.capture.busySessions()) if (!sessions.session(sessionId)?.busy) this.capture.endTurn(sessionId);
-    for (const record of sessions.all) if (!this.log.hasSession(record.state.sessionId)) this.loadStored(record.state.sessionId);
+    // A session's turn goes on while any of its subagents still works (in the background).
+    for (const sessionId of this.capture.busySessions()) if (!sessions.subtreeOf(sessionId).some((s) => s.busy)) this.capture.endTurn(sessionId);
+    for (const record of sessions.topLevel) if (!this.log.hasSession(record.state.sessionId)) this.loadStored(record.state.sessionId);
     for (const sessionId of this.log.sessionIds()) {
       // A session cleared from the view leaves memory; loading it again reads it back from storage.
       if (sessions.session(sessionId) || this.capture.isBusy(sessionId)) continue;

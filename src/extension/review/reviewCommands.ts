@@ -11,7 +11,11 @@ import type { HunkLenses } from './hunkLenses';
 export interface ReviewCommandDeps {
   readonly actionLog: ActionLogCapture;
   readonly actionLogActions: ActionLogActions;
-  readonly sessions: { readonly active: { readonly state: { readonly sessionId: string } } | undefined };
+  readonly sessions: {
+    readonly active: { readonly state: { readonly sessionId: string } } | undefined;
+    rootOf(sessionId: string): string;
+    subtreeOf(sessionId: string): readonly { readonly state: { readonly sessionId: string } }[];
+  };
   readonly hunkLenses: Pick<HunkLenses, 'pendingHunks'>;
 }
 
@@ -49,6 +53,12 @@ const REVIEW_COMMANDS: Record<string, ReviewCommand> = {
     if (target === undefined) return undefined;
     if ('changeId' in target) return reportUndo([await acp.actionLogActions.undo(target.sessionId, target.changeId)]);
     return reportUndo(await acp.actionLogActions.undoTurn(target.sessionId, target.turn));
+  },
+  // A subagent's node in the Tool Calls tree: its changes (and its own subagents') alone.
+  'acpNative.undoSubagentChanges': async (acp, target) => {
+    const sessionId = typeof target === 'string' ? target : (target as { sessionId?: unknown } | undefined)?.sessionId;
+    if (typeof sessionId !== 'string') return undefined;
+    return reportUndo(await undoSubagentChanges(acp, sessionId));
   },
   'acpNative.actionLog.keepHunk': (acp, sessionId, changeId, index) => acp.actionLogActions.keepHunk(String(sessionId), Number(changeId), Number(index)),
   'acpNative.actionLog.undoHunk': async (acp, sessionId, changeId, index) =>
@@ -192,4 +202,10 @@ function moveToHunk(acp: ReviewCommandDeps, step: 1 | -1): void {
   const position = new vscode.Position(target, 0);
   editor.selection = new vscode.Selection(position, position);
   editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+}
+
+/** Undoes what one subagent's session (and those under it) changed, leaving the rest of the turn. */
+export function undoSubagentChanges(deps: ReviewCommandDeps, sessionId: string): Promise<UndoOutcome[]> {
+  const madeBy = new Set(deps.sessions.subtreeOf(sessionId).map((s) => s.state.sessionId));
+  return deps.actionLogActions.undoSubagent(deps.sessions.rootOf(sessionId), madeBy);
 }

@@ -11,9 +11,12 @@ import type { AgentConnection } from '../wire/agentConnection';
 import { beforeEachRequest, type ClientRequestHandlers } from '../wire/clientMethods';
 import { SessionAliases } from './model/sessionAliases';
 import { Scope } from '../base/scope';
+import type { SubagentApplied } from './model/subagents';
 
 /** Updates held for sessions whose `session/new` has not answered yet (all sessions together). */
 const MAX_EARLY_UPDATES = 1000;
+/** Updates held for subagents whose `subagent_update` has not come yet (all of them together). */
+const MAX_UNANNOUNCED_UPDATES = 2000;
 
 /** A session of an agent, as the UI sees it. */
 export interface SessionRecord {
@@ -51,6 +54,11 @@ export interface SessionRecord {
   questions: Scope;
   /** The turn was cancelled: a form that arrives before the next turn begins is answered `cancel` at once. */
   turnCancelled: boolean;
+  /**
+   * A subagent's session: the session that announced it (`subagent_update`) and the id the parent
+   * names it by (the agent's). Undefined for a session the user opened.
+   */
+  readonly parent?: { readonly sessionId: string; readonly childId: string };
 }
 
 export interface SessionChangeEvent {
@@ -109,7 +117,7 @@ export class AgentSessions extends Disposable {
     },
   ) {
     super();
-    this.early = new EarlyUpdates({ maxHeld: MAX_EARLY_UPDATES, log: (m) => deps.log.warn(m) });
+    this.early = new EarlyUpdates({ maxHeld: MAX_EARLY_UPDATES, maxOrphans: MAX_UNANNOUNCED_UPDATES, log: (m) => deps.log.warn(m) });
     this.router = new UpdateRouter({
       queue: this.updateQueue,
       sessions: this.sessions,
@@ -123,8 +131,52 @@ export class AgentSessions extends Disposable {
     return this.activeSessionIdValue ? this.sessions.get(this.activeSessionIdValue) : undefined;
   }
 
+  /** Every open session, subagents' included. */
   get all(): readonly SessionRecord[] {
     return [...this.sessions.values()];
+  }
+
+  /** The sessions the user opened (not the subagents'): the switcher, the status bar, the tree's roots. */
+  get topLevel(): readonly SessionRecord[] {
+    return this.all.filter((r) => !r.parent);
+  }
+
+  /** The subagents a session announced that have a session here, in the order they came. */
+  childrenOf(sessionId: string): SessionRecord[] {
+    const record = this.sessions.get(sessionId);
+    if (!record) return [];
+    const children: SessionRecord[] = [];
+    for (const subagent of record.state.subagents) {
+      const child = this.childOf(record, subagent.childId);
+      if (child) children.push(child);
+    }
+    return children;
+  }
+
+  /** The session of the child `parent` names `childId`, if it opened. */
+  childOf(parent: Pick<SessionRecord, 'connection' | 'state'>, childId: string): SessionRecord | undefined {
+    const child = this.sessions.get(this.clientIdOf(parent.connection, childId));
+    return child?.parent?.sessionId === parent.state.sessionId ? child : undefined;
+  }
+
+  /** The session the user opened that a (possibly nested) subagent's session belongs to. */
+  rootOf(sessionId: string): string {
+    let id = sessionId;
+    for (let depth = 0; depth < 64; depth++) {
+      const parent = this.sessions.get(id)?.parent?.sessionId;
+      if (!parent) return id;
+      id = parent;
+    }
+    return id;
+  }
+
+  /** The session and every subagent under it, depth first. */
+  subtreeOf(sessionId: string): SessionRecord[] {
+    const record = this.sessions.get(sessionId);
+    if (!record) return [];
+    const out: SessionRecord[] = [record];
+    for (let i = 0; i < out.length && out.length < 10_000; i++) out.push(...this.childrenOf((out[i] as SessionRecord).state.sessionId));
+    return out;
   }
 
   session(sessionId: string): SessionRecord | undefined {
@@ -181,15 +233,15 @@ export class AgentSessions extends Disposable {
   close(record: SessionRecord): void {
     const sessionId = record.state.sessionId;
     this.remove(record);
-    if (this.activeSessionIdValue === sessionId) this.activeSessionIdValue = this.all.at(-1)?.state.sessionId;
+    if (this.activeSessionIdValue === sessionId) this.activeSessionIdValue = this.topLevel.at(-1)?.state.sessionId;
     if (this.lastActiveSessionId === sessionId) this.lastActiveSessionId = undefined;
     this.changed();
   }
 
   /** Clears the sessions not in a turn (Clear Tool Calls). */
   clear(): void {
-    for (const record of [...this.sessions.values()]) {
-      if (!record.busy) this.remove(record);
+    for (const record of this.topLevel) {
+      if (!record.busy && this.sessions.has(record.state.sessionId)) this.remove(record);
     }
     if (this.activeSessionIdValue && !this.sessions.has(this.activeSessionIdValue)) this.activeSessionIdValue = undefined;
     if (this.lastActiveSessionId && !this.sessions.has(this.lastActiveSessionId)) this.lastActiveSessionId = undefined;
@@ -197,6 +249,8 @@ export class AgentSessions extends Disposable {
   }
 
   private remove(record: SessionRecord): void {
+    // Its subagents go with it (a reload announces them again).
+    for (const child of this.childrenOf(record.state.sessionId)) this.remove(child);
     record.state.dispose();
     this.sessions.delete(record.state.sessionId);
     try {
@@ -226,6 +280,8 @@ export class AgentSessions extends Disposable {
     record.questions = new Scope();
     record.turnCancelled = true;
     open.dispose();
+    // A cancelled turn cancels its subagents' work too: their questions are let go with it.
+    for (const child of this.childrenOf(record.state.sessionId)) this.cancelQuestions(child);
   }
 
   /** A turn of the session begins: its questions are asked again. */
@@ -350,17 +406,32 @@ export class AgentSessions extends Disposable {
       this.deps.log.info(`Agent "${connection.name}" session ${agentSessionId} is known here as ${sessionId} (another agent uses that id).`);
     }
     const roots = this.deps.workspaceRoots();
-    const state = new SessionState({
+    return this.open({ sessionId, agentSessionId, agentKey, connection, cwd: cwd ?? roots.cwd, additional });
+  }
+
+  private open(init: {
+    sessionId: string;
+    agentSessionId: string;
+    agentKey: string;
+    connection: AgentConnection;
+    cwd: string;
+    additional: readonly string[];
+    parent?: SessionRecord['parent'];
+  }): SessionRecord {
+    const { sessionId, connection } = init;
+    const state: SessionState = new SessionState({
       sessionId,
-      cwd: cwd ?? roots.cwd,
-      additionalDirectories: additional,
+      cwd: init.cwd,
+      additionalDirectories: init.additional,
       onToolCallApplied: (applied) => this.callApplied(sessionId, applied),
+      // Called only once updates apply, after the record below exists.
+      onSubagent: (applied) => this.subagentAnnounced(record, applied),
     });
     const record: SessionRecord = {
       state,
       agentName: connection.name,
-      agentKey,
-      agentSessionId,
+      agentKey: init.agentKey,
+      agentSessionId: init.agentSessionId,
       connection,
       busy: false,
       loading: false,
@@ -368,11 +439,53 @@ export class AgentSessions extends Disposable {
       agentScope: this.agentScopeOf(connection),
       questions: new Scope(),
       turnCancelled: false,
+      ...(init.parent ? { parent: init.parent } : {}),
     };
     state.onDidChange((changes) => this.sessionChangeEmitter.fire({ session: record, changes }));
     this.sessions.set(sessionId, record);
-    for (const update of this.early.take(agentSessionId)) state.apply(update);
+    for (const update of this.early.take(init.agentSessionId)) state.apply(update as acp.SessionUpdate);
     this.changed();
     return record;
+  }
+
+  /**
+   * A session announced a subagent (`subagent_update`, handled whether or not the client advertised
+   * `subagents`): the first announcement opens the child's own session, bound to its parent, so the
+   * child's traffic (updates, tool calls, questions) lands there and never on the parent. A child
+   * whose id is another open session of the same agent is refused (shown as such), never merged.
+   */
+  private subagentAnnounced(parent: SessionRecord, applied: SubagentApplied): void {
+    const { record: subagent } = applied;
+    const existing = this.sessions.get(this.clientIdOf(parent.connection, subagent.childId));
+    const mine = existing?.parent?.sessionId === parent.state.sessionId && existing.connection === parent.connection;
+    if (mine) {
+      const busy = subagent.activity === 'running' || subagent.activity === 'requires_action';
+      if (existing.busy !== busy) {
+        existing.busy = busy;
+        this.changed();
+      }
+      return;
+    }
+    if (!applied.created) return;
+    if (existing && existing.connection === parent.connection) {
+      const why = `its session id is the open session ${existing.state.sessionId}; not merged`;
+      this.deps.log.error(`Agent "${parent.connection.name}": subagent ${subagent.childId} of session ${parent.state.sessionId} refused: ${why}.`);
+      parent.state.markSubagentCollision(subagent.childId, why);
+      return;
+    }
+    // A dead predecessor's record of this child (a restarted agent replays the parent): replaced.
+    if (existing && !existing.connection.process.isAlive && existing.agentKey === parent.agentKey && existing.agentSessionId === subagent.childId) this.remove(existing);
+    const sessionId = this.aliases.assign(parent.connection, subagent.childId, subagent.childId, (id) => this.sessions.has(id));
+    const child = this.open({
+      sessionId,
+      agentSessionId: subagent.childId,
+      agentKey: parent.agentKey,
+      connection: parent.connection,
+      cwd: subagent.cwd ?? parent.state.cwd,
+      additional: subagent.additionalDirectories ?? parent.state.additionalDirectories,
+      parent: { sessionId: parent.state.sessionId, childId: subagent.childId },
+    });
+    child.busy = subagent.activity === 'running' || subagent.activity === 'requires_action';
+    child.loading = parent.loading;
   }
 }

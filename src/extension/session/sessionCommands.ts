@@ -16,6 +16,8 @@ export function sessionCommands(deps: {
     'acpNative.cancel': () => verbs.cancel(),
     'acpNative.newSession': async () => (await verbs.newSession()).state.sessionId,
     'acpNative.clearToolCalls': () => sessions.clear(),
+    // From a subagent's node in the Tool Calls tree (or its session id).
+    'acpNative.stopSubagent': (target: unknown) => verbs.cancel(sessionIdOf(target)),
     'acpNative.openToolCall': async (sessionId: unknown, toolCallId: unknown) => {
       const session = sessions.session(String(sessionId));
       const call = session?.state.toolCall(String(toolCallId));
@@ -26,4 +28,11 @@ export function sessionCommands(deps: {
       await deps.cards.open(session, call);
     },
   };
+}
+
+/** A command's session: its id, or a tree node that names it. */
+export function sessionIdOf(target: unknown): string | undefined {
+  if (typeof target === 'string') return target;
+  const id = (target as { sessionId?: unknown } | undefined)?.sessionId;
+  return typeof id === 'string' ? id : undefined;
 }

@@ -96,6 +96,7 @@ export class SessionVerbs {
     if (tooLarge) throw new PromptTooLargeError(tooLarge);
     const target = sessionId === undefined ? undefined : sessions.session(sessionId);
     if (sessionId !== undefined && !target) throw new Error(`There is no open session ${sessionId}.`);
+    if (target?.parent) throw new Error('A subagent takes its work from its parent session: prompt the parent instead.');
     const agentKey = target?.agentKey ?? sessions.active?.agentKey ?? sessions.lastActiveAgentKey();
     // A sign-in may restart the agent, so the retry asks again for the session; the prompt is
     // shown once per session it is sent to.
@@ -169,11 +170,25 @@ export class SessionVerbs {
   /** Cancels a session's running turn (the active session's by default), through its own agent. */
   async cancel(sessionId = this.deps.sessions.active?.state.sessionId): Promise<void> {
     const session = sessionId ? this.deps.sessions.session(sessionId) : undefined;
+    if (session?.parent) return this.stopSubagent(session, session.parent);
     if (!session?.busy) return;
     // The agent hears of the cancel first, so it reads the `cancelled` answers that follow as
     // part of it rather than as a refusal of one call.
     await session.connection.cancel(session.agentSessionId);
     this.deps.sessions.cancelQuestions(session);
+  }
+
+  /**
+   * Stops one subagent's work, not its parent's turn: `session/cancel` with the child's id, which
+   * the agent allows only when the child's `capabilities.cancel` is there.
+   */
+  private async stopSubagent(child: SessionRecord, parent: NonNullable<SessionRecord['parent']>): Promise<void> {
+    const subagent = this.deps.sessions.session(parent.sessionId)?.state.subagent(parent.childId);
+    if (!subagent) return;
+    if (!subagent.cancellable) throw new Error('The agent does not let this subagent be stopped on its own; stop its parent\'s turn instead.');
+    if (subagent.activity !== 'running' && subagent.activity !== 'requires_action') return;
+    await child.connection.cancel(child.agentSessionId);
+    this.deps.sessions.cancelQuestions(child);
   }
 
   /**
@@ -293,7 +308,11 @@ export class SessionVerbs {
     } finally {
       // Delivered while `loading` still says it is history (diffs of old edits do not auto-open).
       release();
-      record.loading = false;
+      // The subagents the replay announced are history too.
+      for (const opened of sessions.subtreeOf(record.state.sessionId)) {
+        opened.loading = false;
+        if (opened !== record) opened.state.endTurn();
+      }
     }
     if (response.modes) record.state.setModes(response.modes);
     if (response.configOptions) record.state.setConfigOptions(response.configOptions);

@@ -96,6 +96,9 @@ export class AgentConnection {
       session: { notices: {}, compaction: {}, configOptions: { boolean: {} } },
       // `plan_update` / `plan_removed`: markdown and file plans as cards.
       plan: {},
+      // Subagents as child sessions of their own (`subagent_update`, `session_message`), not as
+      // one opaque call whose children's calls land on the parent.
+      subagents: {},
       _meta: { [TERMINAL_OUTPUT_CAPABILITY]: true, [TERMINAL_AUTH_META]: true },
     };
     const initialize = connection.agent.request(acp.methods.agent.initialize, {

@@ -265,6 +265,27 @@ function compactionUpdate(update: Rec): Bad | undefined {
   return undefined;
 }
 
+function subagentUpdate(update: Rec): Bad | undefined {
+  const bad = str(update.sessionId, 'sessionId') ?? optStr(update.title, 'title') ?? optStr(update.description, 'description') ?? optStr(update.cwd, 'cwd');
+  if (bad) return bad;
+  if (update.sessionId === '') return new Bad('sessionId', 'a non-empty string', update.sessionId);
+  const state = update.state;
+  if (state != null && (!isRecord(state) || typeof state.state !== 'string')) return new Bad('state', 'an object with a string state, null or absent', state);
+  const capabilities = update.capabilities;
+  if (capabilities != null && !isRecord(capabilities)) return new Bad('capabilities', 'an object, null or absent', capabilities);
+  return update.additionalDirectories == null ? undefined : optArray(update.additionalDirectories, 'additionalDirectories');
+}
+
+function optBlocks(value: unknown, path: string): Bad | undefined {
+  if (value == null) return undefined;
+  if (!Array.isArray(value)) return new Bad(path, 'an array, null or absent', value);
+  for (let i = 0; i < value.length; i++) {
+    const bad = contentBlock(value[i], `${path}[${i}]`);
+    if (bad) return bad;
+  }
+  return undefined;
+}
+
 /** The kind's fields, or undefined for a kind whose fields the client does not read. */
 function checkUpdate(kind: string, update: Rec): Bad | undefined {
   switch (kind) {
@@ -298,6 +319,12 @@ function checkUpdate(kind: string, update: Rec): Bad | undefined {
       return usage(update);
     case 'notice':
       return notice(update);
+    case 'subagent_update':
+      return subagentUpdate(update);
+    case 'session_message':
+      return str(update.messageId, 'messageId') ?? optStr(update.senderSessionId, 'senderSessionId') ?? optStr(update.recipientSessionId, 'recipientSessionId') ?? optBlocks(update.content, 'content');
+    case 'session_message_chunk':
+      return str(update.messageId, 'messageId') ?? contentBlock(update.content, 'content');
     default:
       // Kinds newer than this client: SessionState ignores them with a warning, as ACP asks.
       return undefined;
@@ -358,6 +385,9 @@ const KNOWN_KINDS: ReadonlySet<string> = new Set([
   'compaction_summary_chunk',
   'plan_update',
   'plan_removed',
+  'subagent_update',
+  'session_message',
+  'session_message_chunk',
 ] satisfies UnstableSessionNotification['update']['sessionUpdate'][]);
 
 /** A kind newer than this client (accepted, then ignored by SessionState): worth one log line. */

@@ -49,3 +49,26 @@ describe('updates for a session that has no record', () => {
     done();
   });
 });
+
+describe('updates for a subagent not announced yet', () => {
+  it('keeps them (bounded) for the subagent_update that announces the child, in order', () => {
+    const logged: string[] = [];
+    const early = new EarlyUpdates<string>({ maxHeld: 10, maxOrphans: 3, log: (m) => logged.push(m) });
+    early.receive('child', 'a');
+    early.receive('child', 'b');
+    assert.deepEqual(early.take('child'), ['a', 'b']);
+    assert.deepEqual(logged, []);
+  });
+
+  it('drops the oldest id first when full, and says so', () => {
+    const logged: string[] = [];
+    const early = new EarlyUpdates<string>({ maxHeld: 10, maxOrphans: 3, log: (m) => logged.push(m) });
+    early.receive('ghost', 'g1');
+    early.receive('ghost', 'g2');
+    early.receive('child', 'c1');
+    early.receive('child', 'c2');
+    assert.deepEqual(early.take('ghost'), []);
+    assert.deepEqual(early.take('child'), ['c1', 'c2']);
+    assert.match(logged[0] ?? '', /"ghost".*no subagent_update announced it/);
+  });
+});

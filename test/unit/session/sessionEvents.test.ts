@@ -33,6 +33,8 @@ const shape = (state: SessionState) =>
         return `compaction ${e.compaction.id} ${e.compaction.status}`;
       case 'notice':
         return `notice ${e.notice.severity} ${e.notice.title}${e.notice.count > 1 ? ` ×${e.notice.count}` : ''}`;
+      case 'subagent':
+        return `subagent ${e.subagent.childId}`;
     }
   });
 

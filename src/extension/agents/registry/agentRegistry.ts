@@ -121,7 +121,7 @@ export class AgentRegistry extends Disposable {
     const { sessions, verbs, config, log } = this.deps;
     // Stopped first: its sessions then close here without asking a process about to go to free them.
     await this.deps.agents.stop(added.name);
-    for (const session of sessions.all.filter((s) => s.agentKey === added.name)) await verbs.closeSession(session.state.sessionId);
+    for (const session of sessions.topLevel.filter((s) => s.agentKey === added.name)) await verbs.closeSession(session.state.sessionId);
     await this.added.remove(id);
     await this.installer.uninstall(id);
     if (config.defaultAgent === added.name) await config.resetDefaultAgent();
@@ -140,7 +140,7 @@ export class AgentRegistry extends Disposable {
       { title: 'ACP: Remove Agent', placeHolder: 'Pick an agent added from the ACP Registry to remove' },
     );
     if (!picked) return undefined;
-    const open = this.deps.sessions.all.filter((s) => s.agentKey === picked.agent.name).length;
+    const open = this.deps.sessions.topLevel.filter((s) => s.agentKey === picked.agent.name).length;
     const consequence = open > 0 ? ` Its ${open === 1 ? 'open session closes' : `${open} open sessions close`}.` : '';
     const confirm = await vscode.window.showWarningMessage(`Remove ${picked.agent.name} and delete its installed files?${consequence}`, { modal: true }, 'Remove');
     if (confirm !== 'Remove') return undefined;

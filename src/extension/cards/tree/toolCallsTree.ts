@@ -3,13 +3,13 @@ import { CALLS_PER_GROUP, callChildren, callGroupNode, callLayout, callParent, c
 import type { ActionLogCapture } from '../../review/actionLogCapture';
 import { summaryText, type FileChangeView } from '../../review/model/actionLog';
 import type { ToolCallState } from '../../session/model/toolCalls';
-import type { AgentSessions } from '../../session/agentSessions';
+import type { AgentSessions, SessionRecord } from '../../session/agentSessions';
 import { Disposable } from '../../base/lifecycle';
 import type { Probes } from '../../base/probes';
 import { titleContext } from '../../workspace/titles';
 import type { TitleContext } from '../../workspace/model/displayTitle';
 import { PendingRefresh, refreshDelay, sessionListChange, type SessionShown } from './model/treeRefresh';
-import { callGroupItem, callItem, callTooltip, locationItem, rawInputItem, reviewFileItem, reviewItem, sessionItem, textItem } from './treeItems';
+import { callGroupItem, callItem, callTooltip, locationItem, rawInputItem, reviewFileItem, reviewItem, sessionItem, subagentItem, textItem } from './treeItems';
 
 export const TOOL_CALLS_VIEW_ID = 'acpNative.toolCalls';
 
@@ -88,8 +88,14 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     );
     this._register(
       sessions.onDidChangeSession(({ session, changes }) => {
-        if (changes.toolCalls.size === 0 && !changes.info) return;
         const sessionId = session.state.sessionId;
+        // A subagent's state (running, needs you, idle) shows on its node.
+        if (changes.subagents) {
+          for (const child of sessions.childrenOf(sessionId)) this.pending.session(child.state.sessionId);
+          this.pending.session(sessionId);
+          this.scheduleRefresh();
+        }
+        if (changes.toolCalls.size === 0 && !changes.info) return;
         // New calls change the session's children (and its count); others redraw only their own node.
         if (changes.newToolCalls.size > 0 || changes.info) this.pending.session(sessionId);
         else for (const id of changes.toolCalls) this.pending.call(sessionId, id);
@@ -114,10 +120,12 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
 
   /** The children of a node, as `getChildren` gives them to VS Code (the API's snapshot reads them too). */
   children(node?: TreeNode): TreeNode[] {
-    if (!node) return this.sessions.all.map((s) => this.sessionNodeOf(s.state.sessionId));
+    if (!node) return this.sessions.topLevel.map((s) => this.sessionNodeOf(s.state.sessionId));
     if (node.type === 'session') {
       const state = this.sessions.session(node.sessionId)?.state;
       if (!state) return [];
+      // Its subagents, each under the call that spawned it when the session has that call, else here.
+      const subagents = this.subagentNodes(node.sessionId, undefined);
       const all = state.toolCalls();
       // A long session's older calls fold into groups: a refresh must not re-fetch thousands of rows.
       const { groups, firstListed } = callLayout(all.length);
@@ -126,7 +134,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
       // The turns that changed files, newest first, above the calls.
       const turns = this.actionLog.log.turns(node.sessionId);
       this.shownTurns.set(node.sessionId, turnsKey(turns));
-      return [...[...turns].reverse().map((turn) => this.reviewNodeOf(node.sessionId, turn)), ...folded, ...calls];
+      return [...[...turns].reverse().map((turn) => this.reviewNodeOf(node.sessionId, turn)), ...subagents, ...folded, ...calls];
     }
     if (node.type === 'callGroup') {
       const calls = this.sessions.session(node.sessionId)?.state.toolCalls() ?? [];
@@ -134,17 +142,48 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
       return calls.slice(first, first + CALLS_PER_GROUP).map((call) => this.callNodeOf(node.sessionId, call.id));
     }
     if (node.type === 'review') {
-      return this.turnViews(node.sessionId, node.turn).map((v) => reviewFileNode(node.sessionId, node.turn, v.change.id, v.change.path));
+      // Grouped by who made them: the session's own changes first, then each subagent's.
+      const views = [...this.turnViews(node.sessionId, node.turn)].sort((a, b) => (a.change.madeBy ?? '').localeCompare(b.change.madeBy ?? ''));
+      return views.map((v) => reviewFileNode(node.sessionId, node.turn, v.change.id, v.change.path));
     }
     if (node.type === 'call') {
       const call = this.call(node);
-      return call ? callChildren(node.sessionId, call) : [];
+      return call ? [...callChildren(node.sessionId, call), ...this.subagentNodes(node.sessionId, call.id)] : [];
     }
     return [];
   }
 
+  /**
+   * The session nodes of a session's subagents: with `toolCallId`, those that call spawned; without,
+   * those whose spawning call is not among the session's calls (Claude's adapter sends none).
+   */
+  private subagentNodes(sessionId: string, toolCallId: string | undefined): TreeNode[] {
+    const parent = this.sessions.session(sessionId);
+    if (!parent || parent.state.subagents.length === 0) return [];
+    const nodes: TreeNode[] = [];
+    for (const child of this.sessions.childrenOf(sessionId)) {
+      const spawnedBy = this.spawningCall(parent, child);
+      if (spawnedBy === toolCallId) nodes.push(this.sessionNodeOf(child.state.sessionId));
+    }
+    return nodes;
+  }
+
+  /** The parent's call a subagent hangs under, if the parent has that call. */
+  private spawningCall(parent: SessionRecord, child: SessionRecord): string | undefined {
+    const childId = child.parent?.childId;
+    const id = (childId && parent.state.subagent(childId)?.parentToolCallId) ?? child.state.spawnedBy;
+    return id && parent.state.toolCall(id) ? id : undefined;
+  }
+
   getParent(node: TreeNode): TreeNode | undefined {
-    if (node.type === 'session') return undefined;
+    if (node.type === 'session') {
+      // A subagent's session hangs under its parent (or the parent's spawning call).
+      const child = this.sessions.session(node.sessionId);
+      const parent = child?.parent ? this.sessions.session(child.parent.sessionId) : undefined;
+      if (!child || !parent) return undefined;
+      const call = this.spawningCall(parent, child);
+      return call ? this.callNodeOf(parent.state.sessionId, call) : this.sessionNodeOf(parent.state.sessionId);
+    }
     // A closed session's nodes have no parent: VS Code must not be sent looking for the session
     // among the root's children (it logs "Cannot resolve tree item"; see cards/tree/model/treeModel.ts `callParent`).
     const state = this.sessions.session(node.sessionId)?.state;
@@ -185,8 +224,12 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   /** A node's TreeItem, as `getTreeItem` gives it to VS Code. */
   item(node: TreeNode): vscode.TreeItem {
     switch (node.type) {
-      case 'session':
-        return sessionItem(node, this.sessions.session(node.sessionId));
+      case 'session': {
+        const record = this.sessions.session(node.sessionId);
+        const parent = record?.parent;
+        const subagent = parent && this.sessions.session(parent.sessionId)?.state.subagent(parent.childId);
+        return subagent ? subagentItem(node, record, subagent) : sessionItem(node, record);
+      }
       case 'call':
         return this.callItem(node);
       case 'callGroup':
@@ -196,9 +239,22 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
       case 'location':
         return locationItem(node);
       case 'review':
-        return reviewItem(node, this.turnViews(node.sessionId, node.turn), summaryText(this.actionLog.summary(node.sessionId, node.turn)));
+      {
+        const views = this.turnViews(node.sessionId, node.turn);
+        const summary = summaryText(this.actionLog.summary(node.sessionId, node.turn));
+        // With subagents' changes: what each of them changed, after the turn's total.
+        const bySubagent = views.some((v) => v.change.madeBy !== undefined) ? this.actionLog.turnChanges(node.sessionId)(node.turn) : undefined;
+        return reviewItem(node, views, bySubagent || summary);
+      }
       case 'reviewFile':
-        return reviewFileItem(node, this.turnViews(node.sessionId, node.turn).find((v) => v.change.id === node.changeId));
+      {
+        const view = this.turnViews(node.sessionId, node.turn).find((v) => v.change.id === node.changeId);
+        const item = reviewFileItem(node, view);
+        // A subagent's change says whose it is (Review per subagent).
+        const by = view?.change.madeBy;
+        if (by !== undefined) item.description = `${String(item.description ?? '')} · ${this.actionLog.subagentName(by)} (subagent)`;
+        return item;
+      }
       case 'rawInput':
         return rawInputItem(node);
     }
@@ -228,6 +284,10 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     const titles = titleContext();
     if (cached && cached.revision === call.revision && cached.titles === titles) return cached.item;
     const item = callItem(node, call, titles);
+    // A call that spawned a subagent opens onto it.
+    if (item.collapsibleState === vscode.TreeItemCollapsibleState.None && this.subagentNodes(node.sessionId, call.id).length > 0) {
+      item.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
+    }
     this.probes?.count('tree.itemsBuilt');
     this.callItems.set(call, { revision: call.revision, titles, item });
     return item;

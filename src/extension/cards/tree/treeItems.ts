@@ -8,6 +8,7 @@ import { callDisplayTitle, fileDisplayPath } from '../../workspace/titles';
 import type { TitleContext } from '../../workspace/model/displayTitle';
 import { sessionTitle } from '../../session/model/openSessions';
 import { textDocUri } from './textDocuments';
+import { activityLabel, subagentName, type SubagentRecord } from '../../session/model/subagents';
 
 type NodeOf<T extends TreeNode['type']> = Extract<TreeNode, { type: T }>;
 
@@ -24,6 +25,22 @@ export function sessionItem(node: NodeOf<'session'>, record: SessionRecord | und
   item.description = titled && record ? `${record.agentName} · ${doing}` : doing;
   item.iconPath = new vscode.ThemeIcon(record?.busy ? 'loading~spin' : 'comment-discussion');
   item.contextValue = 'acpNative.session';
+  return item;
+}
+
+/**
+ * A subagent's session, under its parent: its name, its live state (running, needs you, idle with
+ * its stop reason, in the background), its calls beneath. Collapsed: a parent's tree stays folded.
+ */
+export function subagentItem(node: NodeOf<'session'>, record: SessionRecord | undefined, subagent: SubagentRecord): vscode.TreeItem {
+  const item = new vscode.TreeItem(subagentName(subagent), vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = node.id;
+  const calls = record?.state.toolCalls().length ?? 0;
+  item.description = `subagent · ${subagent.collision ? 'not opened' : activityLabel(subagent)} · ${calls} tool ${calls === 1 ? 'call' : 'calls'}`;
+  const icon = subagent.collision ? 'error' : subagent.activity === 'requires_action' ? 'bell-dot' : subagent.activity === 'running' ? 'loading~spin' : 'hubot';
+  item.iconPath = new vscode.ThemeIcon(icon);
+  item.tooltip = [subagentName(subagent), subagent.description, subagent.collision].filter(Boolean).join('\n');
+  item.contextValue = subagent.cancellable && (subagent.activity === 'running' || subagent.activity === 'requires_action') ? 'acpNative.subagent.running' : 'acpNative.subagent';
   return item;
 }
 

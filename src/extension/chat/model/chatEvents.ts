@@ -9,6 +9,8 @@ import type { CompactionRecord } from '../../session/model/compactions';
 import type { NoticeRecord } from '../../session/model/notices';
 import type { PlanRecord } from '../../session/model/plans';
 import type { EventEntry } from '../../session/model/transcript';
+import type { SessionState } from '../../session/model/sessionState';
+import { subagentItem, subagentRevision, type SubagentLookup } from './chatSubagents';
 
 /** A card shows this much of a markdown plan or a summary; Open (or the API) has the rest. */
 export const MAX_CARD_CHARS = 20_000;
@@ -16,12 +18,18 @@ export const MAX_CARD_CHARS = 20_000;
 /** How a card names a file: relative inside the workspace. */
 export type DisplayPath = (path: string) => string;
 
+/** What a subagent's block is built from besides its record: its parent's state and the child sessions. */
+export interface SubagentContext {
+  readonly parent: SessionState;
+  readonly lookup: SubagentLookup | undefined;
+}
+
 export function isEventEntry(entry: { readonly type: string }): entry is EventEntry {
-  return entry.type === 'plan' || entry.type === 'compaction' || entry.type === 'notice';
+  return entry.type === 'plan' || entry.type === 'compaction' || entry.type === 'notice' || entry.type === 'subagent';
 }
 
 /** The record's revision: what the webview was sent of it is stale once this moves. */
-export function eventRevision(entry: EventEntry): number {
+export function eventRevision(entry: EventEntry, context?: SubagentContext): number {
   switch (entry.type) {
     case 'plan':
       return entry.plan.revision;
@@ -29,12 +37,14 @@ export function eventRevision(entry: EventEntry): number {
       return entry.compaction.revision;
     case 'notice':
       return entry.notice.revision;
+    case 'subagent':
+      return context?.lookup ? subagentRevision(context.parent, entry.subagent, context.lookup) : entry.subagent.revision;
     default:
       return assertNever(entry, 'event entry');
   }
 }
 
-export function eventItem(entry: EventEntry, displayPath: DisplayPath): ChatItem {
+export function eventItem(entry: EventEntry, displayPath: DisplayPath, context?: SubagentContext): ChatItem {
   switch (entry.type) {
     case 'plan':
       return planItem(entry.plan, displayPath);
@@ -42,10 +52,15 @@ export function eventItem(entry: EventEntry, displayPath: DisplayPath): ChatItem
       return compactionItem(entry.compaction);
     case 'notice':
       return noticeItem(entry.notice);
+    case 'subagent':
+      return subagentItem(context?.parent as SessionState, entry.subagent, context?.lookup ?? NO_CHILDREN);
     default:
       return assertNever(entry, 'event entry');
   }
 }
+
+/** Without a lookup, a block shows what the parent knows (its record) and no rows. */
+const NO_CHILDREN: SubagentLookup = { child: () => undefined, callTitle: (call) => call.title };
 
 export function planItem(plan: PlanRecord, displayPath: DisplayPath): ChatPlanItem {
   if (plan.removed) return { kind: 'plan', planId: plan.planId, planType: plan.type, openable: false, removed: true };

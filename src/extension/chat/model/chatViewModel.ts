@@ -15,7 +15,8 @@ import type { SessionState } from '../../session/model/sessionState';
 import { kindIcon } from '../../cards/tree/model/treeModel';
 import { cardOf, cardOpens, type ToolCallState } from '../../session/model/toolCalls';
 import type { EventEntry, MessageEntry, ToolCallEntry, TranscriptEntry } from '../../session/model/transcript';
-import { eventBytes, eventItem, eventRevision, isEventEntry } from './chatEvents';
+import { eventBytes, eventItem, eventRevision, isEventEntry, type SubagentContext } from './chatEvents';
+import { subagentBytes, type SubagentLookup } from './chatSubagents';
 
 export interface ChatViewDeps {
   /** The call's title with paths relative to the workspace. */
@@ -27,6 +28,8 @@ export interface ChatViewDeps {
   turnChanges?(turn: number): string | undefined;
   /** A file's path as a card names it (relative inside the workspace); default: as it is. */
   displayPath?(path: string): string;
+  /** The child sessions, for the subagents' blocks (without: a block shows only what the parent knows). */
+  subagents?: SubagentLookup;
 }
 
 export function messageItem(entry: MessageEntry, turn?: { turn: number; changes: string }): ChatItem {
@@ -125,6 +128,7 @@ export function changeBytes(change: ChatChange | undefined): number {
   if ('append' in change) return change.append.length + 24;
   const item = change.item;
   if (item.kind === 'plan' || item.kind === 'compaction' || item.kind === 'notice') return eventBytes(item);
+  if (item.kind === 'subagent') return subagentBytes(item);
   if (item.kind === 'message') return item.text.length + 64 + item.attachments.reduce((n, a) => n + a.length + 3, 0) + (item.images?.reduce((n, i) => n + i.data.length, 0) ?? 0);
   if (item.images) return item.title.length + item.toolCallId.length + 96 + item.images.reduce((n, i) => n + i.data.length, 0);
   // A packed row: `["id","title","icon","status"],` (and `,"opens"`).
@@ -225,10 +229,14 @@ export class ChatTranscript {
   /** Where the events are (a handful): each patch looks whether one changed in place. */
   private readonly eventIndices = new Set<number>();
 
+  private readonly events: SubagentContext;
+
   constructor(
     readonly state: SessionState,
     private readonly deps: ChatViewDeps,
-  ) {}
+  ) {
+    this.events = { parent: state, lookup: deps.subagents };
+  }
 
   /** Every item (the webview starts over). */
   all(): ChatItem[] {
@@ -321,7 +329,7 @@ export class ChatTranscript {
       return { index, item: this.build(entry, index) };
     }
     if (isEventEntry(entry)) {
-      if (before?.type === 'event' && before.entry === entry && before.revision === eventRevision(entry)) return undefined;
+      if (before?.type === 'event' && before.entry === entry && before.revision === eventRevision(entry, this.events)) return undefined;
       return { index, item: this.build(entry, index) };
     }
     if (before?.type === 'toolCall') {
@@ -342,8 +350,8 @@ export class ChatTranscript {
     }
     if (isEventEntry(entry)) {
       this.eventIndices.add(index);
-      this.sent[index] = { type: 'event', entry, revision: eventRevision(entry) };
-      return eventItem(entry, (path) => this.deps.displayPath?.(path) ?? path);
+      this.sent[index] = { type: 'event', entry, revision: eventRevision(entry, this.events) };
+      return eventItem(entry, (path) => this.deps.displayPath?.(path) ?? path, this.events);
     }
     return this.buildTool(entry, index, undefined);
   }

@@ -58,6 +58,12 @@ export interface FileChange {
   readonly toolCallIds: string[];
   /** One per hunk of `before` → `after`, once `after` is known. */
   hunkStates: HunkState[];
+  /**
+   * The subagent's session that made the change (absent: the log's own session). A subagent's
+   * changes are logged with its top-level session's, so Review, the turn summary and checkpoints
+   * see the whole turn; this says whose each one is.
+   */
+  madeBy?: string;
 }
 
 export type FileStatus = 'pending' | 'kept' | 'undone' | 'partial' | 'no-undo';
@@ -178,7 +184,11 @@ export function summaryText(summary: TurnSummary): string {
  * did, else its summary. The chat asks this of every user message on each refresh; asked turn by
  * turn, each answer scanned the whole log, so a long session cost turns × changes per refresh.
  */
-export function turnChangeLabels(views: readonly Pick<FileChangeView, 'change' | 'added' | 'removed'>[]): (turn: number) => string | undefined {
+export function turnChangeLabels(
+  views: readonly Pick<FileChangeView, 'change' | 'added' | 'removed'>[],
+  /** A subagent's name by its session id: with it, the label says what each subagent changed. */
+  nameOf?: (sessionId: string) => string,
+): (turn: number) => string | undefined {
   const byTurn = new Map<number, { files: number; added: number; removed: number }>();
   let lastTurn = -1;
   for (const view of views) {
@@ -193,8 +203,32 @@ export function turnChangeLabels(views: readonly Pick<FileChangeView, 'change' |
   return (turn) => {
     if (turn > lastTurn) return undefined;
     const sum = byTurn.get(turn);
-    return sum ? summaryText({ turn, ...sum }) : '';
+    if (!sum) return '';
+    const bySubagent = nameOf ? subagentFiles(views, turn, nameOf) : '';
+    return summaryText({ turn, ...sum }) + bySubagent;
   };
+}
+
+/** " · Read hello (subagent): 1 file": what each subagent changed of a turn, in the order they first did. */
+function subagentFiles(views: readonly Pick<FileChangeView, 'change'>[], turn: number, nameOf: (sessionId: string) => string): string {
+  const counts = new Map<string, number>();
+  for (const view of views) {
+    const by = view.change.madeBy;
+    if (view.change.turn === turn && by !== undefined) counts.set(by, (counts.get(by) ?? 0) + 1);
+  }
+  let text = '';
+  for (const [by, files] of counts) text += ` · ${nameOf(by)} (subagent): ${files} ${files === 1 ? 'file' : 'files'}`;
+  return text;
+}
+
+/** A change of the running turn is found by who made it and the file. */
+function inTurnKey(madeBy: string | undefined, path: string): string {
+  return madeBy === undefined ? path : `${madeBy}\u0000${path}`;
+}
+
+/** The running turn's first change of a file, whoever made it. */
+function anyKey(path: string): string {
+  return `\u0001${path}`;
 }
 
 interface SessionLog {
@@ -210,6 +244,23 @@ interface SessionLog {
 
 export class ActionLog {
   private readonly sessions = new Map<string, SessionLog>();
+  /** Whose changes are being recorded now (see `attribute`): undefined, the log's own session. */
+  private madeBy: string | undefined;
+
+  /**
+   * Runs `record` with the changes it records (and the running turn's changes it looks up)
+   * attributed to a subagent's session: a file the parent and a subagent both change in one turn
+   * is two changes, so each can be undone alone. Synchronous, as capture is.
+   */
+  attribute<T>(madeBy: string | undefined, record: () => T): T {
+    const before = this.madeBy;
+    this.madeBy = madeBy;
+    try {
+      return record();
+    } finally {
+      this.madeBy = before;
+    }
+  }
 
   private session(sessionId: string): SessionLog {
     let log = this.sessions.get(sessionId);
@@ -235,14 +286,22 @@ export class ActionLog {
 
   /** The running turn's change of a file, if it has one. */
   inTurn(sessionId: string, path: string): FileChange | undefined {
-    return this.inTurnIndex(this.session(sessionId)).get(path);
+    const index = this.inTurnIndex(this.session(sessionId));
+    // Not attributed (the session's own calls, the file watcher): a subagent's change of the file
+    // counts too, so a write seen on disk is not logged twice.
+    return index.get(inTurnKey(this.madeBy, path)) ?? (this.madeBy === undefined ? index.get(anyKey(path)) : undefined);
   }
 
   private inTurnIndex(log: SessionLog): Map<string, FileChange> {
     if (log.inTurn?.turn !== log.currentTurn) {
       const byPath = new Map<string, FileChange>();
       // The first change of a path in the turn is its change (a later one is never recorded).
-      for (const c of log.changes) if (c.turn === log.currentTurn && !byPath.has(c.path)) byPath.set(c.path, c);
+      for (const c of log.changes) {
+        if (c.turn !== log.currentTurn) continue;
+        const key = inTurnKey(c.madeBy, c.path);
+        if (!byPath.has(key)) byPath.set(key, c);
+        if (!byPath.has(anyKey(c.path))) byPath.set(anyKey(c.path), c);
+      }
       log.inTurn = { turn: log.currentTurn, byPath };
     }
     return log.inTurn.byPath;
@@ -256,9 +315,11 @@ export class ActionLog {
     const log = this.session(sessionId);
     let change = this.inTurn(sessionId, path);
     if (!change) {
-      change = { id: log.nextId++, turn: log.currentTurn, path, source, before, after: undefined, toolCallIds: [], hunkStates: [] };
+      change = { id: log.nextId++, turn: log.currentTurn, path, source, before, after: undefined, toolCallIds: [], hunkStates: [], ...(this.madeBy !== undefined ? { madeBy: this.madeBy } : {}) };
       log.changes.push(change);
-      this.inTurnIndex(log).set(path, change);
+      const index = this.inTurnIndex(log);
+      index.set(inTurnKey(this.madeBy, path), change);
+      if (!index.has(anyKey(path))) index.set(anyKey(path), change);
     } else {
       change.after = undefined;
     }
@@ -321,6 +382,7 @@ export class ActionLog {
         after: c.after,
         toolCallIds: [...c.toolCallIds],
         hunkStates: [...c.hunkStates],
+        ...(c.madeBy !== undefined ? { madeBy: c.madeBy } : {}),
       })),
     });
   }

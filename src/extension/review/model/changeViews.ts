@@ -50,8 +50,8 @@ export class ChangeViews {
   }
 
   /** What the chat says of each turn of a session (see `turnChangeLabels`), from the log as it is now. */
-  turnChanges(sessionId: string): (turn: number) => string | undefined {
-    return turnChangeLabels(this.views(sessionId));
+  turnChanges(sessionId: string, nameOf?: (sessionId: string) => string): (turn: number) => string | undefined {
+    return turnChangeLabels(this.views(sessionId), nameOf);
   }
 
   /** A turn's summary, counting a change still in progress from the file as it is now. */

@@ -27,6 +27,8 @@ export interface SessionChanges {
   readonly plans: boolean;
   /** A compaction began, progressed or ended. */
   readonly compactions: boolean;
+  /** A child session was announced or changed (`subagent_update`, its prompt or report). */
+  readonly subagents: boolean;
   /** How many `apply` calls this event covers. */
   readonly updates: number;
 }
@@ -47,6 +49,7 @@ export interface PendingChanges {
   notices: boolean;
   plans: boolean;
   compactions: boolean;
+  subagents: boolean;
   updates: number;
 }
 
@@ -66,6 +69,7 @@ function emptyChanges(): PendingChanges {
     notices: false,
     plans: false,
     compactions: false,
+    subagents: false,
     updates: 0,
   };
 }

@@ -5,17 +5,24 @@
  * - an id nobody asked for (a buggy or hostile agent): dropped, and logged once per id, instead of
  *   growing a phantom session.
  * Held updates are bounded; when no creation is in flight any more, what is still held is dropped.
+ * With `maxOrphans`, updates for an id nobody asked for are kept too (bounded, the oldest id's
+ * dropped first): a subagent's traffic may arrive before the `subagent_update` that announces it.
  */
 export class EarlyUpdates<Update> {
   private inFlight = 0;
   private readonly held = new Map<string, Update[]>();
   private heldCount = 0;
   private readonly reported = new Set<string>();
+  /** Updates for ids nobody asked for, kept for a subagent announcement (see `maxOrphans`). */
+  private readonly orphans = new Map<string, Update[]>();
+  private orphanCount = 0;
 
   constructor(
     private readonly options: {
       /** Updates held in all, across ids. */
       maxHeld: number;
+      /** Updates for unknown ids kept (all ids together) for a `subagent_update` to claim; default none. */
+      maxOrphans?: number;
       log: (message: string) => void;
     },
   ) {}
@@ -35,6 +42,7 @@ export class EarlyUpdates<Update> {
   /** An update whose session has no record: held while a creation is in flight, else dropped. */
   receive(sessionId: string, update: Update): void {
     if (this.inFlight === 0) {
+      if (this.options.maxOrphans) return this.keepOrphan(sessionId, update, this.options.maxOrphans);
       this.report(sessionId, 'no such session');
       return;
     }
@@ -53,7 +61,29 @@ export class EarlyUpdates<Update> {
     const list = this.held.get(sessionId) ?? [];
     this.held.delete(sessionId);
     this.heldCount -= list.length;
-    return list;
+    const orphans = this.orphans.get(sessionId);
+    if (!orphans) return list;
+    this.orphans.delete(sessionId);
+    this.orphanCount -= orphans.length;
+    return list.length ? [...orphans, ...list] : orphans;
+  }
+
+  private keepOrphan(sessionId: string, update: Update, max: number): void {
+    while (this.orphanCount >= max && this.orphans.size > 0) {
+      // The oldest id goes first: a live subagent's traffic is recent, an invented id's is not.
+      const [oldest, list] = this.orphans.entries().next().value as [string, Update[]];
+      this.orphans.delete(oldest);
+      this.orphanCount -= list.length;
+      this.report(oldest, `no subagent_update announced it (${list.length} held, then dropped)`);
+      if (oldest === sessionId) return;
+    }
+    let list = this.orphans.get(sessionId);
+    if (!list) {
+      list = [];
+      this.orphans.set(sessionId, list);
+    }
+    list.push(update);
+    this.orphanCount++;
   }
 
   private dropAll(): void {

@@ -20,6 +20,7 @@ import { DisplayTerminalStore, type DisplayTerminalState } from './terminalStore
 import { ToolCallStore, type ToolCallApplied, type ToolCallState } from './toolCalls';
 import { Transcript, type MessageRole, type TranscriptEntry } from './transcript';
 import { WarningLog } from './warningLog';
+import { parentToolUseIdOf, SubagentStore, type SubagentApplied, type SubagentOperation, type SubagentRecord } from './subagents';
 import { jsonEqual } from './wireValues';
 
 export type { SessionChanges } from './changes';
@@ -43,6 +44,11 @@ export interface SessionStateOptions {
    * log reads a file the moment a call first names it, before the agent's own write.
    */
   onToolCallApplied?: (applied: ToolCallApplied) => void;
+  /**
+   * A `subagent_update` was applied, synchronously: the sessions layer opens (or updates) the
+   * child's own session before any of its traffic is routed.
+   */
+  onSubagent?: (applied: SubagentApplied) => void;
 }
 
 export interface SessionUsage {
@@ -73,6 +79,15 @@ export class SessionState {
   private readonly events: SessionEvents;
   private readonly warningLog: WarningLog;
   private readonly onToolCallApplied: ((applied: ToolCallApplied) => void) | undefined;
+  private readonly onSubagent: ((applied: SubagentApplied) => void) | undefined;
+  /** The children this session announced. */
+  private readonly children = new SubagentStore();
+  /** The last message another session sent this one (a child's copy of its prompt). */
+  private incomingMessage: string | undefined;
+  /** The parent's tool call this session's traffic names (`_meta.claudeCode.parentToolUseId`), if any. */
+  private spawnedByValue: string | undefined;
+  /** Moves with every update applied: a parent's view of this session is stale once it does. */
+  private appliedCount = 0;
 
   private planEntries: readonly PlanEntry[] = [];
   private modeId: string | undefined;
@@ -90,6 +105,7 @@ export class SessionState {
     this.displayTerminals = new DisplayTerminalStore({ outputLimit: options.displayOutputLimit });
     this.warningLog = new WarningLog(options.onWarning);
     this.onToolCallApplied = options.onToolCallApplied;
+    this.onSubagent = options.onSubagent;
     this.changes = new ChangeCoalescer(options.schedule ?? flushAfterFrame, (error) =>
       this.warn(`a change listener threw: ${error instanceof Error ? error.message : String(error)}`),
     );
@@ -173,6 +189,38 @@ export class SessionState {
     return this.events;
   }
 
+  /** The children this session announced (`subagent_update`), in the order they came. */
+  get subagents(): readonly SubagentRecord[] {
+    return this.children.all();
+  }
+
+  subagent(childId: string): SubagentRecord | undefined {
+    return this.children.get(childId);
+  }
+
+  /** The message another session last sent this one (a subagent's prompt, as the child sees it). */
+  get receivedMessage(): string | undefined {
+    return this.incomingMessage;
+  }
+
+  /** The parent's tool call that spawned this session, as its own traffic says (Claude's `_meta`). */
+  get spawnedBy(): string | undefined {
+    return this.spawnedByValue;
+  }
+
+  /** How many updates were applied: moves whenever the session may have changed. */
+  get revision(): number {
+    return this.appliedCount;
+  }
+
+  /** An id collision kept this child from opening (see `SubagentRecord.collision`). */
+  markSubagentCollision(childId: string, why: string): void {
+    this.children.markCollision(childId, why);
+    this.pending().subagents = true;
+    this.pending().transcript = true;
+    this.warn(`subagent ${childId}: ${why}`);
+  }
+
   /** The latest warnings, oldest first (see `warningCount` for how many there were). */
   get warnings(): readonly string[] {
     return this.warningLog.latest;
@@ -209,8 +257,9 @@ export class SessionState {
   // ── Writing ────────────────────────────────────────────────────────────────
 
   /** Applies one `session/update`. Synchronous; never throws. */
-  apply(update: SessionUpdate | PlanOperation): void {
+  apply(update: SessionUpdate | PlanOperation | SubagentOperation): void {
     this.changes.countUpdate();
+    this.appliedCount++;
     try {
       this.dispatch(update);
     } catch (error) {
@@ -237,6 +286,7 @@ export class SessionState {
   /** A turn ended, or a `session/load` replay: what is still in progress now will not finish in it. */
   endTurn(): void {
     this.events.endTurn();
+    if (this.children.endTurn().length > 0) this.pending().subagents = true;
   }
 
   /** Modes from a later response (e.g. `session/load`). */
@@ -251,7 +301,7 @@ export class SessionState {
     if (this.differs(this.options, options, 'configOptions')) this.options = options;
   }
 
-  private dispatch(update: SessionUpdate | PlanOperation): void {
+  private dispatch(update: SessionUpdate | PlanOperation | SubagentOperation): void {
     switch (update.sessionUpdate) {
       case 'user_message_chunk':
         return this.appendChunk('user', update);
@@ -292,6 +342,13 @@ export class SessionState {
       case 'compaction_summary_chunk':
       case 'notice':
         return this.events.apply(update);
+      case 'subagent_update':
+        return this.applySubagent(this.children.apply(update));
+      case 'session_message':
+        return this.applySessionMessage(update);
+      case 'session_message_chunk':
+        if (this.children.applyChunk(update)) this.subagentsChanged();
+        return;
       default:
         return this.ignoreUnknownVariant(update);
     }
@@ -305,6 +362,35 @@ export class SessionState {
   private ignoreUnknownVariant(update: never): void {
     const variant = (update as { sessionUpdate?: unknown } | null)?.sessionUpdate;
     this.warn(`unknown session/update "${String(variant)}" ignored`);
+  }
+
+  private applySubagent(applied: SubagentApplied): void {
+    if (applied.created) this.conversation.addEvent({ type: 'subagent', subagent: applied.record });
+    this.subagentsChanged();
+    if (this.onSubagent) {
+      try {
+        this.onSubagent(applied);
+      } catch (error) {
+        this.warn(`a subagent listener threw: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  private applySessionMessage(message: SubagentOperation & { sessionUpdate: 'session_message' }): void {
+    if (this.children.applyMessage(message)) return this.subagentsChanged();
+    // Not about a child of this one: a message this session received (a child's copy of its prompt).
+    if (!Array.isArray(message.content)) return;
+    let text = '';
+    for (const block of message.content) if (block?.type === 'text' && typeof block.text === 'string') text += block.text;
+    if (text === this.incomingMessage) return;
+    this.incomingMessage = text;
+    this.pending().info = true;
+  }
+
+  private subagentsChanged(): void {
+    const pending = this.pending();
+    pending.subagents = true;
+    pending.transcript = true;
   }
 
   private appendChunk(role: MessageRole, chunk: ContentChunk): void {
@@ -325,6 +411,7 @@ export class SessionState {
       this.warn(`${variant} without a toolCallId ignored`);
       return;
     }
+    if (this.spawnedByValue === undefined && message._meta) this.spawnedByValue = parentToolUseIdOf(message._meta);
     // A tool call that stands for a compaction shows as the compaction.
     if (this.events.takeToolCall(message)) return;
     const result = variant === 'tool_call' ? this.calls.applyToolCall(message as ToolCall) : this.calls.applyUpdate(message);

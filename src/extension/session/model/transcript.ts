@@ -3,6 +3,7 @@ import { ChunkedText, utf16Units } from '../../base/textChunks';
 import type { CompactionEntry } from './compactions';
 import type { NoticeEntry } from './notices';
 import type { PlanCardEntry } from './plans';
+import type { SubagentEntry } from './subagents';
 
 /** Who a message comes from; the agent's thoughts are a stream of their own. */
 export type MessageRole = 'user' | 'agent' | 'thought';
@@ -37,8 +38,8 @@ export interface ToolCallEntry {
   readonly id: string;
 }
 
-/** What else happens in a conversation, where it happened: a plan, a compaction, a notice. */
-export type EventEntry = PlanCardEntry | CompactionEntry | NoticeEntry;
+/** What else happens in a conversation, where it happened: a plan, a compaction, a notice, a subagent. */
+export type EventEntry = PlanCardEntry | CompactionEntry | NoticeEntry | SubagentEntry;
 
 export type TranscriptEntry = MessageEntry | ToolCallEntry | EventEntry;
 
