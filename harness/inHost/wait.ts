@@ -12,12 +12,12 @@ export interface WaitOptions {
   readonly describe?: () => string;
 }
 
-/** Polls until `probe` returns a truthy value and resolves with it; fails naming `what` after the timeout. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | null | false, options: WaitOptions = {}): Promise<T> {
+/** Polls until `probe` returns (or resolves to) a truthy value and resolves with it; fails naming `what` after the timeout. */
+export async function waitFor<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, options: WaitOptions = {}): Promise<T> {
   const { timeoutMs = 15_000, intervalMs = 50, describe } = options;
   const deadline = performance.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value) return value;
     if (performance.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${describe ? ` (${describe()})` : ''}`);
     await sleep(intervalMs);

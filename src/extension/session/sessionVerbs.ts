@@ -123,20 +123,18 @@ export class SessionVerbs {
     const turn = session.state.turn;
     // The action log's turn first: what changes on disk while the checkpoint is taken is the new turn's, as before.
     this.deps.turns.beginTurn(sessionId, turn);
-    if (this.deps.checkpoints) {
-      // Busy meanwhile: a second prompt is refused while the checkpoint is taken.
-      session.busy = true;
-      try {
-        await this.deps.checkpoints.take(sessionId, turn, 'begin').catch(() => undefined);
-      } finally {
-        session.busy = false;
-      }
-    }
     sessions.beginTurn(session);
     session.busy = true;
     sessions.changed();
     let outcome: TurnOutcome = { kind: 'failed', message: 'The turn ended without an answer.' };
     try {
+      // Busy meanwhile: a second prompt queues, and Cancel is for this turn.
+      await this.deps.checkpoints?.take(sessionId, turn, 'begin').catch(() => undefined);
+      if (session.turnCancelled) {
+        // Cancelled while the checkpoint was taken: the agent never hears of the prompt.
+        outcome = { kind: 'stopped', stopReason: 'cancelled' };
+        return 'cancelled';
+      }
       const response = await session.connection.prompt({ sessionId: session.agentSessionId, prompt: blocks });
       outcome = { kind: 'stopped', stopReason: response.stopReason };
       return response.stopReason;
