@@ -5,8 +5,18 @@
 import * as assert from 'node:assert/strict';
 import { WAIT, chat, palette, sendPrompt, workbenchPage, openWorkbench } from './workbench.mjs';
 
-// Skipped until it passes reliably in the shared host (see the branch's report).
-describe.skip('Chat view: subagents (real browser)', function () {
+const AGENT = 'Subagent agent';
+
+/**
+ * Waits until the chat shows the subagent agent's session: a prompt typed before the picked agent's
+ * session is shown goes to the session shown (or, with none, to a new one of the default agent).
+ */
+async function showSubagentSession() {
+  const shown = chat().locator('.agent-label:not([hidden]), .session-switcher:not([hidden]) option:checked', { hasText: new RegExp(`^${AGENT}`) });
+  await shown.first().waitFor({ state: 'attached', timeout: WAIT });
+}
+
+describe('Chat view: subagents (real browser)', function () {
   this.timeout(120_000);
 
   before(async () => {
@@ -14,7 +24,8 @@ describe.skip('Chat view: subagents (real browser)', function () {
     await palette('ACP: Focus Chat');
     await chat().locator('textarea.prompt').waitFor({ state: 'visible', timeout: 60_000 });
     await palette('ACP: New Session with Agent…');
-    await workbenchPage().locator('.quick-input-widget .monaco-list-row', { hasText: 'Subagent agent' }).first().click({ timeout: WAIT });
+    await workbenchPage().locator('.quick-input-widget .monaco-list-row', { hasText: AGENT }).first().click({ timeout: WAIT });
+    await showSubagentSession();
   });
 
   after(async () => {
