@@ -11,6 +11,11 @@ import { el, GLYPHS, type Post } from './render';
 const opened = new Map<string, boolean>();
 
 export function renderSubagent(row: HTMLElement, item: ChatSubagentItem, post: Post, v: number): void {
+  // The blocks as shown now are the truth: a click opens a block at once, but its `toggle` event
+  // comes a task later, after a re-render that would otherwise fold it again.
+  for (const shown of row.querySelectorAll<HTMLDetailsElement>('details.subagent')) {
+    if (shown.dataset.sessionId) opened.set(shown.dataset.sessionId, shown.open);
+  }
   row.replaceChildren(subagentBlock(item, post, v));
 }
 

@@ -25,6 +25,8 @@ export type TurnEndListener = (session: SessionRecord, outcome: TurnOutcome) => 
  */
 export class SessionVerbs {
   private readonly turnEndListeners = new Set<TurnEndListener>();
+  /** The session the user asked for last (New Session…) while it starts: a prompt with none active goes to it. */
+  private starting: Promise<SessionRecord> | undefined;
 
   constructor(
     private readonly deps: {
@@ -94,7 +96,10 @@ export class SessionVerbs {
     const limit = this.deps.config.promptMaxBytes;
     const tooLarge = limit === undefined ? undefined : checkPromptSize([{ name: 'The prompt', blocks }], limit);
     if (tooLarge) throw new PromptTooLargeError(tooLarge);
-    const target = sessionId === undefined ? undefined : sessions.session(sessionId);
+    // Typed while the session the user just asked for starts: it waits for that session rather
+    // than starting one of another agent.
+    const pending = sessionId === undefined && !sessions.active ? await this.starting?.catch(() => undefined) : undefined;
+    const target = sessionId === undefined ? pending : sessions.session(sessionId);
     if (sessionId !== undefined && !target) throw new Error(`There is no open session ${sessionId}.`);
     if (target?.parent) throw new Error('A subagent takes its work from its parent session: prompt the parent instead.');
     const agentKey = target?.agentKey ?? sessions.active?.agentKey ?? sessions.lastActiveAgentKey();
@@ -239,8 +244,16 @@ export class SessionVerbs {
   /** Starts a new session with an agent (the default one unless named), starting it if needed, and makes it active. */
   async newSession(agentKey?: string): Promise<SessionRecord> {
     const key = agentKey ?? this.deps.config.defaultAgent;
-    await this.deps.agents.relaunchIfChanged(key);
-    return this.deps.signIn.run(key, () => this.newSessionOnce(key));
+    const started = (async () => {
+      await this.deps.agents.relaunchIfChanged(key);
+      return this.deps.signIn.run(key, () => this.newSessionOnce(key));
+    })();
+    this.starting = started;
+    try {
+      return await started;
+    } finally {
+      if (this.starting === started) this.starting = undefined;
+    }
   }
 
   private async newSessionOnce(agentKey = this.deps.config.defaultAgent): Promise<SessionRecord> {
