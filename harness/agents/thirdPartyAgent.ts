@@ -77,7 +77,9 @@
 // option, as Claude's and Codex's adapters send).
 // With `--mcp-http` it advertises `mcpCapabilities.http`; with `--record-mcp FILE` it writes the
 // `mcpServers` of each `session/new` to FILE (a JSON array, one entry per session). With
-// `--session-prefix P` its session ids start with P.
+// `--session-prefix P` its session ids start with P. With `--additional-directories` it advertises
+// `sessionCapabilities.additionalDirectories`; `session-directories` reports, as a call's
+// rawOutput, the `additionalDirectories` each session/new and session/load brought.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -525,6 +527,8 @@ const sessionPrefix = argValue('--session-prefix') ?? '';
 const receivedMcp: acp.McpServer[][] = [];
 /** The sessions the client sent `session/close` for, in order. */
 const closedSessions: string[] = [];
+/** What each session/new and session/load brought in `additionalDirectories`, in order. */
+const receivedDirectories: { method: 'new' | 'load'; directories: string[] | null }[] = [];
 
 acp
   .agent({ name: 'third-party-test-agent' })
@@ -534,7 +538,14 @@ acp
     protocolVersion: protocolVersionArg() ?? acp.PROTOCOL_VERSION,
     agentCapabilities: {
       loadSession: process.argv.includes('--load-session'),
-      ...(process.argv.includes('--close-sessions') ? { sessionCapabilities: { close: {} } } : {}),
+      ...(process.argv.includes('--close-sessions') || process.argv.includes('--additional-directories')
+        ? {
+            sessionCapabilities: {
+              ...(process.argv.includes('--close-sessions') ? { close: {} } : {}),
+              ...(process.argv.includes('--additional-directories') ? { additionalDirectories: {} } : {}),
+            },
+          }
+        : {}),
       ...(process.argv.includes('--mcp-http') ? { mcpCapabilities: { http: true } } : {}),
       ...(argValue('--prompt-capabilities') !== undefined
         ? { promptCapabilities: Object.fromEntries((argValue('--prompt-capabilities') ?? '').split(',').filter(Boolean).map((c) => [c, true])) }
@@ -546,6 +557,7 @@ acp
   .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
     const sessionId = `${sessionPrefix}sess_${nextId++}`;
     sessions.set(sessionId, params.cwd);
+    receivedDirectories.push({ method: 'new', directories: params.additionalDirectories ?? null });
     if (recordMcp !== undefined) {
       receivedMcp.push(params.mcpServers);
       fs.writeFileSync(recordMcp, JSON.stringify(receivedMcp));
@@ -592,6 +604,7 @@ acp
   })
   .onRequest(acp.methods.agent.session.load, ({ params }) => {
     sessions.set(params.sessionId, params.cwd);
+    receivedDirectories.push({ method: 'load', directories: params.additionalDirectories ?? null });
     return {};
   })
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
@@ -763,6 +776,9 @@ acp
           const { terminalId } = await client.request(acp.methods.client.terminal.create, { sessionId: sid, command: 'pwd', cwd: arg });
           return client.request(acp.methods.client.terminal.waitForExit, { sessionId: sid, terminalId });
         });
+        break;
+      case 'session-directories':
+        await report(client, sid, 'Session directories', async () => receivedDirectories);
         break;
       case 'closed-sessions':
         await report(client, sid, 'Closed sessions', async () => closedSessions);

@@ -249,7 +249,6 @@ export class SessionVerbs {
     const { sessions } = this.deps;
     const connection = await this.deps.agents.ensure(agentKey);
     const { cwd, additional } = this.deps.workspaceRoots();
-    const canAddDirs = connection.initializeResponse.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
     const { servers: mcpServers } = await this.deps.mcpServers.serversFor(connection);
     // Agents may send updates (available commands, modes) before the response names the session.
     const created = sessions.beginCreate();
@@ -259,7 +258,7 @@ export class SessionVerbs {
       response = await connection.newSession({
         cwd,
         mcpServers,
-        ...(canAddDirs && additional.length ? { additionalDirectories: additional } : {}),
+        ...additionalDirectoriesFor(connection, additional),
       });
       record = sessions.recordFor(response.sessionId, agentKey, connection, cwd, additional);
     } finally {
@@ -302,7 +301,8 @@ export class SessionVerbs {
     const release = record.state.holdChanges();
     let response: acp.LoadSessionResponse;
     try {
-      response = await connection.loadSession({ sessionId, cwd, mcpServers });
+      // The other folders as on session/new: without them a multi-root session reloads with one.
+      response = await connection.loadSession({ sessionId, cwd, mcpServers, ...additionalDirectoriesFor(connection, additional) });
       await sessions.settled(record.state.sessionId);
       record.state.endTurn();
     } finally {
@@ -365,4 +365,10 @@ export class SessionVerbs {
     session.state.setConfigOptions(response.configOptions);
     session.state.flushNow();
   }
+}
+
+/** `additionalDirectories` for `session/new` and `session/load`, when the agent advertises it and there are any. */
+function additionalDirectoriesFor(connection: AgentConnection, additional: readonly string[]): { additionalDirectories?: string[] } {
+  const advertised = connection.initializeResponse.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
+  return advertised && additional.length ? { additionalDirectories: [...additional] } : {};
 }
