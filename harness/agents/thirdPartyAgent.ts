@@ -79,7 +79,8 @@
 // `mcpServers` of each `session/new` to FILE (a JSON array, one entry per session). With
 // `--session-prefix P` its session ids start with P. With `--additional-directories` it advertises
 // `sessionCapabilities.additionalDirectories`; `session-directories` reports, as a call's
-// rawOutput, the `additionalDirectories` each session/new and session/load brought.
+// rawOutput, the `additionalDirectories` each session/new and session/load brought. With
+// `--delete-sessions` it advertises `session/delete`; `deleted-sessions` reports those deleted.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -528,6 +529,8 @@ const receivedMcp: acp.McpServer[][] = [];
 /** The sessions the client sent `session/close` for, in order. */
 const closedSessions: string[] = [];
 /** What each session/new and session/load brought in `additionalDirectories`, in order. */
+/** The sessions the client sent `session/delete` for, in order. */
+const deletedSessions: string[] = [];
 const receivedDirectories: { method: 'new' | 'load'; directories: string[] | null }[] = [];
 
 acp
@@ -538,11 +541,12 @@ acp
     protocolVersion: protocolVersionArg() ?? acp.PROTOCOL_VERSION,
     agentCapabilities: {
       loadSession: process.argv.includes('--load-session'),
-      ...(process.argv.includes('--close-sessions') || process.argv.includes('--additional-directories')
+      ...(process.argv.includes('--close-sessions') || process.argv.includes('--additional-directories') || process.argv.includes('--delete-sessions')
         ? {
             sessionCapabilities: {
               ...(process.argv.includes('--close-sessions') ? { close: {} } : {}),
               ...(process.argv.includes('--additional-directories') ? { additionalDirectories: {} } : {}),
+              ...(process.argv.includes('--delete-sessions') ? { delete: {} } : {}),
             },
           }
         : {}),
@@ -599,6 +603,11 @@ acp
   // test which sessions a client closed, including ones it must not have.
   .onRequest(acp.methods.agent.session.close, ({ params }) => {
     closedSessions.push(params.sessionId);
+    sessions.delete(params.sessionId);
+    return {};
+  })
+  .onRequest(acp.methods.agent.session.delete, ({ params }) => {
+    deletedSessions.push(params.sessionId);
     sessions.delete(params.sessionId);
     return {};
   })
@@ -776,6 +785,9 @@ acp
           const { terminalId } = await client.request(acp.methods.client.terminal.create, { sessionId: sid, command: 'pwd', cwd: arg });
           return client.request(acp.methods.client.terminal.waitForExit, { sessionId: sid, terminalId });
         });
+        break;
+      case 'deleted-sessions':
+        await report(client, sid, 'Deleted sessions', async () => deletedSessions);
         break;
       case 'session-directories':
         await report(client, sid, 'Session directories', async () => receivedDirectories);

@@ -321,6 +321,22 @@ export class SessionVerbs {
   }
 
   /**
+   * Deletes a session: an open one is closed first (its turn cancelled), then the agent that
+   * advertises `sessionCapabilities.delete` is told with `session/delete`. Our own records are
+   * the caller's (Session History forgets it whatever the agent can do).
+   */
+  async deleteSession(sessionId: string): Promise<void> {
+    const { sessions } = this.deps;
+    const open = sessions.session(sessionId);
+    const key = open?.agentKey ?? sessions.active?.agentKey ?? this.deps.config.defaultAgent;
+    const agentSessionId = open?.agentSessionId ?? sessionId;
+    if (open) await this.closeSession(sessionId);
+    const connection = await this.deps.agents.connect(key);
+    if (connection.initializeResponse.agentCapabilities?.sessionCapabilities?.delete == null) return;
+    await connection.deleteSession({ sessionId: agentSessionId });
+  }
+
+  /**
    * An agent's stored sessions for this workspace (`session/list`; the active session's agent,
    * else the default); undefined when it cannot list them.
    */
