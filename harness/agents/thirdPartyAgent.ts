@@ -77,7 +77,10 @@
 // option, as Claude's and Codex's adapters send).
 // With `--mcp-http` it advertises `mcpCapabilities.http`; with `--record-mcp FILE` it writes the
 // `mcpServers` of each `session/new` to FILE (a JSON array, one entry per session). With
-// `--session-prefix P` its session ids start with P.
+// `--session-prefix P` its session ids start with P. With `--additional-directories` it advertises
+// `sessionCapabilities.additionalDirectories`; `session-directories` reports, as a call's
+// rawOutput, the `additionalDirectories` each session/new and session/load brought. With
+// `--delete-sessions` it advertises `session/delete`; `deleted-sessions` reports those deleted.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -525,6 +528,10 @@ const sessionPrefix = argValue('--session-prefix') ?? '';
 const receivedMcp: acp.McpServer[][] = [];
 /** The sessions the client sent `session/close` for, in order. */
 const closedSessions: string[] = [];
+/** What each session/new and session/load brought in `additionalDirectories`, in order. */
+/** The sessions the client sent `session/delete` for, in order. */
+const deletedSessions: string[] = [];
+const receivedDirectories: { method: 'new' | 'load'; directories: string[] | null }[] = [];
 
 acp
   .agent({ name: 'third-party-test-agent' })
@@ -534,7 +541,15 @@ acp
     protocolVersion: protocolVersionArg() ?? acp.PROTOCOL_VERSION,
     agentCapabilities: {
       loadSession: process.argv.includes('--load-session'),
-      ...(process.argv.includes('--close-sessions') ? { sessionCapabilities: { close: {} } } : {}),
+      ...(process.argv.includes('--close-sessions') || process.argv.includes('--additional-directories') || process.argv.includes('--delete-sessions')
+        ? {
+            sessionCapabilities: {
+              ...(process.argv.includes('--close-sessions') ? { close: {} } : {}),
+              ...(process.argv.includes('--additional-directories') ? { additionalDirectories: {} } : {}),
+              ...(process.argv.includes('--delete-sessions') ? { delete: {} } : {}),
+            },
+          }
+        : {}),
       ...(process.argv.includes('--mcp-http') ? { mcpCapabilities: { http: true } } : {}),
       ...(argValue('--prompt-capabilities') !== undefined
         ? { promptCapabilities: Object.fromEntries((argValue('--prompt-capabilities') ?? '').split(',').filter(Boolean).map((c) => [c, true])) }
@@ -546,6 +561,7 @@ acp
   .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
     const sessionId = `${sessionPrefix}sess_${nextId++}`;
     sessions.set(sessionId, params.cwd);
+    receivedDirectories.push({ method: 'new', directories: params.additionalDirectories ?? null });
     if (recordMcp !== undefined) {
       receivedMcp.push(params.mcpServers);
       fs.writeFileSync(recordMcp, JSON.stringify(receivedMcp));
@@ -590,8 +606,14 @@ acp
     sessions.delete(params.sessionId);
     return {};
   })
+  .onRequest(acp.methods.agent.session.delete, ({ params }) => {
+    deletedSessions.push(params.sessionId);
+    sessions.delete(params.sessionId);
+    return {};
+  })
   .onRequest(acp.methods.agent.session.load, ({ params }) => {
     sessions.set(params.sessionId, params.cwd);
+    receivedDirectories.push({ method: 'load', directories: params.additionalDirectories ?? null });
     return {};
   })
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
@@ -763,6 +785,12 @@ acp
           const { terminalId } = await client.request(acp.methods.client.terminal.create, { sessionId: sid, command: 'pwd', cwd: arg });
           return client.request(acp.methods.client.terminal.waitForExit, { sessionId: sid, terminalId });
         });
+        break;
+      case 'deleted-sessions':
+        await report(client, sid, 'Deleted sessions', async () => deletedSessions);
+        break;
+      case 'session-directories':
+        await report(client, sid, 'Session directories', async () => receivedDirectories);
         break;
       case 'closed-sessions':
         await report(client, sid, 'Closed sessions', async () => closedSessions);

@@ -16,7 +16,7 @@ import { contextWindowCommands } from './contextWindow/contextWindowCommands';
 function commandTable(acp: AcpNative): CommandTable {
   const { sessions, verbs, agents } = acp;
   return {
-    ...sessionCommands({ sessions, verbs, cards: acp.cards }),
+    ...sessionCommands({ sessions, verbs, cards: acp.cards, terminalOutput: (id) => acp.terminalViews.get(id)?.pty.renderedText }),
     ...agentCommands({ agents, verbs, sessions, registry: acp.registry, signIn: acp.signIn, llmApiKey: acp.llmApiKey, mcpServers: acp.mcpServers, trace: acp.trace, log: acp.log }),
     ...chatCommands({ chat: acp.chat, sessions, verbs, permissions: acp.permissions, elicitations: acp.elicitations }),
     ...reviewCommands({ actionLog: acp.actionLog, actionLogActions: acp.actionLogActions, sessions, hunkLenses: acp.hunkLenses }),

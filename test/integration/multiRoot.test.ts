@@ -59,3 +59,24 @@ describe('multi-root workspace', function () {
     assert.equal(lastCall(api).tree.label, 'Edit app/src/main.js');
   });
 });
+
+describe('multi-root session reload', function () {
+  let api: AcpNativeApi;
+
+  agentSuite({ pass: 'multi-root', agent: { args: ['--load-session', '--additional-directories'] } }, (started) => (api = started));
+
+  it('sends the other folders on session/load as on session/new, so a reloaded session keeps them', async () => {
+    const sessionId = api.activeSessionId;
+    assert.ok(sessionId);
+    const others = [workspaceRoot(1)];
+    const report = async (): Promise<unknown> => {
+      await within('the report turn', api.prompt('session-directories'));
+      return (lastCall(api).rawOutput as { result: unknown }).result;
+    };
+    assert.deepEqual(await report(), [{ method: 'new', directories: others }]);
+    // A new agent process: what it knows of the session is what session/load told it.
+    await api.stopAgent();
+    await within('load', api.loadSession(sessionId));
+    assert.deepEqual(await report(), [{ method: 'load', directories: others }]);
+  });
+});

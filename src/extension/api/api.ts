@@ -106,6 +106,10 @@ export interface AcpNativeApi {
   sessionHistory(): Promise<{ sessionId: string; title: string | undefined }[]>;
   /** Opens an earlier session (`session/load`) with its conversation and cards, and makes it active. */
   loadSession(sessionId: string): Promise<void>;
+  /** A session (the active one by default; one not open is loaded first) as Markdown, as **ACP: Export Session as Markdown** shows it. */
+  exportSession(sessionId?: string): Promise<string>;
+  /** Deletes a session: closed first if open, `session/delete` when the agent advertises it, and gone from Session History's records. */
+  deleteSession(sessionId: string): Promise<void>;
   /** Messages the Chat view posted to its webview, by type (deltas, not the whole transcript). */
   chatMessagesPosted(): { reset: number; patch: number; status: number };
   /** The ACP Registry's agents (`acpNative.registry.url`, cached; the shipped snapshot offline), with the distributions usable here. */

@@ -15,6 +15,7 @@ import { openSessionsOf } from '../chat/sessionList';
 import { sessionEventsApi } from './sessionEventsApi';
 import { undoSubagentChanges } from '../review/reviewCommands';
 import { activityLabel, subagentName } from '../session/model/subagents';
+import { sessionMarkdown } from '../session/exportSession';
 
 /** Builds the API `activate()` returns, reading what the renderers actually produced. */
 export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], activation: AcpNativeStats['activation']): AcpNativeApi {
@@ -166,6 +167,11 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     loadSession: async (sessionId) => {
       await acp.verbs.loadSession(sessionId);
     },
+    deleteSession: async (sessionId) => {
+      await acp.verbs.deleteSession(sessionId);
+      await acp.chat.history.forget(sessionId);
+    },
+    exportSession: (sessionId) => sessionMarkdown({ sessions: acp.sessions, verbs: acp.verbs, terminalOutput: (id) => acp.terminalViews.get(id)?.pty.renderedText }, sessionId),
     chatMessagesPosted: () => ({ reset: probes.counter('chat.reset'), patch: probes.counter('chat.patch'), status: probes.counter('chat.status') }),
     registryAgents: () => acp.registry.catalogue(),
     addRegistryAgent: (id) => acp.registry.add(id),

@@ -40,6 +40,11 @@ export class SessionHistory extends Disposable {
     return Array.isArray(stored) ? stored.filter(isRecordedSession) : [];
   }
 
+  /** Drops a session from the records (Delete). */
+  async forget(sessionId: string): Promise<void> {
+    await this.memento.update(KEY, this.all().filter((s) => s.sessionId !== sessionId));
+  }
+
   private remember(entry: RecordedSession): void {
     const others = this.all().filter((s) => s.sessionId !== entry.sessionId);
     const previous = this.all().find((s) => s.sessionId === entry.sessionId);

@@ -260,7 +260,6 @@ export class SessionVerbs {
     const { sessions } = this.deps;
     const connection = await this.deps.agents.ensure(agentKey);
     const { cwd, additional } = this.deps.workspaceRoots();
-    const canAddDirs = connection.initializeResponse.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
     const { servers: mcpServers } = await this.deps.mcpServers.serversFor(connection);
     // Agents may send updates (available commands, modes) before the response names the session.
     const created = sessions.beginCreate();
@@ -270,7 +269,7 @@ export class SessionVerbs {
       response = await connection.newSession({
         cwd,
         mcpServers,
-        ...(canAddDirs && additional.length ? { additionalDirectories: additional } : {}),
+        ...additionalDirectoriesFor(connection, additional),
       });
       record = sessions.recordFor(response.sessionId, agentKey, connection, cwd, additional);
     } finally {
@@ -313,7 +312,8 @@ export class SessionVerbs {
     const release = record.state.holdChanges();
     let response: acp.LoadSessionResponse;
     try {
-      response = await connection.loadSession({ sessionId, cwd, mcpServers });
+      // The other folders as on session/new: without them a multi-root session reloads with one.
+      response = await connection.loadSession({ sessionId, cwd, mcpServers, ...additionalDirectoriesFor(connection, additional) });
       await sessions.settled(record.state.sessionId);
       record.state.endTurn();
     } finally {
@@ -329,6 +329,22 @@ export class SessionVerbs {
     if (response.configOptions) record.state.setConfigOptions(response.configOptions);
     record.state.flushNow();
     return sessions.show(record);
+  }
+
+  /**
+   * Deletes a session: an open one is closed first (its turn cancelled), then the agent that
+   * advertises `sessionCapabilities.delete` is told with `session/delete`. Our own records are
+   * the caller's (Session History forgets it whatever the agent can do).
+   */
+  async deleteSession(sessionId: string): Promise<void> {
+    const { sessions } = this.deps;
+    const open = sessions.session(sessionId);
+    const key = open?.agentKey ?? sessions.active?.agentKey ?? this.deps.config.defaultAgent;
+    const agentSessionId = open?.agentSessionId ?? sessionId;
+    if (open) await this.closeSession(sessionId);
+    const connection = await this.deps.agents.connect(key);
+    if (connection.initializeResponse.agentCapabilities?.sessionCapabilities?.delete == null) return;
+    await connection.deleteSession({ sessionId: agentSessionId });
   }
 
   /**
@@ -376,4 +392,10 @@ export class SessionVerbs {
     session.state.setConfigOptions(response.configOptions);
     session.state.flushNow();
   }
+}
+
+/** `additionalDirectories` for `session/new` and `session/load`, when the agent advertises it and there are any. */
+function additionalDirectoriesFor(connection: AgentConnection, additional: readonly string[]): { additionalDirectories?: string[] } {
+  const advertised = connection.initializeResponse.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
+  return advertised && additional.length ? { additionalDirectories: [...additional] } : {};
 }

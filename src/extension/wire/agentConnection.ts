@@ -195,6 +195,10 @@ export class AgentConnection {
     await this.request(acp.methods.agent.session.close, params);
   }
 
+  async deleteSession(params: acp.DeleteSessionRequest): Promise<void> {
+    await this.request(acp.methods.agent.session.delete, params);
+  }
+
   setMode(params: acp.SetSessionModeRequest): Promise<unknown> {
     return this.request(acp.methods.agent.session.setMode, params);
   }
