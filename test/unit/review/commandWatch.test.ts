@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { COMMAND_GRACE_MS, OWN_WRITE_MS } from '../../../src/extension/review/model/captureDeps';
 import { MAX_FILES_IN_NEW_FOLDER } from '../../../src/extension/review/model/commandWatch';
 import { captureWorld, FakeDocument, SESSION, text } from './captureWorld';
+import { ToolCallStore } from '../../../src/extension/session/model/toolCalls';
 
 const F = '/w/f.txt';
 
@@ -60,6 +61,21 @@ describe('action log capture: what a command changed', () => {
     w.capture.beginTurn(SESSION, 1);
     w.call({ toolCallId: 'sh3', kind: 'execute', status: 'in_progress' });
     assert.equal(w.files.savedDocumentsTaken, 2, 'a new turn takes them again');
+  });
+
+  it("gives a running turn's command its change, not an earlier session whose cancelled turn left a call running", () => {
+    const w = captureWorld();
+    // s1's turn asked something and was cancelled: its call never finished.
+    w.call({ toolCallId: 'ask', kind: 'edit', status: 'in_progress' });
+    w.capture.endTurn(SESSION);
+    w.clock.now += COMMAND_GRACE_MS * 10;
+    const other = new ToolCallStore();
+    w.capture.beginTurn('s2', 0);
+    w.capture.callApplied('s2', other.applyToolCall({ toolCallId: 'sh', title: 'sed', kind: 'execute', status: 'in_progress' }));
+    w.files.write(F, 'sed did this\n');
+    w.capture.diskChanged(F, 'changed');
+    assert.equal(w.log.changes('s2').length, 1, "the running turn's");
+    assert.equal(w.changes().length, 0, 'not the ended one');
   });
 
   it('listens while a command runs and for its grace after it finished, even past the end of its turn', () => {

@@ -38,11 +38,14 @@ export class CommandWatch {
   private readonly userSaves = new Map<string, { document: SavedDocument; version: number; until: number }>();
   /** Per session: until when a file changing on disk is taken for the agent's doing. */
   private readonly commandUntil = new Map<string, number>();
+  /** Sessions whose last turn ended: a call of theirs left running still listens, but after a running turn's. */
+  private readonly ended = new Set<string>();
 
   constructor(private readonly deps: CommandWatchDeps) {}
 
   turnBegan(sessionId: string): void {
     this.docTexts.delete(sessionId);
+    this.ended.delete(sessionId);
   }
 
   /**
@@ -58,6 +61,7 @@ export class CommandWatch {
 
   /** File events arrive late: a command still running when its turn ends gets its grace from now. */
   turnEnded(sessionId: string): void {
+    this.ended.add(sessionId);
     if (this.commandUntil.get(sessionId) === Infinity) this.commandUntil.set(sessionId, this.deps.now() + COMMAND_GRACE_MS);
   }
 
@@ -79,7 +83,11 @@ export class CommandWatch {
   diskChanged(path: string, what: DiskEvent): void {
     if (/[\\/]\.git[\\/]/.test(path)) return;
     const now = this.deps.now();
-    const listening = [...this.deps.turns].filter(([sessionId, calls]) => (this.commandUntil.get(sessionId) ?? 0) >= now || calls.changing.size > 0);
+    const listening = [...this.deps.turns]
+      .filter(([sessionId, calls]) => (this.commandUntil.get(sessionId) ?? 0) >= now || calls.changing.size > 0)
+      // A change goes to the first that listens: a running turn's before one whose turn ended with a
+      // call never finished (a cancelled turn's), else that older session takes the new turn's change.
+      .sort(([a], [b]) => Number(this.ended.has(a)) - Number(this.ended.has(b)));
     // Outside a command's run (a build, a checkout), file events cost nothing more than this.
     if (listening.length === 0) return;
     for (const [p, until] of this.ownWrites) if (until < now) this.ownWrites.delete(p);
