@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { COMMAND_GRACE_MS } from '../../src/extension/review/model/captureDeps';
 import { actionLogSuite, longestBlock, writeSeen } from './support/actionLog';
 import { inWorkspace, waitFor, workspaceRoot } from './support/helpers';
 
@@ -29,7 +30,10 @@ describe('checkpoints: the whole workspace at each prompt', function () {
   let madeGit = false;
   let gitBefore: Map<string, string>;
 
-  before(() => {
+  before(async () => {
+    // An earlier suite's last turn still takes file events for its command's doing during the
+    // command grace: this suite's own writes must not fall into it.
+    await new Promise((resolve) => setTimeout(resolve, COMMAND_GRACE_MS + 500));
     // The user's own repository, with a staged file and a hook that must never run.
     if (!fs.existsSync(userGit)) {
       execFileSync('git', ['init', '-q'], { cwd: workspaceRoot() });
