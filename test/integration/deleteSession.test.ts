@@ -18,7 +18,7 @@ describe('delete a session', function () {
     assert.notEqual(api.activeSessionId, doomed);
     assert.ok(!(await api.sessionHistory()).some((s) => s.sessionId === doomed), 'forgotten after');
 
-    await within('a new session', api.newSession());
+    await within('a new session', api.newSession('third-party'));
     await within('the report turn', api.prompt('deleted-sessions'));
     assert.deepEqual((lastCall(api).rawOutput as { result: unknown }).result, [doomed]);
   });
