@@ -72,8 +72,14 @@ export class Chat extends Disposable {
   }
 
   /** Earlier sessions: the agent's `session/list` when it offers one, else those recorded in this workspace. */
+  /** The agent's sessions (`session/list`), else, or when listing fails, those recorded here. */
   async earlierSessions(): Promise<EarlierSession[]> {
-    return (await this.deps.verbs.listSessions()) ?? this.history.all();
+    try {
+      return (await this.deps.verbs.listSessions()) ?? this.history.all();
+    } catch (error) {
+      this.deps.log.warn(`session/list failed, showing the sessions recorded here: ${errorMessage(error)}`);
+      return this.history.all();
+    }
   }
 
   /**
@@ -81,15 +87,9 @@ export class Chat extends Disposable {
    * picked (`session/load`): its conversation and cards come back.
    */
   async showHistory(): Promise<string | undefined> {
-    const { sessions, verbs, log } = this.deps;
+    const { sessions, verbs } = this.deps;
     const recorded = this.history.all();
-    let entries: EarlierSession[];
-    try {
-      entries = await this.earlierSessions();
-    } catch (error) {
-      log.warn(`session/list failed, showing the sessions recorded here: ${errorMessage(error)}`);
-      entries = recorded;
-    }
+    const entries = await this.earlierSessions();
     const titleOf = (id: string) => recorded.find((r) => r.sessionId === id)?.title;
     const items = entries.map((s) => ({
       label: s.title || titleOf(s.sessionId) || s.sessionId,
