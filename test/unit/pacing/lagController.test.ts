@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { BARS, CADENCES, HOLD_MS, LagController, catchingUpText, type LagSample } from '../../../src/extension/pacing/model/lagController';
-import { ANSWER_STALE_MS, ResponseLag } from '../../../src/extension/pacing/model/responseLag';
+import { ANSWER_STALE_MS, NEVER_ANSWERED_MS, ResponseLag } from '../../../src/extension/pacing/model/responseLag';
 
 const calm: LagSample = { chatMs: 0, treeMs: 0, loopMs: 2 };
 
@@ -106,5 +106,14 @@ describe('Response lag of the window', () => {
     lag.forget();
     lag.answered(seq, 2000);
     assert.equal(lag.lagAt(2000), 0);
+  });
+
+  it('gives up on a message never answered: late once, then caught up', () => {
+    const lag = new ResponseLag();
+    lag.sent(0);
+    const late = lag.lagAt(NEVER_ANSWERED_MS + 1);
+    assert.equal(late, NEVER_ANSWERED_MS + 1);
+    assert.equal(lag.pending, 0);
+    assert.equal(lag.lagAt(NEVER_ANSWERED_MS + 1 + ANSWER_STALE_MS), 0);
   });
 });

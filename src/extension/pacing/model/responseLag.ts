@@ -10,6 +10,13 @@
  */
 export const ANSWER_STALE_MS = 1000;
 
+/**
+ * What waits longer than this is taken as never to be answered (VS Code need not fetch a refreshed
+ * node it does not show): it counts as one late answer, then is forgotten, so the loop cannot stay
+ * behind for ever on a message the window will not answer.
+ */
+export const NEVER_ANSWERED_MS = 5000;
+
 export class ResponseLag {
   /** What was sent and not answered yet, oldest first: its number and when it went. */
   private readonly waiting: { seq: number; at: number }[] = [];
@@ -48,6 +55,9 @@ export class ResponseLag {
 
   /** How far behind the window is at `now`: the oldest unanswered's age, else the last answer's delay while fresh. */
   lagAt(now: number): number {
+    let expired: number | undefined;
+    while (this.waiting.length > 0 && now - (this.waiting[0] as { at: number }).at > NEVER_ANSWERED_MS) expired ??= this.waiting.shift()?.at;
+    if (expired !== undefined) this.last = { delayMs: now - expired, at: now };
     const oldest = this.waiting[0];
     const waitingMs = oldest ? now - oldest.at : 0;
     const lastMs = this.last && now - this.last.at < ANSWER_STALE_MS ? this.last.delayMs : 0;
