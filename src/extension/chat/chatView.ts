@@ -107,7 +107,16 @@ export class ChatView extends Disposable {
     this._register(deps.panel.onDidAcknowledge((seq) => this.acknowledged(seq)));
     if (deps.pacing) this._register(deps.pacing.onDidChange(() => this.cadenceChanged()));
     this._register(deps.panel.onDidReceiveMessage((message) => this.receive(message)));
-    this._register(deps.sessions.onDidChangeSessions(() => this.schedule({ status: true })));
+    this._register(
+      deps.sessions.onDidChangeSessions(() => {
+        this.schedule({ status: true });
+        // The shown turn ended: what it left waiting on a slower cadence goes now, not up to 750 ms later.
+        if (this.shown && !this.shown.busy && this.timer && (this.deps.pacing?.behind ?? false)) {
+          clearTimeout(this.timer);
+          this.timer = setTimeout(() => this.flush(), FLUSH_DELAY_MS);
+        }
+      }),
+    );
     this._register(
       deps.sessions.onDidChangeSession(({ session, changes }) => {
         // Another session's title or first prompt shows in the switcher.

@@ -89,7 +89,12 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
         this.shownSessions = shown;
         if (change.root) this.pending.everything();
         for (const id of change.changed) this.pending.session(id);
-        if (!this.pending.empty) this.scheduleRefresh();
+        // A turn ended while the window is behind: its last calls are drawn now, not up to 2 s later.
+        const turnEnded = change.changed.some((id) => !sessions.session(id)?.busy);
+        if (turnEnded && this.pacing?.behind && this.refreshTimer) {
+          clearTimeout(this.refreshTimer);
+          this.refreshTimer = setTimeout(() => this.refresh(), refreshDelay(this.refreshCost.last, performance.now() - this.lastFiredAt));
+        } else if (!this.pending.empty) this.scheduleRefresh();
       }),
     );
     this._register(

@@ -5,10 +5,11 @@
 
 /**
  * How long the delay of the last answer still counts once nothing waits for one: a window that
- * answered late stays "late" until it answers on time, or until nothing was sent for this long (a
- * storm that ended must not keep its last late answer for ever).
+ * answered late stays "late" until it answers on time, or for this long after its last answer (a
+ * storm that ended must not keep its last late answer for ever, and the window that answered all
+ * it was sent has caught up: half a second bridges the gaps between redraws while behind).
  */
-export const ANSWER_STALE_MS = 1000;
+export const ANSWER_STALE_MS = 500;
 
 /**
  * What waits longer than this is taken as never to be answered (VS Code need not fetch a refreshed
