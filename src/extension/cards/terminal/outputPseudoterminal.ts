@@ -76,6 +76,8 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
       header?: string;
       /** The user closed the terminal: stop what it shows (kill the process). */
       onUserClose?: () => void;
+      /** How often output is delivered when it is not a flood (ms; DELIVER_EVERY_MS when absent): longer while the window is behind. */
+      deliverEvery?: () => number;
     } = {},
   ) {
     if (options.header) this.emit(`\x1b[2m${options.header}\x1b[0m\r\n`);
@@ -195,7 +197,7 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
       if (this.pending.isEmpty) return;
       this.deliverPending();
       this.armDeliverTimer();
-    }, this.pending.overflowed ? FLOOD_DELIVER_EVERY_MS : DELIVER_EVERY_MS);
+    }, this.pending.overflowed ? Math.max(FLOOD_DELIVER_EVERY_MS, this.options.deliverEvery?.() ?? 0) : (this.options.deliverEvery?.() ?? DELIVER_EVERY_MS));
   }
 
   private deliverPending(): void {
