@@ -259,7 +259,8 @@ describe('action log: review every agent edit', function () {
     assert.ok(fs.readFileSync(files[7], 'latin1').startsWith('beta of document 7\r\n'), 'the command changed it');
     await longestBlock('50 open documents (15 MB): a second turn', () => prompt('shell true'));
     await suite.api.undoHunk(files[7], 0);
-    assert.ok(fs.readFileSync(files[7]).equals(originals[7]), 'Undo puts back its exact bytes (CRLF)');
+    const undone = fs.readFileSync(files[7]);
+    assert.ok(undone.equals(originals[7]), `Undo puts back its exact bytes (CRLF): ${JSON.stringify(undone.subarray(0, 60).toString('latin1'))}…, ${undone.length} bytes, not ${originals[7].length}; its changes: ${JSON.stringify(suite.api.changes().filter((c) => c.path === files[7]))}`);
     assert.ok(files.every((file, i) => i === 7 || fs.readFileSync(file).equals(originals[i])), 'the other documents are untouched');
   });
 
