@@ -51,6 +51,9 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
   /** VS Code renames the panel on this (a name given before `open()` is sent when it opens). */
   readonly onDidChangeName = this.nameEmitter.event;
   private renamed: string | undefined;
+  /** `open()` has returned: VS Code takes a name now (see `open`). */
+  private namesTaken = false;
+  private disposed = false;
 
   private readonly crlf = new CrlfConverter();
   /**
@@ -93,14 +96,20 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
 
   open(): void {
     this.opened = true;
-    if (this.renamed !== undefined) this.nameEmitter.fire(this.renamed);
+    // VS Code tells the window the terminal is ready only after open() returns, and until then
+    // 1.139 drops a pseudoterminal's name for the one it was created with (1.99 took it): the
+    // name waits until open() has returned, so it arrives after "ready" on every version.
+    queueMicrotask(() => {
+      this.namesTaken = true;
+      if (this.renamed !== undefined && !this.disposed) this.nameEmitter.fire(this.renamed);
+    });
     this.deliverPending();
   }
 
-  /** Renames the panel (now, or when it opens: VS Code drops events fired before). */
+  /** Renames the panel (now, or once it has opened: VS Code drops a name given before). */
   rename(name: string): void {
     this.renamed = name;
-    if (this.opened) this.nameEmitter.fire(name);
+    if (this.namesTaken) this.nameEmitter.fire(name);
   }
 
   close(): void {
@@ -166,6 +175,7 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
   }
 
   dispose(): void {
+    this.disposed = true;
     clearTimeout(this.deliverTimer);
     this.writeEmitter.dispose();
     this.closeEmitter.dispose();
