@@ -104,9 +104,11 @@ export interface RestoreWording {
 export async function askAndRestore(actions: ActionLogActions, sessionId: string, turn: number, wording?: RestoreWording): Promise<AskedRestore> {
   const plan = await actions.planCheckpointRestore(sessionId, turn);
   const whole = plan.workspace?.folders.flatMap((f) => [...f.write, ...f.remove]) ?? [];
-  const theirs = new Set(plan.workspace?.userChanged ?? []);
+  // Files you changed since that the agent reported changing are merged per hunk: listed to restore.
+  const merged = new Set(plan.merged);
+  const theirs = new Set((plan.workspace?.userChanged ?? []).filter((f) => !merged.has(f)));
   const files = [...new Set([...plan.files.filter((f) => !theirs.has(f)), ...whole])];
-  const conflicts = [...new Set([...(plan.workspace?.conflicts ?? []), ...plan.files.filter((f) => theirs.has(f))])];
+  const conflicts = [...new Set([...(plan.workspace?.conflicts ?? []).filter((f) => !merged.has(f)), ...plan.files.filter((f) => theirs.has(f))])];
   if (files.length === 0 && conflicts.length === 0) return { kind: 'nothing' };
   const list = (paths: string[]): string => paths.slice(0, 40).map((f) => `• ${fileDisplayPath(f)}`).join('\n') + (paths.length > 40 ? `\n… and ${paths.length - 40} more` : '');
   const leftAlone = conflicts.length ? `\n\nLeft alone, changed by you since (or unsaved in an editor):\n${list(conflicts)}` : '';
