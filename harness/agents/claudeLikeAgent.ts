@@ -27,6 +27,7 @@
 //   warn TEXT                 a CLI warning
 //   usage USED SIZE [COST]    usage_update (with `cost` {amount: COST, currency: "USD"} when given)
 //   config?                   answers with the last session/set_config_option params as JSON
+//   hold                      says so, then keeps the turn running until session/cancel (cancelled)
 //   write PATH                writes the rest of the prompt to PATH (relative to the session's cwd)
 //                             itself, as a command would: no tool call, no fs/* request
 //   anything else             answers "Received: " and the prompt's text blocks; a prompt asking to
@@ -70,6 +71,9 @@ interface AgentSession {
   used: number;
 }
 const sessions = new Map<string, AgentSession>();
+/** Turns held by `hold`, by session: a cancel lets them end. */
+const held = new Map<string, () => void>();
+const cancelled = new Set<string>();
 let nextSession = 1;
 let nextId = 1;
 
@@ -295,6 +299,10 @@ async function prompt(ctx: Client, sessionId: string, blocks: readonly acp.Conte
       return usage(ctx, sessionId, Number(args[0] ?? 0), Number(args[1] ?? 1_000_000), args[2] === undefined ? undefined : Number(args[2]));
     case 'config?':
       return say(ctx, sessionId, JSON.stringify(session?.lastSetConfig ?? null));
+    case 'hold':
+      await say(ctx, sessionId, 'Holding.');
+      await new Promise<void>((resolve) => held.set(sessionId, resolve));
+      return;
     case 'write':
       writeFileSync(resolve(session?.cwd ?? '.', args[0] ?? 'out.txt'), rest);
       return say(ctx, sessionId, `Wrote ${args[0] ?? 'out.txt'}.`);
@@ -361,12 +369,18 @@ acp
   })
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client: ctx }) => {
     await prompt(ctx, params.sessionId, params.prompt);
-    return { stopReason: 'end_turn' as const };
+    return { stopReason: cancelled.delete(params.sessionId) ? ('cancelled' as const) : ('end_turn' as const) };
   })
   // Raw params: the SDK's schema would strip the draft RFD's `messageId`.
   .onRequest('session/fork', (params: unknown) => params as { sessionId?: unknown; cwd?: unknown; messageId?: unknown }, ({ params }) => {
     if (!forkMode) throw acp.RequestError.methodNotFound('session/fork');
     return fork(params);
   })
-  .onNotification(acp.methods.agent.session.cancel, () => undefined)
+  .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+    const release = held.get(params.sessionId);
+    if (!release) return;
+    held.delete(params.sessionId);
+    cancelled.add(params.sessionId);
+    release();
+  })
   .connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));

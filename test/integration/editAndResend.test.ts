@@ -78,6 +78,19 @@ describe('edit and resend: an agent that forks at a message', function () {
     assert.deepEqual(prompts.lines().at(-1), ['first question, edited']);
   });
 
+  it('cancels a running turn first, then goes on from before the prompt edited', async () => {
+    const running = api.prompt('hold');
+    await waitFor('the turn running', () => api.sessions().find((s) => s.active)?.busy === true);
+    const old = api.activeSessionId;
+    const turns = api.conversation().filter((m) => m.role === 'user').length;
+    const branch = await within('resend during a turn', api.resendFrom(turns - 1, 'instead of holding'));
+    assert.equal(await running, 'cancelled', 'the running turn was cancelled, not waited out');
+    assert.notEqual(branch, old);
+    const shown = roles(api, branch);
+    assert.ok(!shown.includes('user: hold') && !shown.includes('agent: Holding.'), JSON.stringify(shown));
+    assert.deepEqual(shown.slice(-2), ['user: instead of holding', 'agent: Received: instead of holding']);
+  });
+
   it('refuses an empty text and a prompt that is not there, changing nothing', async () => {
     const open = api.sessions().length;
     await assert.rejects(api.resendFrom(0, '   '), /the edited message is empty/);

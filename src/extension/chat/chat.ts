@@ -64,7 +64,7 @@ export class Chat extends Disposable {
     this.panel = panel;
     this.files = this._register(new WorkspaceFiles(log));
     this.history = this._register(new SessionHistory(extensionContext.workspaceState, sessions));
-    this.resend = new EditAndResend({ sessions, verbs: deps.verbs, history: this.history, log, ...(deps.restore ? { restore: deps.restore } : {}) });
+    this.resend = new EditAndResend({ sessions, verbs: deps.verbs, history: this.history, log, ...(deps.restore ? { restore: deps.restore } : {}), promptMaxBytes: () => config.promptMaxBytes });
     this.actions = this._register(
       new ChatActions({ sessions, verbs: deps.verbs, queues: deps.queues, agents: deps.agents, permissions, tree, history: this.history, resend: this.resend, config, registry: deps.registry, elicitations, files: this.files, panel }),
     );

@@ -4,7 +4,7 @@ import type { AgentSessions, SessionRecord } from '../session/agentSessions';
 import type { SessionVerbs } from '../session/sessionVerbs';
 import type { SessionHistory } from './sessionHistory';
 import { errorMessage, type Logger } from '../base/log';
-import { branchNotes, contextPrompt, forkPointOf, historySteps, resendRoute, userMessageIndex, type ResendRoute } from '../session/model/resend';
+import { branchNotes, CONTEXT_MAX_CHARS, contextPrompt, forkPointOf, historySteps, resendRoute, userMessageIndex, type ResendRoute } from '../session/model/resend';
 import { sessionTitle } from '../session/model/openSessions';
 
 /** How long a running turn may take to end after its cancel before Edit & resend gives up (nothing changed). */
@@ -41,6 +41,8 @@ export class EditAndResend {
       history: SessionHistory;
       log: Logger;
       restore?: ResendRestore;
+      /** `acpNative.prompt.maxBytes`: the context prompt stays well under it. */
+      promptMaxBytes?: () => number;
     },
   ) {}
 
@@ -126,7 +128,10 @@ export class EditAndResend {
       description: `${reason}: the conversation before it went to the agent as context with the edited message.`,
     });
     record.state.flushNow();
-    const prompt = contextPrompt({ entries: session.state.transcript, turn, text, toolCall: (id) => session.state.toolCall(id) });
+    // A character may take up to 4 bytes on the wire (UTF-8, JSON escapes): the bound in characters.
+    const limit = this.deps.promptMaxBytes?.();
+    const maxChars = limit === undefined ? CONTEXT_MAX_CHARS : Math.max(0, Math.min(CONTEXT_MAX_CHARS, Math.floor(limit / 4) - text.length - 1000));
+    const prompt = contextPrompt({ entries: session.state.transcript, turn, text, toolCall: (id) => session.state.toolCall(id), maxChars });
     return { record, sent: [{ type: 'text', text: prompt }], how: `a new session with the conversation as context: ${reason}` };
   }
 
