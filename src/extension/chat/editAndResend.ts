@@ -119,7 +119,8 @@ export class EditAndResend {
   }
 
   private async withContext(session: SessionRecord, turn: number, text: string, reason: string): Promise<{ record: SessionRecord; sent: acp.ContentBlock[]; how: string }> {
-    const record = await this.deps.verbs.newSession(session.agentKey);
+    // Shown once it holds the history: the chat opens it whole, at its newest rows.
+    const record = await this.deps.verbs.newSession(session.agentKey, { show: false });
     this.copyHistory(session, record, turn, false);
     record.state.apply({
       sessionUpdate: 'notice',
@@ -128,6 +129,7 @@ export class EditAndResend {
       description: `${reason}: the conversation before it went to the agent as context with the edited message.`,
     });
     record.state.flushNow();
+    this.deps.sessions.show(record);
     // A character may take up to 4 bytes on the wire (UTF-8, JSON escapes): the bound in characters.
     const limit = this.deps.promptMaxBytes?.();
     const maxChars = limit === undefined ? CONTEXT_MAX_CHARS : Math.max(0, Math.min(CONTEXT_MAX_CHARS, Math.floor(limit / 4) - text.length - 1000));

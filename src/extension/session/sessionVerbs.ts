@@ -243,12 +243,15 @@ export class SessionVerbs {
     return this.newSession(key);
   }
 
-  /** Starts a new session with an agent (the default one unless named), starting it if needed, and makes it active. */
-  async newSession(agentKey?: string): Promise<SessionRecord> {
+  /**
+   * Starts a new session with an agent (the default one unless named), starting it if needed, and
+   * makes it active (with `show: false` the caller does, once it filled in what it shows first).
+   */
+  async newSession(agentKey?: string, options: { show?: boolean } = {}): Promise<SessionRecord> {
     const key = agentKey ?? this.deps.config.defaultAgent;
     const started = (async () => {
       await this.deps.agents.relaunchIfChanged(key);
-      return this.deps.signIn.run(key, () => this.newSessionOnce(key));
+      return this.deps.signIn.run(key, () => this.newSessionOnce(key, options.show ?? true));
     })();
     this.starting = started;
     try {
@@ -258,7 +261,7 @@ export class SessionVerbs {
     }
   }
 
-  private async newSessionOnce(agentKey = this.deps.config.defaultAgent): Promise<SessionRecord> {
+  private async newSessionOnce(agentKey = this.deps.config.defaultAgent, show = true): Promise<SessionRecord> {
     const { sessions } = this.deps;
     const connection = await this.deps.agents.ensure(agentKey);
     const { cwd, additional } = this.deps.workspaceRoots();
@@ -279,7 +282,7 @@ export class SessionVerbs {
     }
     if (response.modes) record.state.setModes(response.modes);
     if (response.configOptions) record.state.setConfigOptions(response.configOptions);
-    return sessions.show(record);
+    return show ? sessions.show(record) : record;
   }
 
   /**
