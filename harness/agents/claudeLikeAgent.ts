@@ -27,10 +27,21 @@
 //   warn TEXT                 a CLI warning
 //   usage USED SIZE [COST]    usage_update (with `cost` {amount: COST, currency: "USD"} when given)
 //   config?                   answers with the last session/set_config_option params as JSON
+//   hold                      says so, then keeps the turn running until session/cancel (cancelled)
+//   write PATH                writes the rest of the prompt to PATH (relative to the session's cwd)
+//                             itself, as a command would: no tool call, no fs/* request
 //   anything else             answers "Received: " and the prompt's text blocks; a prompt asking to
 //                             "Summarize this conversation" gets a summary of the prompts so far
 // `session/load` replays every update the session was sent (its prompts as user_message_chunk).
-import { appendFileSync } from 'node:fs';
+//
+// `--fork at-message` advertises `sessionCapabilities.fork: {atMessageId: true}` (the draft
+// fork-at-message RFD) and answers `session/fork {messageId}` with a session holding the log up to
+// and including that message (no messageId: the whole log); its agent messages then carry a
+// `messageId`. `--fork whole` advertises `fork: {}`; `--fork refuse` advertises as at-message but
+// answers every `session/fork` with an error. `--record-forks FILE` appends each fork as a JSON
+// line: {from, sessionId, messageId, history: ["user: …", "agent: …"]}.
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk/unstable';
@@ -44,11 +55,14 @@ function argValue(flag: string): string | undefined {
 const ignored = new Set((argValue('--ignore-capabilities') ?? '').split(',').filter(Boolean));
 const offersCompact = !process.argv.includes('--no-compact-command');
 const recordPrompts = argValue('--record-prompts');
+const forkMode = argValue('--fork') as 'at-message' | 'whole' | 'refuse' | undefined;
+const recordForks = argValue('--record-forks');
 
 /** What the client advertised (less what the flags ignore). */
 const client = { plan: false, compaction: false, notices: false, boolean: false };
 
 interface AgentSession {
+  readonly cwd: string;
   readonly log: acp.SessionUpdate[];
   readonly prompts: string[];
   configOptions: acp.SessionConfigOption[];
@@ -57,6 +71,9 @@ interface AgentSession {
   used: number;
 }
 const sessions = new Map<string, AgentSession>();
+/** Turns held by `hold`, by session: a cancel lets them end. */
+const held = new Map<string, () => void>();
+const cancelled = new Set<string>();
 let nextSession = 1;
 let nextId = 1;
 
@@ -65,7 +82,40 @@ async function send(ctx: Client, sessionId: string, update: acp.SessionUpdate): 
   await ctx.notify(acp.methods.client.session.update, { sessionId, update });
 }
 
-const say = (ctx: Client, sessionId: string, text: string) => send(ctx, sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+/** An agent message; with fork on, under a `messageId` of its own (what a fork is cut at). */
+const say = (ctx: Client, sessionId: string, text: string) =>
+  send(ctx, sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text }, ...(forkMode ? { messageId: `msg_${nextId++}` } : {}) });
+
+function textOf(update: acp.SessionUpdate): string {
+  return 'content' in update && update.content && !Array.isArray(update.content) && update.content.type === 'text' ? update.content.text : '';
+}
+
+/** `session/fork`: a copy of the source's log, cut after the last update of `messageId` when given. */
+function fork(params: { sessionId?: unknown; cwd?: unknown; messageId?: unknown }): acp.ForkSessionResponse {
+  if (forkMode === 'refuse') throw acp.RequestError.internalError(undefined, 'forking is switched off in this agent');
+  const source = typeof params.sessionId === 'string' ? sessions.get(params.sessionId) : undefined;
+  if (!source) throw acp.RequestError.resourceNotFound(String(params.sessionId));
+  const messageId = typeof params.messageId === 'string' ? params.messageId : undefined;
+  if (messageId !== undefined && forkMode !== 'at-message') throw acp.RequestError.invalidParams(params, 'this agent forks whole sessions only');
+  let end = source.log.length;
+  if (messageId !== undefined) {
+    let last = -1;
+    source.log.forEach((u, i) => {
+      if ('messageId' in u && u.messageId === messageId) last = i;
+    });
+    if (last < 0) throw acp.RequestError.invalidParams(params, `no message ${messageId} in session ${String(params.sessionId)}`);
+    end = last + 1;
+  }
+  const log = source.log.slice(0, end);
+  const sessionId = `claude_like_${nextSession++}`;
+  const prompts = log.filter((u) => u.sessionUpdate === 'user_message_chunk').map(textOf);
+  sessions.set(sessionId, { cwd: typeof params.cwd === 'string' ? params.cwd : source.cwd, log, prompts, configOptions: source.configOptions, lastSetConfig: undefined, compactions: 0, used: source.used });
+  if (recordForks) {
+    const history = log.flatMap((u) => (u.sessionUpdate === 'user_message_chunk' ? [`user: ${textOf(u)}`] : u.sessionUpdate === 'agent_message_chunk' ? [`agent: ${textOf(u)}`] : []));
+    appendFileSync(recordForks, `${JSON.stringify({ from: params.sessionId, sessionId, messageId: messageId ?? null, history })}\n`);
+  }
+  return { sessionId, configOptions: source.configOptions };
+}
 
 function usage(ctx: Client, sessionId: string, used: number, size = 1_000_000, cost?: number): Promise<void> {
   const session = sessions.get(sessionId);
@@ -249,6 +299,13 @@ async function prompt(ctx: Client, sessionId: string, blocks: readonly acp.Conte
       return usage(ctx, sessionId, Number(args[0] ?? 0), Number(args[1] ?? 1_000_000), args[2] === undefined ? undefined : Number(args[2]));
     case 'config?':
       return say(ctx, sessionId, JSON.stringify(session?.lastSetConfig ?? null));
+    case 'hold':
+      await say(ctx, sessionId, 'Holding.');
+      await new Promise<void>((resolve) => held.set(sessionId, resolve));
+      return;
+    case 'write':
+      writeFileSync(resolve(session?.cwd ?? '.', args[0] ?? 'out.txt'), rest);
+      return say(ctx, sessionId, `Wrote ${args[0] ?? 'out.txt'}.`);
     default:
       if (all.includes('Summarize this conversation')) {
         return say(ctx, sessionId, `Summary: the user asked ${JSON.stringify((session?.prompts ?? []).slice(0, -1))}.`);
@@ -267,14 +324,19 @@ acp
     client.boolean = caps?.session?.configOptions?.boolean != null && !ignored.has('boolean');
     return {
       protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: true, promptCapabilities: { embeddedContext: true } },
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { embeddedContext: true },
+        // `atMessageId` is the draft RFD's, in no SDK 2.4 schema.
+        ...(forkMode ? { sessionCapabilities: { fork: (forkMode === 'whole' ? {} : { atMessageId: true }) as acp.SessionForkCapabilities } } : {}),
+      },
       agentInfo: { name: '@agentclientprotocol/claude-agent-acp', title: 'Claude-like test agent', version: '0.101.0' },
     };
   })
-  .onRequest(acp.methods.agent.session.new, async ({ client: ctx }) => {
+  .onRequest(acp.methods.agent.session.new, async ({ params, client: ctx }) => {
     const sessionId = `claude_like_${nextSession++}`;
     const options = configOptions();
-    sessions.set(sessionId, { log: [], prompts: [], configOptions: options, lastSetConfig: undefined, compactions: 0, used: 0 });
+    sessions.set(sessionId, { cwd: params.cwd, log: [], prompts: [], configOptions: options, lastSetConfig: undefined, compactions: 0, used: 0 });
     await send(ctx, sessionId, {
       sessionUpdate: 'available_commands_update',
       availableCommands: [
@@ -307,7 +369,18 @@ acp
   })
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client: ctx }) => {
     await prompt(ctx, params.sessionId, params.prompt);
-    return { stopReason: 'end_turn' as const };
+    return { stopReason: cancelled.delete(params.sessionId) ? ('cancelled' as const) : ('end_turn' as const) };
   })
-  .onNotification(acp.methods.agent.session.cancel, () => undefined)
+  // Raw params: the SDK's schema would strip the draft RFD's `messageId`.
+  .onRequest('session/fork', (params: unknown) => params as { sessionId?: unknown; cwd?: unknown; messageId?: unknown }, ({ params }) => {
+    if (!forkMode) throw acp.RequestError.methodNotFound('session/fork');
+    return fork(params);
+  })
+  .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+    const release = held.get(params.sessionId);
+    if (!release) return;
+    held.delete(params.sessionId);
+    cancelled.add(params.sessionId);
+    release();
+  })
   .connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));

@@ -2,7 +2,7 @@
 import { CHAT_PROTOCOL_VERSION, MAX_IMAGE_BYTES, MAX_PROMPT_CHARS, applyChatPatch, parseHostMessage, unpackChanges, unpackItem, type ChatItem, type ChatSessionEntry, type ChatStatus, type HostToWebview, type WebviewToHost } from '../../src/protocol/chat';
 import { ChatList } from './list';
 import { PromptBox } from './prompt';
-import { el, growItem, renderElicitations, renderItem, renderPermissions, renderPlan, syncSelect } from './render';
+import { clearDrafts, el, growItem, renderElicitations, renderItem, renderPermissions, renderPlan, syncSelect } from './render';
 import { ContextMeter } from './meter';
 import { syncToggles } from './toggles';
 import { QueueView } from './queue';
@@ -305,6 +305,7 @@ let incoming: { items: ChatItem[]; status: ChatStatus } | undefined;
 
 function resetList(items: readonly ChatItem[], next: ChatStatus): void {
   const started = performance.now();
+  clearDrafts();
   list.reset(items);
   applyStatus(next);
   document.body.dataset.resetMs = (performance.now() - started).toFixed(1);

@@ -86,8 +86,13 @@ function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'messag
   const images = imageStrip(item.images);
   switch (item.role) {
     case 'user': {
+      const draft = item.turn === undefined ? undefined : drafts.get(item.turn);
+      if (draft !== undefined && item.turn !== undefined) {
+        row.replaceChildren(resendEditor(row, item, item.turn, draft, post, v), ...chips, ...images);
+        return true;
+      }
       const bubble = el('div', 'bubble user', item.text);
-      row.replaceChildren(bubble, ...chips, ...images, ...checkpoint(item, post, v));
+      row.replaceChildren(bubble, ...chips, ...images, ...checkpoint(row, item, post, v));
       return true;
     }
     case 'agent': {
@@ -309,8 +314,22 @@ function fragment(html: string): DocumentFragment {
   return template.content;
 }
 
-/** Under a prompt whose turn (or a later one) changed files: its summary, and the way back to before it. */
-function checkpoint(item: Extract<ChatItem, { kind: 'message' }>, post: Post, v: number): HTMLElement[] {
+/**
+ * Edit & resend's text while a user message is being edited, by turn: kept across the row's
+ * re-renders (a patch, scrolling out of view) until sent and shown in a new session, or cancelled.
+ */
+const drafts = new Map<number, string>();
+
+/** Another session (or the same one anew) is shown: its turns are not the drafts' turns. */
+export function clearDrafts(): void {
+  drafts.clear();
+}
+
+/**
+ * Under a prompt: Edit & resend, and when its turn (or a later one) changed files its summary
+ * and the way back to before it.
+ */
+function checkpoint(row: HTMLElement, item: Extract<ChatItem, { kind: 'message' }>, post: Post, v: number): HTMLElement[] {
   const turn = item.turn;
   if (turn === undefined) return [];
   const bar = el('div', 'checkpoint');
@@ -320,11 +339,56 @@ function checkpoint(item: Extract<ChatItem, { kind: 'message' }>, post: Post, v:
     review.addEventListener('click', () => post({ v, type: 'reviewTurn', turn }));
     bar.append(review);
   }
-  const restore = el('button', 'link-button checkpoint-restore', 'Restore to before this prompt');
-  restore.title = 'Undo every change the agent made since this prompt (asks first)';
-  restore.addEventListener('click', () => post({ v, type: 'restoreCheckpoint', turn }));
-  bar.append(restore);
+  if (item.changes !== undefined) {
+    const restore = el('button', 'link-button checkpoint-restore', 'Restore to before this prompt');
+    restore.title = 'Undo every change the agent made since this prompt (asks first)';
+    restore.addEventListener('click', () => post({ v, type: 'restoreCheckpoint', turn }));
+    bar.append(restore);
+  }
+  const edit = el('button', 'link-button resend-edit', 'Edit & resend');
+  edit.title = 'Edit this message and go on from here: the files go back to before it (asks first), the old conversation stays in Session History';
+  edit.addEventListener('click', () => {
+    drafts.set(turn, item.text);
+    renderMessage(row, item, post, v);
+    row.querySelector<HTMLTextAreaElement>('textarea.resend-text')?.focus();
+  });
+  bar.append(edit);
   return [bar];
+}
+
+/** The edit box of Edit & resend: Resend (Ctrl/Cmd+Enter) asks the host; Cancel (Escape) puts the message back. */
+function resendEditor(row: HTMLElement, item: Extract<ChatItem, { kind: 'message' }>, turn: number, draft: string, post: Post, v: number): HTMLElement {
+  const box = el('div', 'resend');
+  const text = el('textarea', 'resend-text');
+  text.value = draft;
+  text.rows = Math.min(12, Math.max(2, draft.split('\n').length));
+  text.addEventListener('input', () => drafts.set(turn, text.value));
+  const send = el('button', 'resend-send send', 'Resend');
+  send.title = 'Restore the files to before this message (asks first) and send the edited text in a new branch';
+  const cancel = el('button', 'resend-cancel', 'Cancel');
+  const resend = () => {
+    if (!text.value.trim()) return;
+    post({ v, type: 'resend', turn, text: text.value });
+  };
+  const close = () => {
+    drafts.delete(turn);
+    renderMessage(row, item, post, v);
+  };
+  send.addEventListener('click', resend);
+  cancel.addEventListener('click', close);
+  text.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      resend();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      close();
+    }
+  });
+  const actions = el('div', 'resend-actions');
+  actions.append(send, cancel);
+  box.append(text, actions);
+  return box;
 }
 
 function renderTool(row: HTMLElement, item: ChatToolItem, post: Post, v: number): void {

@@ -35,6 +35,7 @@ import { AgentRegistry } from './agents/registry/agentRegistry';
 import { SignInService } from './agents/signIn/signInService';
 import { ActionLogCapture } from './review/actionLogCapture';
 import { ActionLogActions } from './review/actionLogActions';
+import { askAndRestore } from './review/reviewCommands';
 import { Checkpoints, workspaceFolderPaths } from './checkpoints/checkpoints';
 import { HunkLenses } from './review/hunkLenses';
 import { Disposable } from './base/lifecycle';
@@ -150,7 +151,7 @@ export class AcpNative extends Disposable {
       checkpoints,
     });
     this.queues = this._register(new PromptQueues({ sessions, verbs: this.verbs, store: extensionContext.workspaceState, log }));
-    this.actionLogActions = new ActionLogActions({ capture: actionLog, scratch, log, checkpoints });
+    const actionLogActions = (this.actionLogActions = new ActionLogActions({ capture: actionLog, scratch, log, checkpoints }));
     this.hunkLenses = this._register(new HunkLenses({ capture: actionLog, activeSessionId: () => sessions.active?.state.sessionId, probes }));
     this.registry = this._register(new AgentRegistry({ extensionContext, config, sessions, verbs: this.verbs, agents: this.agents, added, log }));
     this._register(new ToolTextDocumentProvider(sessions));
@@ -174,6 +175,10 @@ export class AcpNative extends Disposable {
         registry: this.registry,
         elicitations,
         turns: actionLog,
+        restore: {
+          ask: async (sessionId, turn, wording) => (await askAndRestore(actionLogActions, sessionId, turn, wording)).kind !== 'cancelled',
+          restore: (sessionId, turn) => actionLogActions.restoreCheckpoint(sessionId, turn),
+        },
       }),
     );
     const tree = this.tree;

@@ -19,7 +19,7 @@
  * messages the extension host serialises and code-server compresses, and half the replies.
  */
 
-export const CHAT_PROTOCOL_VERSION = 9;
+export const CHAT_PROTOCOL_VERSION = 10;
 
 export type ChatRole = 'user' | 'agent' | 'thought';
 export type ChatToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
@@ -35,9 +35,12 @@ export interface ChatMessageItem {
   readonly text: string;
   /** Labels of non-text blocks (attached files, images, resources). */
   readonly attachments: readonly string[];
-  /** A user message whose turn (or a later one) changed files: the turn's index, for its checkpoint. */
+  /** A user message's turn (its index among the session's user messages): for Edit & resend and its checkpoint. */
   readonly turn?: number;
-  /** What the agent changed in this turn: "3 files, +12 −4" (empty when it changed none). */
+  /**
+   * What the agent changed in this turn: "3 files, +12 −4" (empty when it changed none but a
+   * later turn did); absent when neither did (no Restore to before this prompt).
+   */
   readonly changes?: string;
   /** Images of the message (data URIs are built from these; nothing else is loaded). */
   readonly images?: readonly ChatImage[];
@@ -450,6 +453,8 @@ export type WebviewToHost =
   | { readonly v: number; readonly type: 'stopSubagent'; readonly sessionId: string }
   /** "Restore to before this prompt" on a user message. */
   | { readonly v: number; readonly type: 'restoreCheckpoint'; readonly turn: number }
+  /** Edit & resend on a user message: restore to before it, then go on from there with `text`. */
+  | { readonly v: number; readonly type: 'resend'; readonly turn: number; readonly text: string }
   /** The turn's changes in the multi-diff editor. */
   | { readonly v: number; readonly type: 'reviewTurn'; readonly turn: number }
   | { readonly v: number; readonly type: 'mentionQuery'; readonly requestId: number; readonly query: string }
@@ -558,6 +563,10 @@ export function parseWebviewMessage(value: unknown): ParseResult<WebviewToHost> 
     case 'restoreCheckpoint':
     case 'reviewTurn':
       return Number.isSafeInteger(f.turn) && (f.turn as number) >= 0 ? ok({ v, type, turn: f.turn as number }) : fail(`${type}: bad turn`);
+    case 'resend':
+      if (!Number.isSafeInteger(f.turn) || (f.turn as number) < 0) return fail('resend: bad turn');
+      if (typeof f.text !== 'string' || f.text.length > MAX_PROMPT_CHARS) return fail('resend: bad text');
+      return ok({ v, type, turn: f.turn as number, text: f.text });
     case 'mentionQuery':
       if (!Number.isSafeInteger(f.requestId)) return fail('mentionQuery: requestId is not an integer');
       if (typeof f.query !== 'string' || f.query.length > MAX_ID_CHARS) return fail('mentionQuery: bad query');

@@ -397,6 +397,30 @@ describe('action log: review every agent edit', function () {
     assert.ok(!fs.existsSync(b));
   });
 
+  it('restores to before a prompt per hunk in a file you saved since: the agent\'s hunks back, yours kept, a clash listed', async () => {
+    const file = inWorkspace('src/log-restore-merge.txt');
+    const original = numbered(20);
+    fs.writeFileSync(file, original);
+    await prompt(`edit-lines ${file} 2,10`);
+    const turn = changeOf(file)?.turn;
+    assert.ok(turn !== undefined);
+    assert.equal(fs.readFileSync(file, 'utf8'), edited(original, [2, 10]));
+    // Your own edits after the turn, saved from the editor: one beside the agent's hunks, one over its line 10.
+    const doc = await vscode.workspace.openTextDocument(file);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, doc.lineAt(9).range, 'line 10 as you want it');
+    edit.replace(doc.uri, doc.lineAt(15).range, 'line 16 yours');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await doc.save());
+    const yours = original.replace('line 10\n', 'line 10 as you want it\n').replace('line 16\n', 'line 16 yours\n');
+
+    const restored = await suite.api.restoreCheckpoint(turn);
+    assert.equal(fs.readFileSync(file, 'utf8'), yours, 'the agent\'s line 2 is back, your lines 10 and 16 stay');
+    assert.deepEqual(restored.conflicts.filter((c) => c.path === file), [{ path: file, hunks: [1] }], JSON.stringify(restored));
+    assert.ok(restored.files.includes(file), JSON.stringify(restored.files));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('keeps the log in workspace storage: a session loaded again can still be restored', async () => {
     const file = inWorkspace('src/log-reload.txt');
     const original = numbered(12);

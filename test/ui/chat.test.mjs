@@ -2,7 +2,7 @@
 // The Chat view in a real browser: Chromium drives the VS Code workbench (code-server) with the
 // extension under development and the bundled (scripted) agent. See test/ui/run.mjs.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WAIT, chat, chatFrame, runCommand, screenshot, sendPrompt, ui, workbenchPage, openWorkbench } from './workbench.mjs';
 
@@ -64,6 +64,48 @@ describe('Chat view (real browser)', function () {
       assert.ok(Date.now() < deadline, 'the file is restored');
       await workbenchPage().waitForTimeout(50);
     }
+  });
+
+  it('edits and resends a prompt: the restore is asked first (Cancel changes nothing), then a new branch shows the edited text', async () => {
+    const file = join(ui.workspace ?? '', 'notes/resend-ui.txt');
+    // Not the session's first prompt (run alone, it would be): the branch carries what came before.
+    await sendPrompt('said before the edit');
+    await chat().locator('body[data-activity="idle"]').waitFor({ state: 'attached', timeout: WAIT });
+    await sendPrompt(`/write notes/resend-ui.txt\n${fence('made by the agent')}`);
+    await chat().locator('.row-tool[data-status="completed"]', { hasText: 'notes/resend-ui.txt' }).last().waitFor({ timeout: WAIT });
+    assert.ok(existsSync(file));
+    const prompt = chat().locator('.row-user', { hasText: 'resend-ui.txt' }).last();
+    await prompt.locator('.resend-edit').click({ timeout: WAIT });
+    // The bubble gives way to the edit box (its text is then a value, not the row's text).
+    const editing = chat().locator('.row-user', { has: chat().locator('textarea.resend-text') });
+    const box = editing.locator('textarea.resend-text');
+    await box.waitFor({ timeout: WAIT });
+    assert.match(await box.inputValue(), /^\/write notes\/resend-ui\.txt/, 'the box starts with the message as sent');
+    await box.fill('hello again, edited');
+    const dialog = workbenchPage().locator('.monaco-dialog-box');
+    await editing.locator('.resend-send').click();
+    await dialog.waitFor({ timeout: WAIT });
+    assert.match(await dialog.innerText(), /Edit & resend from prompt \d+\?[\s\S]*notes\/resend-ui\.txt/);
+    await dialog.locator('a.monaco-button, button', { hasText: 'Cancel' }).first().click();
+    await dialog.waitFor({ state: 'detached', timeout: WAIT });
+    assert.ok(existsSync(file), 'declined: nothing restored');
+    assert.equal(await box.inputValue(), 'hello again, edited', 'declined: the edited text stays in its box');
+    assert.equal(await chat().locator('.row-user', { hasText: 'hello again, edited' }).count(), 0, 'declined: nothing sent');
+
+    await editing.locator('.resend-send').click();
+    await dialog.waitFor({ timeout: WAIT });
+    await dialog.locator('a.monaco-button, button', { hasText: 'Restore and Resend' }).first().click();
+    const deadline = Date.now() + WAIT;
+    while (existsSync(file)) {
+      assert.ok(Date.now() < deadline, 'the file the agent created is gone again');
+      await workbenchPage().waitForTimeout(50);
+    }
+    await chat().locator('.row-user .bubble', { hasText: /^hello again, edited$/ }).waitFor({ timeout: WAIT });
+    await chat().locator('.row', { hasText: 'Continued from' }).first().waitFor({ timeout: WAIT });
+    assert.equal(await chat().locator('.row-user', { hasText: 'resend-ui.txt' }).count(), 0, 'the new branch stops before the edited prompt');
+    assert.equal(await chat().locator('.row-user', { hasText: 'said before the edit' }).count(), 1, 'and shows what came before it');
+    await chat().locator('body[data-activity="idle"]').waitFor({ state: 'attached', timeout: WAIT });
+    await screenshot('chat-edit-and-resend');
   });
 
   it('asks for permission inline and goes on when answered there', async () => {
@@ -150,7 +192,7 @@ describe('Chat view (real browser)', function () {
       const status = { agentName: 'Synthetic', sessionId: 'synthetic', title: null, activity: 'idle', modes: [], currentModeId: null, configOptions: [], commands: [], plan: [], permissions: [], notices: [], usage: null, attachments: [] };
       const raf = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
       const t0 = performance.now();
-      window.dispatchEvent(new MessageEvent('message', { data: { v: 9, type: 'reset', status, items } }));
+      window.dispatchEvent(new MessageEvent('message', { data: { v: 10, type: 'reset', status, items } }));
       await raf();
       const firstPaintMs = performance.now() - t0;
       const scroller = document.querySelector('.scroller');

@@ -90,6 +90,14 @@ export interface AcpNativeApi {
    * prompt was sent): its turn, and how many files the turns since changed in the action log.
    */
   checkpoints(): { turn: number; files: number }[];
+  /**
+   * Edit & resend without asking: the active session's workspace goes back to before prompt
+   * `turn` (as `restoreCheckpoint`), then `text` goes on from there in a new branch the chat
+   * shows (`session/fork` at the agent's message before it when the agent forks at a message,
+   * else a new session whose first prompt carries the conversation before it). A running turn
+   * is cancelled first. Resolves with the new session's id once its first turn ended.
+   */
+  resendFrom(turn: number, text: string): Promise<string>;
   /** Takes back the last checkpoint restore. Returns the files it put back. */
   undoRestore(): Promise<string[]>;
   /** The active session's id, if there is one. */

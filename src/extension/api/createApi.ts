@@ -124,6 +124,13 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       return acp.actionLogActions.restoreCheckpoint(sessionId, turn);
     },
     undoRestore: () => acp.actionLogActions.undoRestore(),
+    resendFrom: async (turn, text) => {
+      const sessionId = acp.sessions.active?.state.sessionId;
+      if (!sessionId) throw new Error('There is no active session.');
+      const branch = await acp.chat.resend.resend(sessionId, turn, text, { ask: false });
+      if (branch === undefined) throw new Error('Edit & resend did not go on.');
+      return branch;
+    },
     checkpoints: () => {
       const sessionId = acp.sessions.active?.state.sessionId;
       if (!sessionId) return [];

@@ -20,6 +20,7 @@ import type { Probes } from '../base/probes';
 import { FollowAlong } from './followAlong';
 import { SessionHistory } from './sessionHistory';
 import { ChatStatusBar } from './statusBar';
+import { EditAndResend, type ResendRestore } from './editAndResend';
 
 type EarlierSession = { sessionId: string; title?: string | null; updatedAt?: string | null };
 
@@ -36,6 +37,7 @@ export class Chat extends Disposable {
   readonly followAlong: FollowAlong;
   readonly files: WorkspaceFiles;
   readonly send: SendToChat;
+  readonly resend: EditAndResend;
 
   constructor(
     private readonly deps: {
@@ -55,6 +57,8 @@ export class Chat extends Disposable {
       registry?: AddedAgentList;
       /** The action log's per-turn summaries, for "Restore to before this prompt" on user messages. */
       turns?: { turnChanges(sessionId: string): (turn: number) => string | undefined; onDidChange: vscode.Event<string> };
+      /** Edit & resend's restore to before the edited message. */
+      restore?: ResendRestore;
     },
   ) {
     super();
@@ -62,8 +66,9 @@ export class Chat extends Disposable {
     this.panel = panel;
     this.files = this._register(new WorkspaceFiles(log));
     this.history = this._register(new SessionHistory(extensionContext.workspaceState, sessions));
+    this.resend = new EditAndResend({ sessions, verbs: deps.verbs, history: this.history, log, ...(deps.restore ? { restore: deps.restore } : {}), promptMaxBytes: () => config.promptMaxBytes });
     this.actions = this._register(
-      new ChatActions({ sessions, verbs: deps.verbs, queues: deps.queues, agents: deps.agents, permissions, tree, history: this.history, config, registry: deps.registry, elicitations, files: this.files, panel }),
+      new ChatActions({ sessions, verbs: deps.verbs, queues: deps.queues, agents: deps.agents, permissions, tree, history: this.history, resend: this.resend, config, registry: deps.registry, elicitations, files: this.files, panel }),
     );
     this.view = this._register(
       new ChatView({ panel, probes: deps.probes, pacing: deps.pacing, sessions, queues: deps.queues, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}) }),
@@ -73,15 +78,17 @@ export class Chat extends Disposable {
     this.followAlong = this._register(new FollowAlong({ sessions, config, probes: deps.probes }));
   }
 
-  /** Earlier sessions: the agent's `session/list` when it offers one, else those recorded in this workspace. */
   /** The agent's sessions (`session/list`), else, or when listing fails, those recorded here. */
   async earlierSessions(): Promise<EarlierSession[]> {
+    let entries: EarlierSession[];
     try {
-      return (await this.deps.verbs.listSessions()) ?? this.history.all();
+      entries = (await this.deps.verbs.listSessions()) ?? this.history.all();
     } catch (error) {
       this.deps.log.warn(`session/list failed, showing the sessions recorded here: ${errorMessage(error)}`);
-      return this.history.all();
+      entries = this.history.all();
     }
+    // An edited conversation's branches say which is which.
+    return entries.map((s) => ({ ...s, title: this.history.titled(s.sessionId, s.title ?? undefined) ?? s.title ?? null }));
   }
 
   /**

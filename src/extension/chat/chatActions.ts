@@ -13,6 +13,7 @@ import { Disposable } from '../base/lifecycle';
 import { fileDisplayPath } from '../workspace/titles';
 import { pickAgent, pickAgentForSession, type AddedAgentList } from './agentPicker';
 import type { SessionHistory } from './sessionHistory';
+import type { EditAndResend } from './editAndResend';
 import type { ElicitationService } from '../forms/elicitationService';
 import type { WorkspaceFiles } from '../workspace/workspaceFiles';
 import { checkAttachmentSize, checkPromptSize, PromptTooLargeError } from '../session/model/promptSize';
@@ -40,6 +41,7 @@ export class ChatActions extends Disposable {
       permissions: PermissionService;
       tree: ToolCallsTree;
       history: SessionHistory;
+      resend: EditAndResend;
       config: Config;
       registry?: AddedAgentList | undefined;
       elicitations: ElicitationService;
@@ -125,6 +127,10 @@ export class ChatActions extends Disposable {
       case 'restoreCheckpoint':
         // The command asks first, listing the files.
         if (session) await vscode.commands.executeCommand('acpNative.restoreCheckpoint', { sessionId: session.state.sessionId, turn: message.turn });
+        return;
+      case 'resend':
+        // Asks first (a running turn, the files to restore); declined, nothing changes.
+        if (session) await this.deps.resend.resend(session.state.sessionId, message.turn, message.text, { ask: true });
         return;
       case 'reviewTurn':
         if (session) await vscode.commands.executeCommand('acpNative.reviewChanges', { sessionId: session.state.sessionId, turn: message.turn });

@@ -11,6 +11,9 @@ export interface RecordedSession {
 }
 
 const KEY = 'acpNative.chat.sessions';
+/** Session id → what Session History says after its title ("(before edit)"). */
+const NOTES_KEY = 'acpNative.chat.sessionNotes';
+const MAX_NOTES = 200;
 /** Newest first; older ones fall off. */
 const MAX_RECORDED = 100;
 const MAX_TITLE_CHARS = 80;
@@ -43,6 +46,27 @@ export class SessionHistory extends Disposable {
   /** Drops a session from the records (Delete). */
   async forget(sessionId: string): Promise<void> {
     await this.memento.update(KEY, this.all().filter((s) => s.sessionId !== sessionId));
+    const { [sessionId]: _gone, ...notes } = this.notes();
+    await this.memento.update(NOTES_KEY, notes);
+  }
+
+  /** Labels a session in the history (an edited branch: "(before edit)", "(edit of prompt 2)"). */
+  async note(sessionId: string, note: string): Promise<void> {
+    const notes = Object.entries({ ...this.notes(), [sessionId]: note }).slice(-MAX_NOTES);
+    await this.memento.update(NOTES_KEY, Object.fromEntries(notes));
+  }
+
+  /** A session's title as the history shows it: with its note, if it has one. */
+  titled(sessionId: string, title: string | undefined): string | undefined {
+    const note = this.notes()[sessionId];
+    if (!note) return title;
+    return `${title || this.all().find((s) => s.sessionId === sessionId)?.title || sessionId} ${note}`;
+  }
+
+  private notes(): Record<string, string> {
+    const stored = this.memento.get<unknown>(NOTES_KEY, {});
+    if (typeof stored !== 'object' || stored === null) return {};
+    return Object.fromEntries(Object.entries(stored).filter((e): e is [string, string] => typeof e[1] === 'string'));
   }
 
   private remember(entry: RecordedSession): void {

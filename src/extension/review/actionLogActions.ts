@@ -3,7 +3,7 @@ import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import { decodeText, encodeText } from './model/actionHunks';
 import { snapshotText, viewOf, type FileChange, type Snapshot } from './model/actionLog';
-import { planRestore, planUndo, planWholeUndo, restoreFiles, type FileFingerprint, type UndoPlan } from './model/undoPlan';
+import { mergedPerHunk, planRestore, planUndo, planWholeUndo, restoreFiles, type FileFingerprint, type UndoPlan } from './model/undoPlan';
 import type { Logger } from '../base/log';
 import { fileDisplayPath } from '../workspace/titles';
 import type { ActionLogCapture } from './actionLogCapture';
@@ -45,6 +45,11 @@ export interface RestorePlan {
   readonly files: string[];
   /** Every other file the turns changed, from the workspace checkpoints (none without git). */
   readonly workspace: WorkspaceRestore | undefined;
+  /**
+   * Files the user changed since that the action log still merges per hunk (see
+   * `mergedPerHunk`): the agent's hunks taken back, the user's kept, clashes listed.
+   */
+  readonly merged: string[];
 }
 
 export interface RestoreResult {
@@ -162,7 +167,8 @@ export class ActionLogActions {
     } catch (error) {
       this.deps.log.warn(`Checkpoints: no whole-workspace restore: ${(error as Error).message}`);
     }
-    return { sessionId, turn, files: restoreFiles(changes), workspace };
+    const merged = mergedPerHunk(changes, workspace?.userChanged ?? [], (c) => this.deps.capture.view(c).status !== 'no-undo');
+    return { sessionId, turn, files: restoreFiles(changes), workspace, merged: [...merged] };
   }
 
   /**
@@ -171,9 +177,11 @@ export class ActionLogActions {
    */
   async restoreCheckpoint(sessionId: string, turn: number, planned?: RestorePlan): Promise<RestoreResult> {
     const whole = planned?.sessionId === sessionId && planned.turn === turn ? planned : await this.planCheckpointRestore(sessionId, turn);
-    // The checkpoints know which files the user changed between turns (the watcher may have taken
-    // an edit just after a command for the command's): those stay as they are, listed.
-    const theirs = new Set(whole.workspace?.userChanged ?? []);
+    // The checkpoints know which files the user changed between turns. Those the agent reported
+    // changing are merged per hunk below; the rest (the watcher may have taken an edit just after
+    // a command for the command's) stay as they are, listed.
+    const merged = new Set(whole.merged);
+    const theirs = new Set((whole.workspace?.userChanged ?? []).filter((p) => !merged.has(p)));
     const all = planRestore(this.log.changes(sessionId), turn);
     const plan = all.filter((c) => !theirs.has(c.path));
     const leftToTheUser = restoreFiles(all).filter((p) => theirs.has(p));
@@ -213,7 +221,8 @@ export class ActionLogActions {
       for (const p of done) if (!restored.includes(p)) restored.push(p);
       // What the log could not undo, the checkpoint did.
       for (let i = refused.length - 1; i >= 0; i--) if (byCheckpoint.has(refused[i].path)) refused.splice(i, 1);
-      for (const p of [...whole.workspace.conflicts, ...leftToTheUser]) if (!conflicts.some((c) => c.path === p)) conflicts.push({ path: p, hunks: [] });
+      // A merged file is a conflict only where its undo left hunks alone (listed by it above).
+      for (const p of [...whole.workspace.conflicts, ...leftToTheUser]) if (!merged.has(p) && !conflicts.some((c) => c.path === p)) conflicts.push({ path: p, hunks: [] });
       for (const p of whole.workspace.notStored) refused.push({ path: p, reason: 'larger than the checkpoint size limit' });
       for (const change of plan) if (byCheckpoint.has(change.path)) change.hunkStates = change.hunkStates.map(() => 'undone');
     }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { summaryText } from './model/actionLog';
 import { fileDisplayPath } from '../workspace/titles';
 import type { ActionLogCapture } from './actionLogCapture';
-import type { ActionLogActions, UndoOutcome } from './actionLogActions';
+import type { ActionLogActions, RestoreResult, UndoOutcome } from './actionLogActions';
 import { realPath } from './snapshotFiles';
 import type { CommandTable } from '../base/commandTable';
 import type { HunkLenses } from './hunkLenses';
@@ -78,34 +78,54 @@ const REVIEW_COMMANDS: Record<string, ReviewCommand> = {
     const target = reviewTarget(acp, first, undefined);
     const turn = target.turn ?? (await pickTurn(acp, target.sessionId));
     if (turn === undefined) return undefined;
-    const plan = await acp.actionLogActions.planCheckpointRestore(target.sessionId, turn);
-    const whole = plan.workspace?.folders.flatMap((f) => [...f.write, ...f.remove]) ?? [];
-    const theirs = new Set(plan.workspace?.userChanged ?? []);
-    const files = [...new Set([...plan.files.filter((f) => !theirs.has(f)), ...whole])];
-    const conflicts = [...new Set([...(plan.workspace?.conflicts ?? []), ...plan.files.filter((f) => theirs.has(f))])];
-    if (files.length === 0 && conflicts.length === 0) {
-      void vscode.window.showInformationMessage(`The agent changed no file since prompt ${turn + 1}.`);
-      return undefined;
-    }
-    const list = (paths: string[]): string => paths.slice(0, 40).map((f) => `• ${fileDisplayPath(f)}`).join('\n') + (paths.length > 40 ? `\n… and ${paths.length - 40} more` : '');
-    const leftAlone = conflicts.length ? `\n\nLeft alone, changed by you since (or unsaved in an editor):\n${list(conflicts)}` : '';
-    const answer = await vscode.window.showWarningMessage(
-      `Restore to before prompt ${turn + 1}?`,
-      { modal: true, detail: `This puts back every file changed since, in ${files.length} ${files.length === 1 ? 'file' : 'files'}:\n${list(files)}${leftAlone}\n\nYour own later edits stay. "Undo Restore" takes it back.` },
-      'Restore',
-    );
-    if (answer !== 'Restore') return undefined;
-    const result = await acp.actionLogActions.restoreCheckpoint(target.sessionId, turn, plan);
-    const left = result.conflicts.length + result.refused.length;
-    const pick = await vscode.window.showInformationMessage(
-      `Restored ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'} to before prompt ${turn + 1}${left ? `; left ${left} alone (changed since, or no undo)` : ''}.`,
-      'Undo Restore',
-    );
-    if (pick === 'Undo Restore') await acp.actionLogActions.undoRestore();
-    return result;
+    const asked = await askAndRestore(acp.actionLogActions, target.sessionId, turn);
+    if (asked.kind === 'nothing') void vscode.window.showInformationMessage(`The agent changed no file since prompt ${turn + 1}.`);
+    return asked.kind === 'restored' ? asked.result : undefined;
   },
   'acpNative.undoRestore': (acp) => acp.actionLogActions.undoRestore(),
 };
+
+/** How a restore that asked first went: nothing to restore, the person said no, or done. */
+export type AskedRestore = { readonly kind: 'nothing' } | { readonly kind: 'cancelled' } | { readonly kind: 'restored'; readonly result: RestoreResult };
+
+/** The words of the restore's question, when another action (Edit & resend) restores first. */
+export interface RestoreWording {
+  readonly title: string;
+  readonly button: string;
+  /** Said at the end of the question (what happens after the restore). */
+  readonly then?: string;
+}
+
+/**
+ * "Restore to before this prompt" after a modal question listing every file it will put back
+ * and every file it leaves alone (changed by the user since, or unsaved in an editor). Then a
+ * notification offers Undo Restore (not waited for).
+ */
+export async function askAndRestore(actions: ActionLogActions, sessionId: string, turn: number, wording?: RestoreWording): Promise<AskedRestore> {
+  const plan = await actions.planCheckpointRestore(sessionId, turn);
+  const whole = plan.workspace?.folders.flatMap((f) => [...f.write, ...f.remove]) ?? [];
+  // Files you changed since that the agent reported changing are merged per hunk: listed to restore.
+  const merged = new Set(plan.merged);
+  const theirs = new Set((plan.workspace?.userChanged ?? []).filter((f) => !merged.has(f)));
+  const files = [...new Set([...plan.files.filter((f) => !theirs.has(f)), ...whole])];
+  const conflicts = [...new Set([...(plan.workspace?.conflicts ?? []).filter((f) => !merged.has(f)), ...plan.files.filter((f) => theirs.has(f))])];
+  if (files.length === 0 && conflicts.length === 0) return { kind: 'nothing' };
+  const list = (paths: string[]): string => paths.slice(0, 40).map((f) => `• ${fileDisplayPath(f)}`).join('\n') + (paths.length > 40 ? `\n… and ${paths.length - 40} more` : '');
+  const leftAlone = conflicts.length ? `\n\nLeft alone, changed by you since (or unsaved in an editor):\n${list(conflicts)}` : '';
+  const then = wording?.then ? `\n\n${wording.then}` : '';
+  const answer = await vscode.window.showWarningMessage(
+    wording?.title ?? `Restore to before prompt ${turn + 1}?`,
+    { modal: true, detail: `This puts back every file changed since, in ${files.length} ${files.length === 1 ? 'file' : 'files'}:\n${list(files)}${leftAlone}\n\nYour own later edits stay. "Undo Restore" takes it back.${then}` },
+    wording?.button ?? 'Restore',
+  );
+  if (answer !== (wording?.button ?? 'Restore')) return { kind: 'cancelled' };
+  const result = await actions.restoreCheckpoint(sessionId, turn, plan);
+  const left = result.conflicts.length + result.refused.length;
+  void vscode.window
+    .showInformationMessage(`Restored ${result.files.length} ${result.files.length === 1 ? 'file' : 'files'} to before prompt ${turn + 1}${left ? `; left ${left} alone (changed since, or no undo)` : ''}.`, 'Undo Restore')
+    .then((pick) => (pick === 'Undo Restore' ? actions.undoRestore() : undefined));
+  return { kind: 'restored', result };
+}
 
 interface ReviewTarget {
   sessionId: string;

@@ -88,7 +88,7 @@ export class SessionVerbs {
    * Sends a prompt to a session (the active one by default), starting an agent and a session when
    * there is none: the agent of the session that was active last, else the default agent.
    */
-  async prompt(prompt: string | acp.ContentBlock[], sessionId?: string): Promise<acp.StopReason> {
+  async prompt(prompt: string | acp.ContentBlock[], sessionId?: string, options: { shown?: acp.ContentBlock[] } = {}): Promise<acp.StopReason> {
     const { sessions } = this.deps;
     const blocks: acp.ContentBlock[] = typeof prompt === 'string' ? [{ type: 'text', text: prompt }] : prompt;
     // Before any agent starts or the prompt is recorded: an oversized line would end the agent's
@@ -114,7 +114,9 @@ export class SessionVerbs {
       }
       if (!recordedIn.has(session)) {
         recordedIn.add(session);
-        session.state.recordPrompt(blocks);
+        // What the conversation shows: the blocks sent, unless the caller sends more than was typed
+        // (Edit & resend's earlier conversation, shown as the messages it copies).
+        session.state.recordPrompt(options.shown ?? blocks);
       }
       return this.promptOnce(session, blocks);
     });
@@ -241,12 +243,15 @@ export class SessionVerbs {
     return this.newSession(key);
   }
 
-  /** Starts a new session with an agent (the default one unless named), starting it if needed, and makes it active. */
-  async newSession(agentKey?: string): Promise<SessionRecord> {
+  /**
+   * Starts a new session with an agent (the default one unless named), starting it if needed, and
+   * makes it active (with `show: false` the caller does, once it filled in what it shows first).
+   */
+  async newSession(agentKey?: string, options: { show?: boolean } = {}): Promise<SessionRecord> {
     const key = agentKey ?? this.deps.config.defaultAgent;
     const started = (async () => {
       await this.deps.agents.relaunchIfChanged(key);
-      return this.deps.signIn.run(key, () => this.newSessionOnce(key));
+      return this.deps.signIn.run(key, () => this.newSessionOnce(key, options.show ?? true));
     })();
     this.starting = started;
     try {
@@ -256,7 +261,7 @@ export class SessionVerbs {
     }
   }
 
-  private async newSessionOnce(agentKey = this.deps.config.defaultAgent): Promise<SessionRecord> {
+  private async newSessionOnce(agentKey = this.deps.config.defaultAgent, show = true): Promise<SessionRecord> {
     const { sessions } = this.deps;
     const connection = await this.deps.agents.ensure(agentKey);
     const { cwd, additional } = this.deps.workspaceRoots();
@@ -277,7 +282,42 @@ export class SessionVerbs {
     }
     if (response.modes) record.state.setModes(response.modes);
     if (response.configOptions) record.state.setConfigOptions(response.configOptions);
-    return sessions.show(record);
+    return show ? sessions.show(record) : record;
+  }
+
+  /**
+   * Forks an open session (`session/fork`; `messageId`: cut after that message, the draft
+   * RFD's inclusive cut) into a new session of the same agent. The record is not shown yet: the
+   * caller fills in the conversation it inherits first.
+   */
+  async forkSession(sessionId: string, messageId: string | undefined): Promise<SessionRecord> {
+    const { sessions } = this.deps;
+    const source = sessions.session(sessionId);
+    if (!source) throw new Error(`There is no open session ${sessionId}.`);
+    const { connection } = source;
+    if (!connection.process.isAlive) throw new Error(`${source.agentName} is not running.`);
+    if (connection.forkSupport === 'none') throw new Error(`${source.agentName} does not fork sessions.`);
+    const { cwd, additional } = this.deps.workspaceRoots();
+    const { servers: mcpServers } = await this.deps.mcpServers.serversFor(connection);
+    const created = sessions.beginCreate();
+    let response: Awaited<ReturnType<AgentConnection['forkSession']>>;
+    let record: SessionRecord;
+    try {
+      response = await connection.forkSession({
+        sessionId: source.agentSessionId,
+        cwd,
+        mcpServers,
+        ...additionalDirectoriesFor(connection, additional),
+        ...(messageId !== undefined ? { messageId } : {}),
+      });
+      if (typeof response?.sessionId !== 'string' || response.sessionId === '') throw new Error('session/fork answered without a session id');
+      record = sessions.recordFor(response.sessionId, source.agentKey, connection, cwd, additional);
+    } finally {
+      created();
+    }
+    if (response.modes) record.state.setModes(response.modes);
+    if (response.configOptions) record.state.setConfigOptions(response.configOptions as acp.SessionConfigOption[]);
+    return record;
   }
 
   /**

@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import type { ClientCapabilities } from '@agentclientprotocol/sdk/unstable';
+import type { ClientCapabilities, ForkSessionRequest, ForkSessionResponse } from '@agentclientprotocol/sdk/unstable';
 import { TERMINAL_OUTPUT_CAPABILITY } from '../../protocol/terminalMeta';
 import { isAuthRequired, parseAuthMethods, TERMINAL_AUTH_META, type AuthMethod } from '../agents/signIn/model/authMethods';
 import { checkSessionNotification, isUnknownUpdateKind, type UpdateProblem } from './updateShape';
@@ -8,6 +8,10 @@ import { version as packageVersion } from '../../../package.json';
 import { AgentProcess, type AgentExit, type AgentLaunch, type ProtocolTap } from './agentProcess';
 import { onClientRequests, type ClientRequestHandlers } from './clientMethods';
 import { STEERING_METHOD, steeringSupported } from '../queue/model/steering';
+import { forkSupportOf, type ForkSupport } from '../session/model/resend';
+
+/** `session/fork`: not among the stable entry point's methods. */
+const FORK_METHOD = 'session/fork';
 
 export type { ClientRequestHandlers } from './clientMethods';
 
@@ -165,6 +169,11 @@ export class AgentConnection {
     return this.initializeResponse.agentCapabilities?.sessionCapabilities?.close != null;
   }
 
+  /** What the agent's `session/fork` can do (`sessionCapabilities.fork`, unstable). */
+  get forkSupport(): ForkSupport {
+    return forkSupportOf(this.initializeResponse.agentCapabilities?.sessionCapabilities);
+  }
+
   /** The agent supports `logout` (`agentCapabilities.auth.logout`). */
   get canLogout(): boolean {
     return this.initializeResponse.agentCapabilities?.auth?.logout != null;
@@ -197,6 +206,18 @@ export class AgentConnection {
 
   async deleteSession(params: acp.DeleteSessionRequest): Promise<void> {
     await this.request(acp.methods.agent.session.delete, params);
+  }
+
+  /**
+   * `session/fork` (unstable in SDK 2.4, so by its raw name), with the draft RFD's `messageId`
+   * when given: a new session with the source's conversation up to and including that message.
+   */
+  forkSession(params: ForkSessionRequest & { messageId?: string }): Promise<ForkSessionResponse> {
+    const died = this.process.exited.then((exit) => {
+      throw new AgentExitedError(this.name, exit);
+    });
+    died.catch(() => undefined);
+    return Promise.race([this.connection.agent.request<ForkSessionResponse>(FORK_METHOD, params), died]);
   }
 
   setMode(params: acp.SetSessionModeRequest): Promise<unknown> {

@@ -20,7 +20,7 @@ describe('chat view model', () => {
     state.apply({ sessionUpdate: 'tool_call', toolCallId: 'e', title: 'Edit', kind: 'edit', status: 'in_progress', content: [{ type: 'diff', path: '/p/a.ts', oldText: 'a', newText: 'b' }] });
     state.apply({ sessionUpdate: 'tool_call', toolCallId: 'r', title: 'Read', kind: 'read', status: 'completed' });
     const items = view(state).all();
-    assert.deepEqual(items[0], { kind: 'message', role: 'user', text: 'fix it', attachments: ['src/a.ts'] });
+    assert.deepEqual(items[0], { kind: 'message', role: 'user', text: 'fix it', attachments: ['src/a.ts'], turn: 0 });
     assert.deepEqual(items.slice(1, 3).map((i) => (i.kind === 'message' ? [i.role, i.text] : [])), [['thought', 'hmm'], ['agent', '**On it**']]);
     assert.deepEqual(items[3], { kind: 'toolCall', toolCallId: 'e', title: 'T:Edit', icon: 'edit', status: 'in_progress', opens: 'diff' });
     assert.deepEqual(items[4], { kind: 'toolCall', toolCallId: 'r', title: 'T:Read', icon: 'book', status: 'completed' }, 'what the webview derives (the status label) or defaults (opens the tree) is not sent');

@@ -39,7 +39,7 @@ describe('chat: checkpoints on user messages', () => {
     const items = chat.all();
     assert.deepEqual(items[0], { kind: 'message', role: 'user', text: 'first', attachments: [], turn: 0, changes: '' });
     assert.deepEqual(items[2], { kind: 'message', role: 'user', text: 'second', attachments: [], turn: 1, changes: '2 files, +3 −1' });
-    assert.deepEqual(items[3], { kind: 'message', role: 'user', text: 'third', attachments: [] }, 'nothing to restore after the last change');
+    assert.deepEqual(items[3], { kind: 'message', role: 'user', text: 'third', attachments: [], turn: 2 }, 'nothing to restore after the last change: its turn alone, for Edit & resend');
 
     // An undo changes the first turn's summary: only its prompt is sent again.
     summaries.set(0, '1 file, +9 −9');
@@ -50,11 +50,14 @@ describe('chat: checkpoints on user messages', () => {
     assert.equal(change.item.kind === 'message' && change.item.changes, '1 file, +9 −9');
   });
 
-  it('accepts a restore or review of a turn from the webview, and nothing else', () => {
+  it('accepts a restore, review or edit & resend of a turn from the webview, and nothing else', () => {
     const v = CHAT_PROTOCOL_VERSION;
     assert.deepEqual(parseWebviewMessage({ v, type: 'restoreCheckpoint', turn: 2 }), { ok: true, message: { v, type: 'restoreCheckpoint', turn: 2 } });
     assert.deepEqual(parseWebviewMessage({ v, type: 'reviewTurn', turn: 0 }), { ok: true, message: { v, type: 'reviewTurn', turn: 0 } });
     assert.equal(parseWebviewMessage({ v, type: 'restoreCheckpoint', turn: -1 }).ok, false);
     assert.equal(parseWebviewMessage({ v, type: 'restoreCheckpoint', turn: '1' }).ok, false);
+    assert.deepEqual(parseWebviewMessage({ v, type: 'resend', turn: 1, text: 'edited' }), { ok: true, message: { v, type: 'resend', turn: 1, text: 'edited' } });
+    assert.equal(parseWebviewMessage({ v, type: 'resend', turn: 1 }).ok, false);
+    assert.equal(parseWebviewMessage({ v, type: 'resend', turn: -2, text: 'x' }).ok, false);
   });
 });

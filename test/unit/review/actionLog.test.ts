@@ -5,7 +5,7 @@ import { diffArrays } from 'diff';
 import { computeHunks, decodeText, editLengthExceeds, encodeText, placeHunks, splitLines, undoHunks } from '../../../src/extension/review/model/actionHunks';
 import { ActionLog, sameSnapshot, summaryText, turnChangeLabels, viewOf, type Snapshot } from '../../../src/extension/review/model/actionLog';
 import { editTargets, reportedBefore } from '../../../src/extension/review/model/editTargets';
-import { planRestore, planUndo, restoreFiles } from '../../../src/extension/review/model/undoPlan';
+import { mergedPerHunk, planRestore, planUndo, restoreFiles } from '../../../src/extension/review/model/undoPlan';
 import { toolReportOf } from '../../../src/extension/session/model/agentMeta';
 
 const bytes = (text: string, bom = false): Snapshot => ({ kind: 'bytes', bytes: encodeText(text, bom) });
@@ -288,6 +288,24 @@ describe('action log: undo plans', () => {
       text = step.action.type === 'restore' ? step.action.text : text;
     }
     assert.equal(text, '1\n');
+  });
+});
+
+describe('action log: a restore over files the user changed since', () => {
+  it('merges per hunk the files only the agent reported changing, and leaves whole those a command changed', () => {
+    const log = new ActionLog();
+    log.beginTurn('s', 0);
+    log.setAfter(log.record('s', '/w/fs', 'fs', bytes('0\n')), bytes('1\n'));
+    log.setAfter(log.record('s', '/w/tool', 'tool', bytes('0\n')), bytes('1\n'));
+    log.setAfter(log.record('s', '/w/cmd', 'watcher', bytes('0\n')), bytes('1\n'));
+    log.setAfter(log.record('s', '/w/mixed', 'tool', bytes('0\n')), bytes('1\n'));
+    log.beginTurn('s', 1);
+    log.setAfter(log.record('s', '/w/mixed', 'watcher', bytes('1\n')), bytes('2\n'));
+    log.setAfter(log.record('s', '/w/nobody', 'fs', bytes('0\n')), bytes('1\n'));
+    log.setAfter(log.record('s', '/w/unknown', 'fs', { kind: 'unknown', reason: 'not read' }), bytes('1\n'));
+    const plan = planRestore(log.changes('s'), 0);
+    const merged = mergedPerHunk(plan, ['/w/fs', '/w/tool', '/w/cmd', '/w/mixed', '/w/unknown', '/w/elsewhere'], (c) => c.before.kind !== 'unknown');
+    assert.deepEqual([...merged].sort(), ['/w/fs', '/w/tool'], 'not a command’s, not one without undo, not one the user did not change');
   });
 });
 

@@ -32,7 +32,7 @@ export interface ChatViewDeps {
   subagents?: SubagentLookup;
 }
 
-export function messageItem(entry: MessageEntry, turn?: { turn: number; changes: string }): ChatItem {
+export function messageItem(entry: MessageEntry, turn?: { turn: number; changes?: string }): ChatItem {
   const blocks = entry.blocks;
   const images = imagesOf(blocks);
   // A shown image needs no label chip; one too large to show keeps its label.
@@ -187,8 +187,8 @@ type Sent = SentMessage | SentTool | SentEvent;
  * A message's shape: everything but its text. Blocks never change once added, so their count
  * stands for them; a user message's turn summary can change.
  */
-function messageShape(entry: MessageEntry, turn: { turn: number; changes: string } | undefined): string {
-  return `${entry.role}|${entry.blockCount}|${turn ? `${turn.turn}|${turn.changes}` : ''}`;
+function messageShape(entry: MessageEntry, turn: { turn: number; changes?: string } | undefined): string {
+  return `${entry.role}|${entry.blockCount}|${turn ? `${turn.turn}|${turn.changes ?? '-'}` : ''}`;
 }
 
 function sameImages(a: readonly ChatImage[] | undefined, b: readonly ChatImage[] | undefined): boolean {
@@ -375,7 +375,7 @@ export class ChatTranscript {
   }
 
   /** The turn of the user message at `index` (entries before it were built first), with its changes. */
-  private turnOf(index: number): { turn: number; changes: string } | undefined {
+  private turnOf(index: number): { turn: number; changes?: string } {
     let turn = this.turnIndex.get(index);
     if (turn === undefined) {
       // Entries are built in order, so every user message known so far is before this one: no count.
@@ -384,6 +384,6 @@ export class ChatTranscript {
       this.lastUserIndex = Math.max(this.lastUserIndex, index);
     }
     const changes = this.deps.turnChanges?.(turn);
-    return changes === undefined ? undefined : { turn, changes };
+    return changes === undefined ? { turn } : { turn, changes };
   }
 }

@@ -132,3 +132,19 @@ export function planRestore(changes: readonly FileChange[], turn: number): FileC
 export function restoreFiles(plan: readonly FileChange[]): string[] {
   return [...new Set([...plan].sort((a, b) => a.id - b.id).map((c) => c.path))];
 }
+
+/**
+ * Of the files the user changed since a prompt (the checkpoints say), those a restore still
+ * merges per hunk: the agent's hunks taken back, the user's kept, a hunk both changed left alone
+ * as a conflict. Only a change the agent itself reported (an `fs` write, a tool call's edit) and
+ * that can be undone: a command's change seen by the watcher may hold an edit the user saved
+ * right after the command (the watcher cannot tell them apart), so such a file stays whole.
+ */
+export function mergedPerHunk(plan: readonly FileChange[], userChanged: Iterable<string>, undoable: (change: FileChange) => boolean): Set<string> {
+  const theirs = new Set(userChanged);
+  const byPath = new Map<string, FileChange[]>();
+  for (const c of plan) if (theirs.has(c.path)) byPath.set(c.path, [...(byPath.get(c.path) ?? []), c]);
+  const merged = new Set<string>();
+  for (const [path, changes] of byPath) if (changes.every((c) => c.source !== 'watcher' && undoable(c))) merged.add(path);
+  return merged;
+}
