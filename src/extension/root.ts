@@ -35,6 +35,8 @@ import { AgentRegistry } from './agents/registry/agentRegistry';
 import { SignInService } from './agents/signIn/signInService';
 import { ActionLogCapture } from './review/actionLogCapture';
 import { ActionLogActions } from './review/actionLogActions';
+import { PartialApprovals } from './partialApproval/partialApprovals';
+import { AgentNotes } from './partialApproval/model/agentNotes';
 import { Checkpoints, workspaceFolderPaths } from './checkpoints/checkpoints';
 import { HunkLenses } from './review/hunkLenses';
 import { Disposable } from './base/lifecycle';
@@ -68,6 +70,10 @@ export class AcpNative extends Disposable {
   readonly permissions: PermissionService;
   readonly actionLog: ActionLogCapture;
   readonly actionLogActions: ActionLogActions;
+  /** Partial approval of an edit at its question: the kept hunks, the agent told. */
+  readonly partialApprovals: PartialApprovals;
+  /** What the agent hears at the start of its next prompt when it could not be steered. */
+  readonly agentNotes = new AgentNotes();
   readonly checkpoints: Checkpoints;
   readonly hunkLenses: HunkLenses;
   readonly chat: Chat;
@@ -121,7 +127,20 @@ export class AcpNative extends Disposable {
     const credentials = this._register(new SignInCredentials(extensionContext.secrets));
     this.llmApiKey = this._register(new LlmApiKey(extensionContext.secrets));
     const added = new AddedAgents(extensionContext.globalState);
-    const requests = new ClientRequests({ log, sessions, actionLog, permissions, files, terminals: this.clientTerminals, forms: elicitations });
+    this.actionLogActions = new ActionLogActions({ capture: actionLog, scratch, log, checkpoints });
+    const partialApprovals = (this.partialApprovals = this._register(
+      new PartialApprovals({
+        log,
+        permissions,
+        sessions,
+        capture: actionLog,
+        actions: this.actionLogActions,
+        // The verbs are built below, once the agents are.
+        verbs: { steer: (sessionId, prompt) => this.verbs.steer(sessionId, prompt) },
+        notes: this.agentNotes,
+      }),
+    ));
+    const requests = new ClientRequests({ log, sessions, actionLog, permissions, files, terminals: this.clientTerminals, forms: elicitations, fsWrites: partialApprovals });
     this.agents = this._register(
       new Agents({
         log,
@@ -144,9 +163,9 @@ export class AcpNative extends Disposable {
       mcpServers: this.mcpServers,
       turns: actionLog,
       checkpoints,
+      notes: this.agentNotes,
     });
     this.queues = this._register(new PromptQueues({ sessions, verbs: this.verbs, store: extensionContext.workspaceState, log }));
-    this.actionLogActions = new ActionLogActions({ capture: actionLog, scratch, log, checkpoints });
     this.hunkLenses = this._register(new HunkLenses({ capture: actionLog, activeSessionId: () => sessions.active?.state.sessionId, probes }));
     this.registry = this._register(new AgentRegistry({ extensionContext, config, sessions, verbs: this.verbs, agents: this.agents, added, log }));
     this._register(new ToolTextDocumentProvider(sessions));
