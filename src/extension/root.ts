@@ -37,6 +37,7 @@ import { ActionLogCapture } from './review/actionLogCapture';
 import { ActionLogActions } from './review/actionLogActions';
 import { PartialApprovals } from './partialApproval/partialApprovals';
 import { AgentNotes } from './partialApproval/model/agentNotes';
+import { HunkReview } from './partialApproval/hunkReview';
 import { Checkpoints, workspaceFolderPaths } from './checkpoints/checkpoints';
 import { HunkLenses } from './review/hunkLenses';
 import { Disposable } from './base/lifecycle';
@@ -72,6 +73,8 @@ export class AcpNative extends Disposable {
   readonly actionLogActions: ActionLogActions;
   /** Partial approval of an edit at its question: the kept hunks, the agent told. */
   readonly partialApprovals: PartialApprovals;
+  /** Review hunks at a question: the diff editor with Keep / Reject over each hunk. */
+  readonly hunkReview: HunkReview;
   /** What the agent hears at the start of its next prompt when it could not be steered. */
   readonly agentNotes = new AgentNotes();
   readonly checkpoints: Checkpoints;
@@ -113,7 +116,15 @@ export class AcpNative extends Disposable {
     this.diffEditors = this._register(new DiffEditors({ sessions, config, log, documents: diffDocuments, probes }));
     // Before the services that ask: they read from it whether the chat shows their questions.
     const chatPanel = this._register(new ChatPanel({ extensionUri: extensionContext.extensionUri, log }));
-    const permissions = (this.permissions = this._register(new PermissionService({ config, log, sessions, diffs: this.diffEditors, surface: chatPanel })));
+    const permissions = (this.permissions = this._register(new PermissionService({
+        config,
+        log,
+        sessions,
+        diffs: this.diffEditors,
+        surface: chatPanel,
+        // Built below: partial approval stands on the questions.
+        hunks: { count: (q) => this.partialApprovals.hunkCount(q), review: (id) => this.hunkReview.open(id) },
+      })));
     const guard = new WorkspaceGuard({ config, permissions });
     const scratch = this._register(new ScratchDocuments());
     const files = new FileService({ log, guard, permissions, scratch });
@@ -140,6 +151,7 @@ export class AcpNative extends Disposable {
         notes: this.agentNotes,
       }),
     ));
+    this.hunkReview = this._register(new HunkReview({ partial: partialApprovals, permissions, scratch }));
     const requests = new ClientRequests({ log, sessions, actionLog, permissions, files, terminals: this.clientTerminals, forms: elicitations, fsWrites: partialApprovals });
     this.agents = this._register(
       new Agents({
@@ -182,6 +194,7 @@ export class AcpNative extends Disposable {
         queues: this.queues,
         agents: this.agents,
         permissions,
+        hunks: partialApprovals,
         tree: this.tree,
         config,
         log,

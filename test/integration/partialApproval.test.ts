@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpNativeApi, PartialApprovalInfo, PendingPermission } from '../../src/extension/api/api';
-import { dirtyDocument, fence, inWorkspace, revertAll, waitFor, within } from './support/helpers';
+import { diffTabs, dirtyDocument, fence, inWorkspace, revertAll, waitFor, within } from './support/helpers';
 import { agentSuite } from './support/agentSuite';
 
 const BEFORE = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n';
@@ -163,13 +163,35 @@ describe('partial approval: an agent writing to disk itself (Claude-like Write)'
     assert.match(steers.at(-1) ?? '', /The user rejected "Write reject\.txt"\. Their reason: keep the numbers lower case/);
   });
 
-  it('a question cancelled meanwhile answers nothing more', async () => {
+  it('Review hunks: the diff with Keep / Reject lenses over each hunk, then Allow selected', async () => {
+    const file = freshFile('partial/review.txt', BEFORE);
+    const turn = api.prompt(`write-file ${file}\n${JSON.stringify(AFTER)}`);
+    const q = await question(api);
+    await vscode.commands.executeCommand('acpNative.partial.reviewHunks', q.id);
+    const tab = await waitFor('the review diff', () => diffTabs().find((t) => t.label.includes('review.txt: choose the hunks to keep')));
+    const right = tab.input.modified;
+    const lensTitles = async () => ((await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', right, 100)) ?? []).map((l) => l.command?.title ?? '');
+    assert.deepEqual(await lensTitles(), ['Allow selected (3 of 3 hunks kept)', 'Reject…', 'Hunk 1: Keep ✓ · Reject', 'Hunk 2: Keep ✓ · Reject', 'Hunk 3: Keep ✓ · Reject']);
+    await vscode.commands.executeCommand('acpNative.partial.toggleHunk', q.id, 1);
+    assert.deepEqual((await lensTitles()).slice(0, 1).concat((await lensTitles()).slice(3)), ['Allow selected (2 of 3 hunks kept)', 'Hunk 2: Keep · Reject ✓', 'Hunk 3: Keep ✓ · Reject']);
+    assert.equal(await vscode.commands.executeCommand('acpNative.partial.allowSelected', q.id), true);
+    const outcome = await outcomeOf(api, file);
+    await within('the turn', turn);
+    assert.equal(outcome.status, 'applied', outcome.note);
+    assert.equal(fs.readFileSync(file, 'utf8'), KEPT_1_3);
+    await waitFor('the review diff closed', () => !diffTabs().some((t) => t.input.modified.toString() === right.toString()));
+  });
+
+  it('a question cancelled while its Review hunks editor is open: the lenses say so, and nothing more is answered', async () => {
     const file = freshFile('partial/cancelled.txt', BEFORE);
     const turn = api.prompt(`write-file ${file}\n${JSON.stringify(AFTER)}`);
     const q = await question(api);
-    await vscode.commands.executeCommand('acpNative.partial.reviewHunks', q.id).then(undefined, () => undefined);
+    await vscode.commands.executeCommand('acpNative.partial.reviewHunks', q.id);
+    const tab = await waitFor('the review diff', () => diffTabs().find((t) => t.label.includes('cancelled.txt: choose the hunks to keep')));
     await api.cancel();
     await within('the turn', turn);
+    const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', tab.input.modified, 100)) ?? [];
+    assert.deepEqual(lenses.map((l) => l.command?.title), ['This question is no longer open (answered or cancelled): nothing more to choose']);
     assert.equal(api.answerPermission(q.id, 'allow_once', { keepHunks: [0] }), false);
     assert.equal(fs.readFileSync(file, 'utf8'), BEFORE);
   });
