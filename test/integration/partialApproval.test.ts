@@ -53,6 +53,20 @@ describe('partial approval: an agent writing through fs/write_text_file (the bun
     assert.match(outcome.told ?? '', /told with your next prompt/);
   });
 
+  it('keeps a BOM and CRLF line endings byte for byte', async () => {
+    const crlf = (t: string) => t.replace(/\n/g, '\r\n');
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const file = freshFile('partial/fs-crlf.txt', Buffer.concat([bom, Buffer.from(crlf(BEFORE))]));
+    const turn = api.prompt(`/write partial/fs-crlf.txt\n${fence(crlf(AFTER).slice(0, -2))}`);
+    const q = await question(api);
+    assert.equal(q.hunks, 3);
+    api.answerPermission(q.id, 'allow_once', { keepHunks: [0, 2] });
+    await within('the turn', turn);
+    const outcome = await outcomeOf(api, file);
+    assert.equal(outcome.status, 'applied', outcome.note);
+    assert.deepEqual(fs.readFileSync(file), Buffer.concat([bom, Buffer.from(crlf(KEPT_1_3))]));
+  });
+
   it('refuses hunks the question does not have, and answers nothing', async () => {
     freshFile('partial/fs-bad.txt', BEFORE);
     const turn = api.prompt(`/write partial/fs-bad.txt\n${fence(AFTER.slice(0, -1))}`);
@@ -89,6 +103,9 @@ describe('partial approval: an agent writing to disk itself (Claude-like Write)'
     assert.match(told, /Reverted hunks \(the file does not contain them\): 2\./);
     assert.match(told, /-five\n\+FIVE/);
     assert.match(told, /Do not re-apply the reverted parts unless asked/);
+    const notice = api.notices().find((n) => n.title === 'partial/disk.txt: 2 of 3 hunks kept: hunk 2 reverted');
+    assert.ok(notice, JSON.stringify(api.notices()));
+    assert.match(notice.description ?? '', /The agent was told at once \(steered\)/);
     // Review: hunks 1 and 3 kept, hunk 2 undone.
     const change = api.changes().filter((c) => c.path === file).at(-1);
     assert.equal(change?.status, 'partial');
@@ -124,8 +141,8 @@ describe('partial approval: an agent writing to disk itself (Claude-like Write)'
     assert.ok(doc.isDirty);
     assert.match(doc.getText(), /seven \(mine\)/, 'the user edit is still in the editor');
     assert.equal(fs.readFileSync(file, 'utf8'), AFTER, 'the agent’s write stands; nothing was undone blindly');
-    const notices = api.conversation();
-    assert.ok(notices.length > 0);
+    const notice = await waitFor('the card', () => api.notices().find((n) => n.title.startsWith('partial/dirty.txt: the file has unsaved changes')));
+    assert.equal(notice.severity, 'warning');
   });
 
   it('reverts nothing when the agent writes something other than it proposed', async () => {

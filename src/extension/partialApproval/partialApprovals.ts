@@ -13,6 +13,7 @@ import { openDocumentOf } from '../workspace/workspaceText';
 import { fileDisplayPath } from '../workspace/titles';
 import type { SteerOutcome } from '../queue/model/steering';
 import {
+  isProposal,
   keepProblem,
   keptSummary,
   keptText,
@@ -226,7 +227,7 @@ export class PartialApprovals extends Disposable {
     if (!plan) return content;
     plan.viaFs = true;
     clearTimeout(plan.timer);
-    if (content !== plan.edit.after) {
+    if (!isProposal(plan.edit, content)) {
       // A second write of the same call, or a write that is not the proposal: it goes as sent.
       if (plan.record.status === 'waiting') this.settle(plan, 'not-reverted', `the agent wrote other text than it proposed: written as sent, nothing left out`);
       return content;

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { computeHunks, undoHunks } from '../../../src/extension/review/model/actionHunks';
 import {
+  isProposal,
   keepProblem,
   keptSummary,
   keptText,
@@ -51,6 +52,20 @@ describe('partial approval: the proposal', () => {
     assert.equal(proposalOf([{ path: '/w/a', oldText: null, newText: BEFORE }], text(BEFORE)).ok, false, 'no change, no hunks');
   });
 
+  it('reads `\\n` proposed for a CRLF file in the file\'s endings, and knows the text as sent', () => {
+    const crlf = (t: string) => t.replace(/\n/g, '\r\n');
+    const p = proposalOf([{ path: '/w/a.txt', oldText: null, newText: AFTER }], text(crlf(BEFORE)));
+    assert.ok(p.ok);
+    assert.equal(p.edit.hunks.length, 3);
+    assert.equal(p.edit.after, crlf(AFTER));
+    assert.equal(p.edit.sent, AFTER);
+    assert.ok(isProposal(p.edit, AFTER) && isProposal(p.edit, crlf(AFTER)) && !isProposal(p.edit, BEFORE));
+    assert.equal(keptText(p.edit, [0, 2]), crlf('ONE\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nTEN\n'));
+    const snippet = proposalOf([{ path: '/w/a.txt', oldText: 'four\nfive\n', newText: 'four\nFIVE\n' }], text(crlf(BEFORE)));
+    assert.ok(snippet.ok);
+    assert.equal(snippet.edit.after, crlf(BEFORE.replace('five', 'FIVE')));
+  });
+
   it('makes a new file one hunk', () => {
     const p = proposalOf([{ path: '/w/new.txt', oldText: null, newText: 'a\nb\n' }], { kind: 'absent' });
     assert.ok(p.ok);
@@ -94,7 +109,7 @@ describe('partial approval: the kept text', () => {
       const after = next.join('');
       const hunks = computeHunks(before, after);
       if (hunks.length === 0) continue;
-      const e: ProposedEdit = { path: '/w/x', before, after, created: false, hunks };
+      const e: ProposedEdit = { path: '/w/x', before, after, sent: after, created: false, hunks };
       const keep = hunks.map((_, i) => i).filter(() => rnd(2) === 0);
       const rejected = rejectedOf(keep, hunks.length);
       assert.equal(keptText(e, keep), undoHunks(after, after, hunks, rejected).text, JSON.stringify({ before, after, keep }));

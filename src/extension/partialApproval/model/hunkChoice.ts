@@ -7,7 +7,7 @@
  * adapter sends an overwrite as `oldText: null` with the whole new file even when the file exists,
  * and an Edit as the bare snippet, so neither side of the diff alone is the file.
  */
-import { computeHunks, splitLines, type LineHunk } from '../../review/model/actionHunks';
+import { computeHunks, eolOf, splitLines, type LineHunk } from '../../review/model/actionHunks';
 
 /** The file as the agent's question finds it: absent, its text (the editor's unsaved text when it has some), or not text we may rewrite. */
 export type FileNow = { kind: 'absent' } | { kind: 'text'; text: string } | { kind: 'unreadable'; reason: string };
@@ -25,6 +25,11 @@ export interface ProposedEdit {
   readonly before: string;
   /** The whole text the agent proposes the file should hold. */
   readonly after: string;
+  /**
+   * The same with the agent's own line endings, when it sent `\n` for a CRLF file (the bundled
+   * agent writes new lines with the file's ending; Claude's Write writes them as sent).
+   */
+  readonly sent: string;
   readonly created: boolean;
   readonly hunks: readonly LineHunk[];
 }
@@ -42,11 +47,22 @@ export function proposalOf(diffs: readonly ProposedDiff[], now: FileNow): Propos
   const diff = diffs[0];
   if (now.kind === 'unreadable') return { ok: false, reason: `the file is ${now.reason}: allow or reject it whole` };
   const before = now.kind === 'text' ? now.text : '';
-  const after = proposedText(before, diff, now.kind === 'absent');
+  const asSent = proposedText(before, diff, now.kind === 'absent');
+  // `\n` proposed for a CRLF file would make every line a change: the hunks are of the file's endings.
+  const crlf = now.kind === 'text' && eolOf(before) === '\r\n' && !diff.newText.includes('\r') && !(diff.oldText ?? '').includes('\r');
+  const after = crlf ? (proposedText(before, { ...diff, newText: toCrlf(diff.newText), ...(diff.oldText ? { oldText: toCrlf(diff.oldText) } : {}) }, false) ?? asSent) : asSent;
   if (after === undefined) return { ok: false, reason: 'the text the agent replaces is not (once) in the file as it is now' };
+  const sent = asSent ?? after;
   const hunks = computeHunks(before, after);
   if (hunks.length === 0) return { ok: false, reason: 'the proposed text is the file as it is' };
-  return { ok: true, edit: { path: diff.path, before, after, created: now.kind === 'absent', hunks } };
+  return { ok: true, edit: { path: diff.path, before, after, sent, created: now.kind === 'absent', hunks } };
+}
+
+const toCrlf = (text: string): string => text.replace(/\r?\n/g, '\r\n');
+
+/** Whether a written text is the proposal: exactly, or as the agent sent it. */
+export function isProposal(edit: ProposedEdit, written: string): boolean {
+  return written === edit.after || written === edit.sent;
 }
 
 function proposedText(before: string, diff: ProposedDiff, absent: boolean): string | undefined {
