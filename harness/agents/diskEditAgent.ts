@@ -4,7 +4,8 @@
 // call. It serves `_session/steering` as the adapter does (`_meta.steering.supported: true`), so a
 // test sees what the client tells it during the turn.
 //
-// Flags: `--no-steering` advertises no steering.
+// Flags: `--no-steering` advertises no steering; `--steer-fail` advertises it but answers every
+// steer with an error.
 //
 // Prompts (the first line names the scenario; CONTENT is the second line, a JSON string):
 //   write-file PATH      asks to write CONTENT to PATH, writes it when allowed, completes the call,
@@ -24,6 +25,7 @@ import { Readable, Writable } from 'node:stream';
 type Client = acp.AgentContext;
 
 const advertise = !process.argv.includes('--no-steering');
+const steerFails = process.argv.includes('--steer-fail');
 const steers: string[] = [];
 const prompts: string[] = [];
 const running = new Map<string, { steer: string | undefined; wake: () => void }>();
@@ -137,6 +139,7 @@ acp
   .onRequest('_session/steering', parseSteer, ({ params }) => {
     const text = textOf(params.prompt);
     steers.push(text);
+    if (steerFails) throw acp.RequestError.internalError({}, 'steering is broken in this test agent');
     const turn = running.get(params.sessionId);
     if (!turn) return { outcome: 'promptRequired', reason: 'noRunningTurn' };
     turn.steer = text;

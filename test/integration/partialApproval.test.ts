@@ -236,3 +236,25 @@ describe('partial approval: an agent that takes no steering hears it with the ne
     assert.match(next, /carry on$/);
   });
 });
+
+describe('partial approval: a steer that fails falls back to the next prompt', function () {
+  this.timeout(60_000);
+  let api: AcpNativeApi;
+  agentSuite({ agent: { ...DISK, name: 'disk-edit-steer-fails', args: ['--steer-fail'] } }, (started) => (api = started));
+
+  it('says so on the card and tells the agent with the next prompt', async () => {
+    const file = freshFile('partial/steer-fails.txt', BEFORE);
+    const turn = api.prompt(`write-file ${file}\n${JSON.stringify(AFTER)}`);
+    const q = await question(api);
+    api.answerPermission(q.id, 'allow_once', { keepHunks: [0, 2] });
+    const outcome = await outcomeOf(api, file);
+    await within('the turn', turn);
+    assert.equal(fs.readFileSync(file, 'utf8'), KEPT_1_3);
+    assert.match(outcome.told ?? '', /^not steered \(.*steering is broken.*\): the agent is told with your next prompt$/);
+    const notice = api.notices().find((n) => n.title === 'partial/steer-fails.txt: 2 of 3 hunks kept: hunk 2 reverted');
+    assert.match(notice?.description ?? '', /Not steered/);
+    await within('the next prompt', api.prompt('carry on'));
+    const prompts = (await askAgent<{ prompts: string[] }>(api, 'prompts?')).prompts;
+    assert.match(prompts.at(-1) ?? '', /Reverted hunks \(the file does not contain them\): 2\.[\s\S]*carry on$/);
+  });
+});
