@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AcpNativeApi, PartialApprovalInfo, PendingPermission } from '../../src/extension/api/api';
+import type { AcpNativeApi, PartialApprovalInfo, PendingPermission, RenderedTreeItem } from '../../src/extension/api/api';
 import { diffTabs, dirtyDocument, fence, inWorkspace, revertAll, waitFor, within } from './support/helpers';
 import { agentSuite } from './support/agentSuite';
 
@@ -109,6 +109,10 @@ describe('partial approval: an agent writing to disk itself (Claude-like Write)'
     // Review: hunks 1 and 3 kept, hunk 2 undone.
     const change = api.changes().filter((c) => c.path === file).at(-1);
     assert.equal(change?.status, 'partial');
+    assert.deepEqual(change?.hunkStates, ['kept', 'undone', 'kept']);
+    const find = (items: RenderedTreeItem[]): RenderedTreeItem | undefined => items.map((c) => (c.label === 'partial/disk.txt' && c.description?.includes('kept') ? c : find(c.children))).find(Boolean);
+    const item = await waitFor('the Review row', () => find(api.sessionTree()?.children ?? []), 15_000, () => JSON.stringify(api.sessionTree()));
+    assert.match(item.description ?? '', /2 of 3 hunks kept$/);
   });
 
   it('keeps CRLF line endings byte for byte (the agent writes no BOM, so none comes back)', async () => {

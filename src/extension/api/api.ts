@@ -276,6 +276,8 @@ export interface LoggedChange {
   path: string;
   /** How many hunks the agent's change has. */
   hunks: number;
+  /** Each hunk's state (Keep, Undo, or a partial approval at the question). */
+  hunkStates: ('pending' | 'kept' | 'undone')[];
   status: 'pending' | 'kept' | 'undone' | 'partial' | 'no-undo';
   source: 'fs' | 'tool' | 'watcher';
   /** Why it cannot be undone ("no undo: …"). */

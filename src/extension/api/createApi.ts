@@ -218,6 +218,7 @@ function loggedChange(sessionId: string, view: FileChangeView, checking: boolean
     turn: change.turn,
     path: change.path,
     hunks: view.hunks.length,
+    hunkStates: [...change.hunkStates],
     status: view.status,
     source: change.source,
     ...(view.reason ? { reason: view.reason } : {}),
