@@ -34,6 +34,8 @@ import type { AgentNotes } from './model/agentNotes';
  * a second): past it nothing is reverted, and the card says so.
  */
 export const LANDING_WAIT_MS = 30_000;
+/** Partial answers kept for the API and Review, newest last: a long session does not grow without end. */
+const MAX_RECORDS = 200;
 
 export type PartialStatus =
   /** Answered; the agent's write has not landed yet. */
@@ -139,6 +141,13 @@ export class PartialApprovals extends Disposable {
       }),
     );
     this._register({ dispose: () => this.plans.forEach((p) => clearTimeout(p.timer)) });
+    // A closed session's notes would never be sent.
+    this._register(
+      deps.sessions.onDidChangeSessions(() => {
+        const open = new Set(deps.sessions.all.map((s) => s.state.sessionId));
+        deps.notes.forgetAllBut(open);
+      }),
+    );
   }
 
   /** The proposal of an open question (its hunks), or why it has none. */
@@ -206,10 +215,11 @@ export class PartialApprovals extends Disposable {
     const plan: Plan = { record, edit, realPath: realPath(edit.path), viaFs: false };
     // Before the answer goes out: the agent may write at once.
     this.plans.push(plan);
-    this.records.push(record);
+    this.remember(record);
     if (!permissions.answerByKind(questionId, kind)) {
-      this.plans.splice(this.plans.indexOf(plan), 1);
-      this.records.splice(this.records.indexOf(record), 1);
+      this.drop(plan);
+      const at = this.records.indexOf(record);
+      if (at !== -1) this.records.splice(at, 1);
       return false;
     }
     plan.timer = setTimeout(() => this.gaveUp(plan), LANDING_WAIT_MS);
@@ -290,6 +300,11 @@ export class PartialApprovals extends Disposable {
       .at(-1);
   }
 
+  private remember(record: PartialApproval): void {
+    this.records.push(record);
+    if (this.records.length > MAX_RECORDS) this.records.splice(0, this.records.length - MAX_RECORDS);
+  }
+
   private drop(plan: Plan): void {
     clearTimeout(plan.timer);
     const at = this.plans.indexOf(plan);
@@ -329,7 +344,7 @@ export class PartialApprovals extends Disposable {
       status: 'rejected',
       note: `rejected: ${oneLine(reason)}`,
     };
-    this.records.push(record);
+    this.remember(record);
     this.changeEmitter.fire();
     const title = question.toolCall.title ?? 'the tool call';
     void this.tellAndNote(record, rejectMessage(title, reason), `Rejected ${title}: ${oneLine(reason)}`);

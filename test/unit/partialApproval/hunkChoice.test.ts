@@ -154,6 +154,10 @@ describe('partial approval: choices, the write and the message', () => {
     assert.deepEqual(notes.pending('s1'), ['first', 'second']);
     assert.deepEqual(notes.take('s1'), ['first', 'second']);
     assert.deepEqual(notes.take('s1'), []);
+    notes.add('s1', 'kept');
+    notes.add('s2', 'closed');
+    notes.forgetAllBut(new Set(['s1']));
+    assert.deepEqual([notes.pending('s1'), notes.pending('s2')], [['kept'], []]);
     assert.match(notesPreamble(['first']), /what happened to your last edit request\]\n\nfirst\n\n\[End of note/);
   });
 });

@@ -24,8 +24,9 @@ export class AgentNotes {
     return list;
   }
 
-  forget(sessionId: string): void {
-    this.notes.delete(sessionId);
+  /** Forgets the notes of every session not in `open` (closed sessions never prompt again). */
+  forgetAllBut(open: ReadonlySet<string>): void {
+    for (const id of [...this.notes.keys()]) if (!open.has(id)) this.notes.delete(id);
   }
 }
 
