@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { computeHunks, undoHunks } from '../../../src/extension/review/model/actionHunks';
 import {
   isProposal,
@@ -159,5 +161,31 @@ describe('partial approval: choices, the write and the message', () => {
     notes.forgetAllBut(new Set(['s1']));
     assert.deepEqual([notes.pending('s1'), notes.pending('s2')], [['kept'], []]);
     assert.match(notesPreamble(['first']), /what happened to your last edit request\]\n\nfirst\n\n\[End of note/);
+  });
+});
+
+describe('partial approval: the recorded turn of Claude’s adapter', () => {
+  const permissions = readFileSync(join(__dirname, '../../fixtures/acp/claude-agent-acp-turn.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { msg: { method?: string; params?: { toolCall: { title: string; content?: { type: string; path: string; oldText?: string | null; newText: string }[] } } } }).msg)
+    .filter((m) => m.method === 'session/request_permission')
+    .map((m) => m.params?.toolCall);
+  const diffsOf = (title: string) => (permissions.find((t) => t?.title === title)?.content ?? []).filter((c) => c.type === 'diff');
+
+  it('reads its Edit (a snippet) over the file that holds it, and its Write (oldText null) over an existing file', () => {
+    const edit = diffsOf('Edit hello.txt');
+    assert.equal(edit.length, 1);
+    const snippet = edit[0].oldText ?? '';
+    const around = `first line\n${snippet}\nlast line\n`;
+    const p = proposalOf(edit, text(around));
+    assert.ok(p.ok, p.ok ? '' : p.reason);
+    assert.equal(p.edit.after, `first line\n${edit[0].newText}\nlast line\n`);
+    const write = diffsOf('Write notes/new.txt');
+    assert.equal(write[0].oldText, null);
+    const over = proposalOf(write, text('an older text\nof two lines\n'));
+    assert.ok(over.ok);
+    assert.equal(over.edit.after, write[0].newText);
+    assert.equal(proposalOf(diffsOf("printf 'a\\nb\\n'; exit 3"), text('x')).ok, false, 'a command has no diff');
   });
 });
