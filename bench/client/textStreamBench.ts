@@ -50,7 +50,21 @@ const BASELINE: Record<TextScenarioName, TextScenarioName> = {
   'text, paced, chat hidden': 'tool calls, paced',
   '1 MB answer, chat visible': 'tool calls, flat out',
   '1 MB answer, chat hidden': 'tool calls, flat out',
+  'tool calls, flat out, loop off': 'tool calls, flat out, loop off',
+  'text, flat out, chat visible, loop off': 'tool calls, flat out, loop off',
+  'tool calls, paced, loop off': 'tool calls, paced, loop off',
+  'text, paced, chat visible, loop off': 'tool calls, paced, loop off',
+  '1 MB answer, chat visible, loop off': 'tool calls, flat out, loop off',
 };
+
+/** The scenarios measured with the window-lag loop on, and the same with it off (issue 29). */
+const LOOP_PAIRS: readonly (readonly [TextScenarioName, TextScenarioName])[] = [
+  ['tool calls, flat out', 'tool calls, flat out, loop off'],
+  ['text, flat out, chat visible', 'text, flat out, chat visible, loop off'],
+  ['tool calls, paced', 'tool calls, paced, loop off'],
+  ['text, paced, chat visible', 'text, paced, chat visible, loop off'],
+  ['1 MB answer, chat visible', '1 MB answer, chat visible, loop off'],
+];
 
 function report(runs: readonly TextRun[], options: TextStreamOptions): void {
   const of = (name: TextScenarioName) => runs.filter((r) => r.scenario === name && r.rep >= 0);
@@ -110,6 +124,21 @@ function report(runs: readonly TextRun[], options: TextStreamOptions): void {
   pauses of the extension host (the longest of all runs, the median of their sums); "load": 1-minute load average
   at the end of the run (this machine: ${os.cpus().length} cores).
 - Issue 15's bars: longest block ≤ 50 ms and p99 ≤ 10 ms for each text scenario; text ≤ 1.0× tool calls of the same count.`);
+  const pairs = LOOP_PAIRS.filter(([on, off]) => of(on).length > 0 && of(off).length > 0);
+  if (pairs.length > 0) {
+    console.log(
+      '- The window-lag loop on vs off (issue 29; the same build, same run; longest block and p99 the worst run): ' +
+        pairs
+          .map(
+            ([on, off]) =>
+              `${on}: to settled ${ratio(med(on, (r) => r.settledMs) / med(off, (r) => r.settledMs))}, host CPU ${ratio(med(on, (r) => r.cpuMs) / med(off, (r) => r.cpuMs))}, ` +
+              `window CPU ${ratio(med(on, (r) => r.windowCpuMs) / med(off, (r) => r.windowCpuMs))}, longest block ${num(max(on, (r) => r.maxBlockMs))} vs ${num(max(off, (r) => r.maxBlockMs))} ms, ` +
+              `p99 ${num(max(on, (r) => r.p99Ms), 1)} vs ${num(max(off, (r) => r.p99Ms), 1)} ms, patches ${num(med(on, (r) => r.patches))} vs ${num(med(off, (r) => r.patches))}`,
+          )
+          .join('; ') +
+        '.',
+    );
+  }
 }
 
 export async function textStreamBench(options: TextStreamOptions): Promise<void> {

@@ -44,9 +44,11 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
     'baseline',
     'storm, view hidden',
     'storm, view visible',
+    'storm, view visible, loop off',
     'storm ¼, view visible',
     'paced baseline',
     'paced storm, view visible',
+    'paced storm, view visible, loop off',
     'read + parse of the log',
     'session/load, view visible',
   ];
@@ -84,12 +86,15 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
         num(med(name, (r) => r.sentWrites)),
         num(med(name, (r) => r.changeEvents)),
         num(med(name, (r) => r.load), 1),
+        med(name, (r) => r.uiShownMs) ? num(med(name, (r) => r.uiShownMs)) : '—',
+        med(name, (r) => r.uiShownMs) ? ratio(med(name, (r) => (r.uiShownMs === undefined ? undefined : r.uiShownMs / r.promptMs))) : '—',
+        num(med(name, (r) => r.behindMs)),
       ];
     });
   console.log(
     '\n' +
       table([
-        ['scenario (medians; block and p99: worst run)', 'calls', 'ms', 'vs base', 'host CPU ms', 'vs base', 'ELU %', 'longest block ms', 'p99 ms', 'its CPU ms', 'its wait ms', 'most CPU in a block', 'spawns / longest ms', 'longest GC ms', 'GC ms', 'heap +MB', 'RSS +MB', 'refreshes', 'tree items', 'built', 'sent KB', 'sent msgs', 'change events', 'load avg'],
+        ['scenario (medians; block and p99: worst run)', 'calls', 'ms', 'vs base', 'host CPU ms', 'vs base', 'ELU %', 'longest block ms', 'p99 ms', 'its CPU ms', 'its wait ms', 'most CPU in a block', 'spawns / longest ms', 'longest GC ms', 'GC ms', 'heap +MB', 'RSS +MB', 'refreshes', 'tree items', 'built', 'sent KB', 'sent msgs', 'change events', 'load avg', 'UI shows last ms', 'vs stopReason', 'behind ms'],
         ...rows,
       ]),
   );
@@ -102,9 +107,35 @@ function report(runs: readonly HostRun[], options: TreeStormOptions, floorRatio:
     .filter((name) => of(name).length > 0)
     .map((name) => `${name}: longest block ${num(worst(name, (r) => r.maxBlockMs))} ms, p99 ${num(worst(name, (r) => r.p99Ms), 1)} ms`)
     .join('; ');
+  const on = 'storm, view visible' as const;
+  const off = 'storm, view visible, loop off' as const;
+  const lagLoop =
+    of(off).length > 0 && of(on).length > 0
+      ? `
+- The window-lag loop (issue 29), the flat-out storm with Chat and Tool Calls visible, loop on vs off (the same build, same run):
+  host p99 ${num(worst(on, (r) => r.p99Ms), 1)} vs ${num(worst(off, (r) => r.p99Ms), 1)} ms (medians ${num(med(on, (r) => r.p99Ms), 1)} vs ${num(med(off, (r) => r.p99Ms), 1)}); ` +
+        `longest block ${num(worst(on, (r) => r.maxBlockMs))} vs ${num(worst(off, (r) => r.maxBlockMs))} ms; ` +
+        `turn time ${ratio(med(on, (r) => r.promptMs) / med(off, (r) => r.promptMs))}, host CPU ${ratio(med(on, (r) => r.cpuMs) / med(off, (r) => r.cpuMs))}; ` +
+        `the UI shows the last call at ${ratio(med(on, (r) => (r.uiShownMs === undefined ? undefined : r.uiShownMs / r.promptMs)))} the time to stopReason ` +
+        `(off: ${ratio(med(off, (r) => (r.uiShownMs === undefined ? undefined : r.uiShownMs / r.promptMs)))}); off the normal cadence ${num(med(on, (r) => r.behindMs))} ms per storm, ` +
+        `${num(med(on, (r) => r.levelChanges))} level changes; sent msgs / KB ${num(med(on, (r) => r.sentWrites))} / ${num(med(on, (r) => r.sentKb))} vs ` +
+        `${num(med(off, (r) => r.sentWrites))} / ${num(med(off, (r) => r.sentKb))}; tree refreshes ${num(med(on, (r) => r.treeRefreshes))} vs ${num(med(off, (r) => r.treeRefreshes))}.`
+      : '';
+  const pacedOn = 'paced storm, view visible' as const;
+  const pacedOff = 'paced storm, view visible, loop off' as const;
+  const pacedLoop =
+    of(pacedOff).length > 0 && of(pacedOn).length > 0
+      ? `
+- The same, paced at ${num(options.pace)} calls/s, loop on vs off: host p99 ${num(worst(pacedOn, (r) => r.p99Ms), 1)} vs ${num(worst(pacedOff, (r) => r.p99Ms), 1)} ms; ` +
+        `longest block ${num(worst(pacedOn, (r) => r.maxBlockMs))} vs ${num(worst(pacedOff, (r) => r.maxBlockMs))} ms; turn time ${ratio(med(pacedOn, (r) => r.promptMs) / med(pacedOff, (r) => r.promptMs))}, ` +
+        `host CPU ${ratio(med(pacedOn, (r) => r.cpuMs) / med(pacedOff, (r) => r.cpuMs))}; the UI shows the last call at ` +
+        `${ratio(med(pacedOn, (r) => (r.uiShownMs === undefined ? undefined : r.uiShownMs / r.promptMs)))} the time to stopReason (off: ` +
+        `${ratio(med(pacedOff, (r) => (r.uiShownMs === undefined ? undefined : r.uiShownMs / r.promptMs)))}).`
+      : '';
   const heapPer10k = med('storm, view visible', (r) => (r.heapGrowthMb / r.calls) * 10_000);
   console.log(`
 - Goal 1 (longest block ≤ 50 ms, p99 ≤ 10 ms; worst of the runs, load average ${num(Math.max(...runs.map((r) => r.load)), 1)} at most): ${goal}.
+${lagLoop}${pacedLoop}
 - Goal 5 (client side): session/load of ${num(options.replayEvents)} updates ` +
       `${ratio(med('session/load, view visible', (r) => r.promptMs) / med('read + parse of the log', (r) => r.promptMs))} the time of a plain read + JSON.parse of ` +
       `the same updates (${num(med('read + parse of the log', (r) => r.promptMs))} ms); until the tree settled ` +

@@ -48,6 +48,15 @@ export interface HostRun {
   readonly promptMs: number;
   /** Prompt sent → the last tree refresh fired. */
   readonly settledMs: number;
+  /**
+   * Prompt sent → the window shows the last call: the Tool Calls view listed all the calls and the
+   * chat webview acknowledged drawing its last patch (`stats().window`); undefined with the view hidden.
+   */
+  readonly uiShownMs?: number;
+  /** The window-lag loop (`acpNative.performance.adaptToWindowLag`) was on; its level changes and time off the normal cadence. */
+  readonly loopOn: boolean;
+  readonly levelChanges: number;
+  readonly behindMs: number;
   /** CPU time of the extension host process from the prompt until settled. */
   readonly cpuMs: number;
   /** Event-loop utilization of the extension host over the same span (0–1). */
@@ -102,9 +111,11 @@ export interface Scenario {
     | 'baseline'
     | 'storm, view hidden'
     | 'storm, view visible'
+    | 'storm, view visible, loop off'
     | 'storm ¼, view visible'
     | 'paced baseline'
     | 'paced storm, view visible'
+    | 'paced storm, view visible, loop off'
     | 'read + parse of the log'
     | 'session/load, view visible';
   /** The prompt; for a replay, the session id loaded (or the log file read). */
@@ -115,6 +126,24 @@ export interface Scenario {
   /** The `session/update`s the scenario delivers. */
   readonly updates: number;
   readonly visible: boolean;
+  /** The window-lag loop is off for this scenario (the same build's baseline). */
+  readonly loopOff?: boolean;
+}
+
+async function setLoop(on: boolean): Promise<void> {
+  const config = vscode.workspace.getConfiguration('acpNative');
+  if (config.get<boolean>('performance.adaptToWindowLag', true) === on) return;
+  await config.update('performance.adaptToWindowLag', on, vscode.ConfigurationTarget.Global);
+}
+
+/**
+ * When the window showed the last call (host `performance.now()`): the Tool Calls view listed the
+ * session with all `calls` and the chat drew its last patch; undefined when it has not (yet).
+ */
+function uiShownAt(api: AcpNativeApi, calls: number): number | undefined {
+  const shown = api.stats().window;
+  if (!shown.tree || shown.tree.calls !== calls || !shown.chat || shown.chat.length !== shown.chatPosted) return undefined;
+  return Math.max(shown.tree.at, shown.chat.at);
 }
 
 
@@ -125,7 +154,8 @@ async function settled(api: AcpNativeApi): Promise<number> {
   while (performance.now() - lastChange < QUIET_MS) {
     await sleep(10);
     const now = api.stats().treeRefreshes;
-    if (now !== count) {
+    // Off the normal cadence a redraw may still wait (up to 2 s): not settled.
+    if (now !== count || api.stats().window.level !== 'normal') {
       count = now;
       lastChange = performance.now();
     }
@@ -191,6 +221,7 @@ async function act(api: AcpNativeApi, scenario: Scenario): Promise<void> {
 
 async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Promise<HostRun> {
   const { prompt, calls, visible } = scenario;
+  await setLoop(!scenario.loopOff);
   await vscode.commands.executeCommand('acpNative.clearToolCalls');
   if (scenario.kind === 'prompt') await api.newSession();
   await showView(visible);
@@ -209,12 +240,20 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
     spawned.count++;
     spawned.longestMs = Math.max(spawned.longestMs, ms);
   });
+  const windowBefore = api.stats().window;
   const cpu = process.cpuUsage();
   const elu = performance.eventLoopUtilization();
   const start = performance.now();
   await act(api, scenario);
   const promptMs = performance.now() - start;
   const settledAt = scenario.kind === 'parse' ? performance.now() : await settled(api);
+  const windowShown = api.stats().window;
+  let shownAt = visible && scenario.kind === 'prompt' && calls > 0 ? uiShownAt(api, calls) : undefined;
+  // The chat's last acknowledgement may come after the tree settled: wait for it (10 s at most).
+  for (let waited = 0; shownAt === undefined && visible && scenario.kind === 'prompt' && calls > 0 && waited < 10_000; waited += 20) {
+    await sleep(20);
+    shownAt = uiShownAt(api, calls);
+  }
   const used = process.cpuUsage(cpu);
   const sent = deflatedBytes() - sentBefore;
   const sentWrites = deflateWrites() - writesBefore;
@@ -242,6 +281,10 @@ async function measure(api: AcpNativeApi, rep: number, scenario: Scenario): Prom
     viewVisible: visible,
     promptMs,
     settledMs: Math.max(promptMs, settledAt - start),
+    ...(shownAt !== undefined ? { uiShownMs: shownAt - start } : {}),
+    loopOn: !scenario.loopOff,
+    levelChanges: windowShown.levelChanges - windowBefore.levelChanges,
+    behindMs: windowShown.behindMs - windowBefore.behindMs,
     cpuMs: (used.user + used.system) / 1000,
     elu: loop.utilization,
     maxBlockMs: loopBlocks.maxMs,
@@ -286,9 +329,11 @@ export function scenarios(calls: number, pace: number, replay: { events: number;
     prompt('baseline', `baseline ${calls}`, 0, true),
     prompt('storm, view hidden', `storm ${calls}`, calls, false),
     prompt('storm, view visible', `storm ${calls}`, calls, true),
+    { ...prompt('storm, view visible, loop off', `storm ${calls}`, calls, true), loopOff: true },
     prompt('storm ¼, view visible', `storm ${quarter}`, quarter, true, quarter),
     prompt('paced baseline', `baseline ${calls} ${pace}`, 0, true),
     prompt('paced storm, view visible', `storm ${calls} ${pace}`, calls, true),
+    { ...prompt('paced storm, view visible, loop off', `storm ${calls} ${pace}`, calls, true), loopOff: true },
     { name: 'read + parse of the log', kind: 'parse', prompt: replay.log, calls: 0, updates: replay.events, visible: true },
     { name: 'session/load, view visible', kind: 'replay', prompt: replaySessionId(replay.events), calls: replay.calls, updates: replay.events, visible: true },
   ];
@@ -332,6 +377,7 @@ export async function run(): Promise<void> {
       for (const scenario of runs) console.log(`BENCH ${JSON.stringify(await measure(api, rep, scenario))}`);
     }
   } finally {
+    await setLoop(true);
     await vscode.commands.executeCommand('acpNative.clearToolCalls');
     await stop();
     fs.rmSync(replay.log, { force: true });

@@ -460,6 +460,30 @@ export const QUIET_SETTINGS = {
   'remote.autoForwardPorts': false,
 };
 
+/**
+ * Writes settings into a settings file; a kept user-data dir keeps the user's own changes (the
+ * values given only fill in).
+ */
+function writeSettings(file, values) {
+  let existing = {};
+  try {
+    existing = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    // none yet (or not plain JSON: replaced)
+  }
+  if (Object.keys(values).length === 0 && Object.keys(existing).length === 0) return;
+  mkdirSync(dirname(file), { recursive: true });
+  writeJson(file, { ...values, ...existing });
+}
+
+/** The settings among these that the extension declares with scope "machine" (or "machine-overridable"). */
+function machineScoped(settings) {
+  const { contributes } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+  const sections = Array.isArray(contributes.configuration) ? contributes.configuration : [contributes.configuration];
+  const machine = new Set(sections.flatMap((c) => Object.entries(c.properties ?? {}).filter(([, p]) => String(p.scope ?? '').startsWith('machine')).map(([key]) => key)));
+  return Object.fromEntries(Object.entries(settings).filter(([key]) => machine.has(key)));
+}
+
 export async function freePort(host = '127.0.0.1') {
   return new Promise((res, rej) => {
     const srv = createServer();
@@ -499,19 +523,15 @@ export async function startCodeServer({ workspace, userDataDir, extensionsDir, p
   };
   userDataDir ??= tmp('user-data');
   extensionsDir ??= tmp('extensions');
-  mkdirSync(join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
-  // A kept user-data dir keeps the user's own changes; the quiet defaults only fill in.
-  const settingsFile = join(userDataDir, 'User', 'settings.json');
-  let existing = {};
-  try {
-    existing = JSON.parse(readFileSync(settingsFile, 'utf8'));
-  } catch {
-    // none yet (or not plain JSON: replaced)
-  }
   // Untrusted: trust on, never prompted, so the folder opens in restricted mode.
   const trust = untrusted ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {};
-  writeJson(settingsFile, { ...QUIET_SETTINGS, ...settings, ...trust, ...existing });
+  writeSettings(join(userDataDir, 'User', 'settings.json'), { ...QUIET_SETTINGS, ...settings, ...trust });
+  // A remote window, which code-server's is, takes the settings of scope "machine"
+  // (acpNative.registry.url, …) only from the remote settings: those given go there too, as a
+  // user of a remote window sets them. 1.139 holds to that; 1.99.3 under code-server also took them
+  // from the user settings.
+  writeSettings(join(userDataDir, 'Machine', 'settings.json'), machineScoped(settings));
   // Without --config, code-server writes ~/.config/code-server/config.yaml (with a password).
   const configFile = join(userDataDir, 'code-server.yaml');
   if (!existsSync(configFile)) writeFileSync(configFile, 'auth: none\ncert: false\n');

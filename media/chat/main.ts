@@ -112,7 +112,11 @@ cancelButton.addEventListener('click', () => post({ v, type: 'cancel' }));
 const activity = el('span', 'activity');
 actions.append(attachFile, attachSelection, el('span', 'spacer'), activity, cancelButton, sendButton);
 composer.append(queueView.element, chips, completions, textarea, note, pickers, actions);
-app.append(toolbar, scroller, plan, composer);
+// While the window catches up with a storm: how many calls the session has, the newest shown.
+const progress = el('div', 'progress');
+progress.hidden = true;
+progress.setAttribute('role', 'status');
+app.append(toolbar, scroller, progress, plan, composer);
 // Under the prompt: how full the context window is.
 const meter = new ContextMeter(post, v);
 composer.append(meter.element);
@@ -316,6 +320,7 @@ function receive(message: HostToWebview): void {
         return;
       }
       incoming = undefined;
+      progress.hidden = true;
       resetList(items, message.status);
       break;
     }
@@ -339,6 +344,10 @@ function receive(message: HostToWebview): void {
       }
       applyStatus(message.status);
       break;
+    case 'progress':
+      progress.textContent = message.text ?? '';
+      progress.hidden = message.text === null;
+      return;
     case 'focusPrompt':
       textarea.focus();
       break;
@@ -359,10 +368,33 @@ function receive(message: HostToWebview): void {
   document.body.dataset.items = String(list.length);
 }
 
+/**
+ * The newest patch number to acknowledge, once drawn: after the next frame (a task queued from
+ * `requestAnimationFrame` runs after that frame's paint). One acknowledgement per frame, for the
+ * newest patch: the host reads how late it comes as how far the window is behind.
+ */
+let ackSeq = 0;
+let ackFrame = false;
+function acknowledge(seq: number): void {
+  ackSeq = Math.max(ackSeq, seq);
+  if (ackFrame) return;
+  ackFrame = true;
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      ackFrame = false;
+      post({ v, type: 'ack', seq: ackSeq });
+    }, 0),
+  );
+}
+
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = parseHostMessage(event.data);
-  if (parsed.ok) receive(parsed.message);
-  else console.warn(`chat: message ignored (${parsed.error})`);
+  if (!parsed.ok) {
+    console.warn(`chat: message ignored (${parsed.error})`);
+    return;
+  }
+  receive(parsed.message);
+  if (parsed.message.type === 'patch' && parsed.message.seq !== undefined) acknowledge(parsed.message.seq);
 });
 
 post({ v, type: 'ready' });

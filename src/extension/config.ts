@@ -27,6 +27,7 @@ const KEYS = {
   registryUrl: 'registry.url',
   registryOverrides: 'registry.overrides',
   followAlong: 'followAlong',
+  adaptToWindowLag: 'performance.adaptToWindowLag',
   promptMaxBytes: 'prompt.maxBytes',
   trace: 'trace',
   checkpointsEnabled: 'checkpoints.enabled',
@@ -151,6 +152,11 @@ export class Config {
       maxFileBytes: (typeof mb === 'number' && mb > 0 ? mb : 50) * 1024 * 1024,
       timeoutMs: (typeof seconds === 'number' && seconds > 0 ? seconds : 20) * 1000,
     };
+  }
+
+  /** Draw less while the window is behind (a storm of tool calls); off: always the normal cadence. */
+  get adaptToWindowLag(): boolean {
+    return this.section.get<boolean>(KEYS.adaptToWindowLag, true) !== false;
   }
 
   /** Show the file and line the agent works on as it goes. */

@@ -42,6 +42,7 @@ import { Checkpoints, workspaceFolderPaths } from './checkpoints/checkpoints';
 import { HunkLenses } from './review/hunkLenses';
 import { Disposable } from './base/lifecycle';
 import { Probes } from './base/probes';
+import { WindowPacing } from './pacing/windowPacing';
 import { SessionCounters } from './session/sessionCounters';
 import { watchTitleContext } from './workspace/titles';
 import { PlanPreviews } from './plans/planPreviews';
@@ -90,6 +91,8 @@ export class AcpNative extends Disposable {
   readonly llmApiKey: LlmApiKey;
   /** Counters and gauges for tests and the benchmark (the API's stats). */
   readonly probes = new Probes();
+  /** The window's lag and the cadence the renderers draw at. */
+  readonly pacing: WindowPacing;
   readonly sessionCounters: SessionCounters;
   /** The agent's plans shown whole (markdown preview, or the plan's file). */
   readonly plans: PlanPreviews;
@@ -128,7 +131,8 @@ export class AcpNative extends Disposable {
     const guard = new WorkspaceGuard({ config, permissions });
     const scratch = this._register(new ScratchDocuments());
     const files = new FileService({ log, guard, permissions, scratch });
-    this.terminalViews = this._register(new TerminalViews());
+    const pacing = (this.pacing = this._register(new WindowPacing({ adaptToWindowLag: () => config.adaptToWindowLag })));
+    this.terminalViews = this._register(new TerminalViews(() => pacing.cadence.terminalDeliverMs));
     this.clientTerminals = this._register(
       new ClientTerminals({ panels: this.terminalViews, log, resolveCwd: (cwd, sessionId, signal) => guard.commandCwd(cwd, sessionId, signal), sessions }),
     );
@@ -182,13 +186,14 @@ export class AcpNative extends Disposable {
     this.registry = this._register(new AgentRegistry({ extensionContext, config, sessions, verbs: this.verbs, agents: this.agents, added, log }));
     this._register(new ToolTextDocumentProvider(sessions));
     this.displayTerminals = this._register(new DisplayTerminals({ sessions, views: this.terminalViews, probes }));
-    this.tree = this._register(new ToolCallsTree(sessions, actionLog, probes));
+    this.tree = this._register(new ToolCallsTree(sessions, actionLog, probes, pacing));
     this.cards = new CardRenderers({ diffEditors: this.diffEditors, terminalViews: this.terminalViews, tree: this.tree });
     this.chat = this._register(
       new Chat({
         extensionContext,
         panel: chatPanel,
         probes,
+        pacing,
         sessions,
         verbs: this.verbs,
         queues: this.queues,

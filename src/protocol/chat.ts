@@ -19,7 +19,7 @@
  * messages the extension host serialises and code-server compresses, and half the replies.
  */
 
-export const CHAT_PROTOCOL_VERSION = 8;
+export const CHAT_PROTOCOL_VERSION = 9;
 
 export type ChatRole = 'user' | 'agent' | 'thought';
 export type ChatToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
@@ -391,8 +391,18 @@ export type HostToWebview =
       readonly changed: readonly ChatWireChange[];
       /** Cut short: more changes follow at once (it completes a reset with `more`). */
       readonly more?: true;
+      /**
+       * The webview answers `ack` with this number once it drew the patch: how late it answers is
+       * how far the window is behind (the host then sends patches further apart; pacing/).
+       */
+      readonly seq?: number;
     }
   | { readonly v: number; readonly type: 'status'; readonly status: ChatStatus }
+  /**
+   * While the window catches up with a storm, a line that says how far the session is ("4,812
+   * calls, showing the newest"), kept current at low cost; `null` once it caught up.
+   */
+  | { readonly v: number; readonly type: 'progress'; readonly text: string | null }
   | { readonly v: number; readonly type: 'focusPrompt' }
   /**
    * A prompt (or an attachment) refused unsent, over `acpNative.prompt.maxBytes`: the reason is
@@ -403,6 +413,8 @@ export type HostToWebview =
 
 export type WebviewToHost =
   | { readonly v: number; readonly type: 'ready' }
+  /** The patch numbered `seq` (and every one before it) is drawn. */
+  | { readonly v: number; readonly type: 'ack'; readonly seq: number }
   /** `send`: sent, or during a turn steered (queued when the agent cannot be steered); `queue`: queued during a turn. */
   | { readonly v: number; readonly type: 'prompt'; readonly text: string; readonly how: 'send' | 'queue' }
   | { readonly v: number; readonly type: 'queueEdit'; readonly id: string; readonly text: string }
@@ -506,6 +518,8 @@ export function parseWebviewMessage(value: unknown): ParseResult<WebviewToHost> 
     case 'queueResume':
     case 'queueClear':
       return ok({ v, type });
+    case 'ack':
+      return Number.isSafeInteger(f.seq) && (f.seq as number) > 0 ? ok({ v, type, seq: f.seq as number }) : fail('ack: bad seq');
     case 'queueRemove':
     case 'queueSendNow':
       return isId(f.id) ? ok({ v, type, id: f.id }) : fail(`${type}: bad id`);
@@ -598,6 +612,7 @@ export function parseHostMessage(value: unknown): ParseResult<HostToWebview> {
       return { ok: true, message: value as HostToWebview };
     case 'patch':
       if (!Number.isSafeInteger(f.length) || (f.length as number) < 0 || !Array.isArray(f.changed)) return fail('patch: bad length or changes');
+      if (f.seq !== undefined && !(Number.isSafeInteger(f.seq) && (f.seq as number) > 0)) return fail('patch: bad seq');
       for (const change of f.changed as unknown[]) {
         const c = change as { index?: unknown; items?: unknown; append?: unknown } | null;
         if (!c || !Number.isSafeInteger(c.index) || (c.index as number) < 0) return fail('patch: bad change');
@@ -608,6 +623,8 @@ export function parseHostMessage(value: unknown): ParseResult<HostToWebview> {
       return { ok: true, message: value as HostToWebview };
     case 'status':
       return isObject(f.status) ? { ok: true, message: value as HostToWebview } : fail('status: no status');
+    case 'progress':
+      return f.text === null || typeof f.text === 'string' ? { ok: true, message: value as HostToWebview } : fail('progress: bad text');
     case 'focusPrompt':
       return { ok: true, message: value as HostToWebview };
     case 'promptRefused':

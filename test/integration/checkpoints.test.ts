@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as vscode from 'vscode';
 import { COMMAND_GRACE_MS } from '../../src/extension/review/model/captureDeps';
 import { actionLogSuite, longestBlock, writeSeen } from './support/actionLog';
 import { inWorkspace, waitFor, workspaceRoot } from './support/helpers';
@@ -19,6 +20,27 @@ function hashTree(dir: string): Map<string, string> {
   };
   walk(dir);
   return out;
+}
+
+/** What these tests use of VS Code's git extension API (`vscode.git`, `getAPI(1)`). */
+interface GitApi {
+  readonly repositories: readonly { readonly rootUri: vscode.Uri }[];
+}
+
+/**
+ * Has VS Code's git extension close its repository of a folder, if it opened one, and waits until
+ * it has. A repository deleted while open has the extension run git in a folder that is no longer
+ * one: its `git check-ignore` exits before reading the paths written to its stdin, and the EPIPE
+ * is an uncaught error in this extension host, failing whichever test runs then (seen on 1.139).
+ */
+async function closeGitRepository(root: string): Promise<void> {
+  const git = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>('vscode.git');
+  if (!git?.isActive) return;
+  const api = git.exports.getAPI(1);
+  const open = (): boolean => api.repositories.some((r) => r.rootUri.fsPath === root);
+  if (!open()) return;
+  await vscode.commands.executeCommand('git.close', vscode.Uri.file(root));
+  await waitFor('VS Code\'s git extension to close the repository', () => !open());
 }
 
 const sha = (file: string): string => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -45,9 +67,11 @@ describe('checkpoints: the whole workspace at each prompt', function () {
     gitBefore = hashTree(userGit);
   });
 
-  after(() => {
+  after(async () => {
     fs.rmSync(inWorkspace('cp-staged.txt'), { force: true });
-    if (madeGit) fs.rmSync(userGit, { recursive: true, force: true });
+    if (!madeGit) return;
+    await closeGitRepository(workspaceRoot());
+    fs.rmSync(userGit, { recursive: true, force: true });
   });
 
   it('undoes a command\'s `sed -i` of a file no editor has open, byte for byte, from the checkpoint', async () => {

@@ -114,13 +114,18 @@ describe('what third-party agents send', function () {
     const earlier = new Set(vscode.window.terminals);
     const gate = path.join(os.tmpdir(), `acp-retitle-${process.pid}-${Date.now()}`);
     const turn = within('the retitled terminal turn', api.prompt(`retitled-terminal ${gate}`));
-    const panel = await waitFor('the panel named "Terminal"', () => vscode.window.terminals.find((t) => !earlier.has(t) && t.name === 'Terminal'));
-    fs.writeFileSync(gate, '');
+    const names = () => `terminals: ${JSON.stringify(vscode.window.terminals.filter((t) => !earlier.has(t)).map((t) => t.name))}`;
     try {
+      const panel = await waitFor('the panel named "Terminal"', () => vscode.window.terminals.find((t) => !earlier.has(t) && t.name === 'Terminal'), 15_000, names);
+      // The agent retitles the card only now: the panel was named "Terminal" first.
+      fs.writeFileSync(gate, '');
       assert.equal(await turn, 'end_turn');
-      await waitFor(`the panel renamed (now "${panel.name}")`, () => panel.name === 'echo retitled', 10_000);
+      await waitFor('the panel renamed "echo retitled"', () => panel.name === 'echo retitled', 10_000, () => `now "${panel.name}"`);
       assert.ok(!vscode.window.terminals.some((t) => !earlier.has(t) && t.name === 'Terminal'), 'no panel left named "Terminal"');
     } finally {
+      // Also when a wait failed: the agent's turn ends, and the next test finds the session idle.
+      fs.writeFileSync(gate, '');
+      await turn.catch(() => undefined);
       fs.rmSync(gate, { force: true });
     }
   });

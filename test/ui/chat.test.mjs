@@ -150,7 +150,7 @@ describe('Chat view (real browser)', function () {
       const status = { agentName: 'Synthetic', sessionId: 'synthetic', title: null, activity: 'idle', modes: [], currentModeId: null, configOptions: [], commands: [], plan: [], permissions: [], notices: [], usage: null, attachments: [] };
       const raf = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
       const t0 = performance.now();
-      window.dispatchEvent(new MessageEvent('message', { data: { v: 8, type: 'reset', status, items } }));
+      window.dispatchEvent(new MessageEvent('message', { data: { v: 9, type: 'reset', status, items } }));
       await raf();
       const firstPaintMs = performance.now() - t0;
       const scroller = document.querySelector('.scroller');

@@ -318,7 +318,7 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
       const raf = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
       // As the extension sends a long session: a reset with the oldest items, then patches, each but
       // the last with `more`. The list keeps what it showed until the last part is in.
-      const post = (data) => window.dispatchEvent(new MessageEvent('message', { data: { v: 8, ...data } }));
+      const post = (data) => window.dispatchEvent(new MessageEvent('message', { data: { v: 9, ...data } }));
       const rowsBefore = document.querySelectorAll('.row').length;
       const PART = 2500;
       post({ type: 'reset', status, items: items.slice(0, PART), more: true });

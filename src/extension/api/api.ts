@@ -118,7 +118,7 @@ export interface AcpNativeApi {
   /** Deletes a session: closed first if open, `session/delete` when the agent advertises it, and gone from Session History's records. */
   deleteSession(sessionId: string): Promise<void>;
   /** Messages the Chat view posted to its webview, by type (deltas, not the whole transcript). */
-  chatMessagesPosted(): { reset: number; patch: number; status: number };
+  chatMessagesPosted(): { reset: number; patch: number; status: number; progress: number };
   /** The ACP Registry's agents (`acpNative.registry.url`, cached; the shipped snapshot offline), with the distributions usable here. */
   registryAgents(): Promise<{ id: string; name: string; version: string; distributions: string[] }[]>;
   /** Adds a registry agent (downloading a binary if needed) without starting it. Returns its name as Choose Agent lists it. */
@@ -237,6 +237,22 @@ export interface AcpNativeStats {
    * when `activate()` began, and how long `activate()` took (ms).
    */
   activation: { moduleEvaluationStartedAt: number; startedAt: number; ms: number };
+  /**
+   * The window's lag (`acpNative.performance.adaptToWindowLag`): the cadence's level now, how often
+   * it changed and how long it was off normal (ms); the last listing of a session's calls the Tool
+   * Calls view asked for, and the last chat patch the webview acknowledged as drawn (the list length
+   * it brought). Times are `performance.now()` of the extension host.
+   */
+  window: {
+    level: 'normal' | 'behind' | 'farBehind';
+    levelChanges: number;
+    behindMs: number;
+    tree?: { sessionId: string; calls: number; at: number };
+    chat?: { length: number; at: number };
+    chatPosted?: number;
+    /** What the Tool Calls view says beside its title while the window catches up ("4,812 calls, showing the newest"). */
+    progress?: string;
+  };
 }
 
 export interface PendingPermission {

@@ -164,6 +164,7 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
         sessionIds: acp.sessions.all.map((s) => s.state.sessionId),
         availableCommands: (session?.state.availableCommands ?? []).map((c) => c.name),
         activation,
+        window: { ...acp.pacing.shown(), ...(typeof acp.tree.view.description === 'string' ? { progress: acp.tree.view.description } : {}) },
       };
     },
     sessionHistory: async () => {
@@ -178,7 +179,12 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       await acp.chat.history.forget(sessionId);
     },
     exportSession: (sessionId) => sessionMarkdown({ sessions: acp.sessions, verbs: acp.verbs, terminalOutput: (id) => acp.terminalViews.get(id)?.pty.renderedText }, sessionId),
-    chatMessagesPosted: () => ({ reset: probes.counter('chat.reset'), patch: probes.counter('chat.patch'), status: probes.counter('chat.status') }),
+    chatMessagesPosted: () => ({
+      reset: probes.counter('chat.reset'),
+      patch: probes.counter('chat.patch'),
+      status: probes.counter('chat.status'),
+      progress: probes.counter('chat.progress'),
+    }),
     registryAgents: () => acp.registry.catalogue(),
     addRegistryAgent: (id) => acp.registry.add(id),
     removeRegistryAgent: (id) => acp.registry.remove(id),

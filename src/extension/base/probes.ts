@@ -11,6 +11,8 @@ export type CounterName =
   | 'chat.reset'
   | 'chat.patch'
   | 'chat.status'
+  /** The chat's "N calls, showing the newest" line while the window catches up (and its clearing). */
+  | 'chat.progress'
   /** Coalesced action-log changes the hunk lenses looked at, and those that refreshed them. */
   | 'lenses.checks'
   | 'lenses.refreshes';

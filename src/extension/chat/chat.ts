@@ -15,6 +15,7 @@ import type { ToolCallsTree } from '../cards/tree/toolCallsTree';
 import { pickAgent, pickAgentForSession, type AddedAgentList } from './agentPicker';
 import { ChatActions } from './chatActions';
 import { ChatView } from './chatView';
+import type { WindowPacing } from '../pacing/windowPacing';
 import type { ChatPanel } from './chatPanel';
 import type { Probes } from '../base/probes';
 import { FollowAlong } from './followAlong';
@@ -42,6 +43,7 @@ export class Chat extends Disposable {
       extensionContext: vscode.ExtensionContext;
       panel: ChatPanel;
       probes?: Probes;
+      pacing?: WindowPacing;
       sessions: AgentSessions;
       verbs: SessionVerbs;
       queues: PromptQueues;
@@ -67,7 +69,7 @@ export class Chat extends Disposable {
       new ChatActions({ sessions, verbs: deps.verbs, queues: deps.queues, agents: deps.agents, permissions, tree, history: this.history, config, registry: deps.registry, elicitations, files: this.files, panel }),
     );
     this.view = this._register(
-      new ChatView({ panel, probes: deps.probes, sessions, queues: deps.queues, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}), ...(deps.hunks ? { hunks: deps.hunks } : {}) }),
+      new ChatView({ panel, probes: deps.probes, pacing: deps.pacing, sessions, queues: deps.queues, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}), ...(deps.hunks ? { hunks: deps.hunks } : {}) }),
     );
     this.send = new SendToChat({ actions: this.actions, panel });
     this._register(new ChatStatusBar(sessions, permissions.requests, elicitations));

@@ -56,7 +56,7 @@ export class ChatActions extends Disposable {
     return this.attachments.map(({ id, name }) => ({ id, name }));
   }
 
-  async handle(message: Exclude<WebviewToHost, { type: 'ready' }>, session: SessionRecord | undefined): Promise<void> {
+  async handle(message: Exclude<WebviewToHost, { type: 'ready' | 'ack' }>, session: SessionRecord | undefined): Promise<void> {
     const { sessions, verbs } = this.deps;
     switch (message.type) {
       case 'prompt':

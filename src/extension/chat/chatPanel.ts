@@ -16,9 +16,12 @@ export class ChatPanel extends Disposable implements vscode.WebviewViewProvider,
   private view: vscode.WebviewView | undefined;
   /** The webview said `ready` and has not been torn down since. */
   private ready = false;
-  private readonly messageEmitter = this._register(new vscode.EventEmitter<Exclude<WebviewToHost, { type: 'ready' }>>());
-  /** What the webview asks for (every valid message but `ready`). */
+  private readonly messageEmitter = this._register(new vscode.EventEmitter<Exclude<WebviewToHost, { type: 'ready' | 'ack' }>>());
+  /** What the webview asks for (every valid message but `ready` and `ack`). */
   readonly onDidReceiveMessage = this.messageEmitter.event;
+  private readonly ackEmitter = this._register(new vscode.EventEmitter<number>());
+  /** The webview drew the patches up to this number. */
+  readonly onDidAcknowledge = this.ackEmitter.event;
   private readonly readyEmitter = this._register(new vscode.EventEmitter<void>());
   /** The page is (again) listening: it needs everything. */
   readonly onDidBecomeReady = this.readyEmitter.event;
@@ -80,6 +83,10 @@ export class ChatPanel extends Disposable implements vscode.WebviewViewProvider,
     if (message.type === 'ready') {
       this.ready = true;
       this.readyEmitter.fire();
+      return;
+    }
+    if (message.type === 'ack') {
+      this.ackEmitter.fire(message.seq);
       return;
     }
     this.messageEmitter.fire(message);

@@ -16,9 +16,16 @@ import type { ChatActions } from './chatActions';
 import type { ChatPanel } from './chatPanel';
 import type { PromptQueues } from '../queue/promptQueues';
 import { subagentName } from '../session/model/subagents';
+import type { WindowPacing } from '../pacing/windowPacing';
+import { catchingUpText } from '../pacing/model/lagController';
 
-/** Changes are gathered this long and sent as one message (a frame at 60 Hz). */
+/**
+ * Changes are gathered this long and sent as one message (a frame at 60 Hz); longer while the
+ * window is behind (the cadence of `pacing/`).
+ */
 const FLUSH_DELAY_MS = 16;
+/** While the window is behind, the count of calls ("4,812 calls, showing the newest") is posted this often (when it moved). */
+const PROGRESS_EVERY_MS = 250;
 /**
  * A flush builds rows for this long at most; the rest goes in the next message, on a later
  * event-loop turn (a storm of tool calls adds hundreds of rows between two flushes: building and
@@ -70,6 +77,11 @@ export class ChatView extends Disposable {
   /** When the turn summaries were last refreshed (see `turnsRefreshWait`), and the wait for the next. */
   private turnsRefreshed = -Infinity;
   private turnsTimer: NodeJS.Timeout | undefined;
+  /** Patches posted and not yet acknowledged: their numbers and the list length each brought. */
+  private readonly unacknowledged: { seq: number; length: number }[] = [];
+  private progressTimer: NodeJS.Timeout | undefined;
+  /** The progress line last posted (null: none shown). */
+  private postedProgress: string | null = null;
 
   constructor(
     private readonly deps: {
@@ -78,6 +90,8 @@ export class ChatView extends Disposable {
       queues: PromptQueues;
       /** Messages posted, by type: tests and the benchmark read them. */
       probes?: Probes | undefined;
+      /** The window's lag: how far apart patches go, and the webview's acknowledgements. */
+      pacing?: WindowPacing | undefined;
       permissions: PermissionService;
       /** How many hunks a question's edit offers (partial approval). */
       hunks?: { hunkCount(question: PermissionQuestion): number | undefined };
@@ -93,8 +107,19 @@ export class ChatView extends Disposable {
   ) {
     super();
     this._register(deps.panel.onDidBecomeReady(() => this.sendReset()));
+    this._register(deps.panel.onDidAcknowledge((seq) => this.acknowledged(seq)));
+    if (deps.pacing) this._register(deps.pacing.onDidChange(() => this.cadenceChanged()));
     this._register(deps.panel.onDidReceiveMessage((message) => this.receive(message)));
-    this._register(deps.sessions.onDidChangeSessions(() => this.schedule({ status: true })));
+    this._register(
+      deps.sessions.onDidChangeSessions(() => {
+        this.schedule({ status: true });
+        // The shown turn ended: what it left waiting on a slower cadence goes now, not up to 750 ms later.
+        if (this.shown && !this.shown.busy && this.timer && (this.deps.pacing?.behind ?? false)) {
+          clearTimeout(this.timer);
+          this.timer = setTimeout(() => this.flush(), FLUSH_DELAY_MS);
+        }
+      }),
+    );
     this._register(
       deps.sessions.onDidChangeSession(({ session, changes }) => {
         // Another session's title or first prompt shows in the switcher.
@@ -125,7 +150,7 @@ export class ChatView extends Disposable {
         if (sessionId === this.shown?.state.sessionId) this.schedule({ status: true });
       }),
     );
-    this._register({ dispose: () => (clearTimeout(this.timer), clearTimeout(this.turnsTimer)) });
+    this._register({ dispose: () => (clearTimeout(this.timer), clearTimeout(this.turnsTimer), clearInterval(this.progressTimer)) });
   }
 
   /** The session the view shows: the active one, else the newest. */
@@ -133,14 +158,19 @@ export class ChatView extends Disposable {
     return this.deps.sessions.active ?? this.deps.sessions.topLevel.at(-1);
   }
 
-  private receive(message: Exclude<WebviewToHost, { type: 'ready' }>): void {
+  private receive(message: Exclude<WebviewToHost, { type: 'ready' | 'ack' }>): void {
     void this.deps.actions.handle(message, this.currentSession()).catch((error: unknown) => {
       this.deps.log.error(`Chat view: ${message.type} failed: ${errorMessage(error)}`);
       void vscode.window.showErrorMessage(`ACP: ${errorMessage(error)}`);
     });
   }
 
-  private schedule(what: { toolCalls?: ReadonlySet<string>; transcript?: boolean; status?: boolean; turns?: boolean }, delay = FLUSH_DELAY_MS): void {
+  /** How long changes are gathered now: a frame, or longer while the window is behind. */
+  private get flushDelay(): number {
+    return this.deps.pacing?.cadence.chatFlushMs ?? FLUSH_DELAY_MS;
+  }
+
+  private schedule(what: { toolCalls?: ReadonlySet<string>; transcript?: boolean; status?: boolean; turns?: boolean }, delay = this.flushDelay): void {
     for (const id of what.toolCalls ?? []) this.pendingToolCalls.add(id);
     this.pendingTurns ||= !!what.turns;
     this.pendingTranscript ||= !!what.transcript;
@@ -150,6 +180,43 @@ export class ChatView extends Disposable {
       clearTimeout(this.timer); // the rest of a cut patch or reset: at once, not a frame later
     }
     this.timer = setTimeout(() => this.flush(), delay);
+  }
+
+  /**
+   * The window fell behind or caught up: the progress line starts or stops, and a flush waiting on
+   * the slower cadence goes at the new one.
+   */
+  private cadenceChanged(): void {
+    const pacing = this.deps.pacing;
+    if (!pacing) return;
+    if (pacing.behind) {
+      this.postProgress();
+      this.progressTimer ??= setInterval(() => this.postProgress(), PROGRESS_EVERY_MS);
+      return;
+    }
+    clearInterval(this.progressTimer);
+    this.progressTimer = undefined;
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.flush(), this.flushDelay);
+    }
+    this.postProgress();
+  }
+
+  /** The count of the shown session's calls while the window catches up (a few bytes), else nothing. */
+  private postProgress(): void {
+    const calls = this.shown?.state.toolCalls().length ?? 0;
+    const text = this.deps.pacing?.behind && calls > 0 ? catchingUpText(calls) : null;
+    if (text === this.postedProgress || !this.deps.panel.isReady) return;
+    this.postedProgress = text;
+    this.deps.probes?.count('chat.progress');
+    this.deps.panel.post({ v: CHAT_PROTOCOL_VERSION, type: 'progress', text });
+  }
+
+  private acknowledged(seq: number): void {
+    let length: number | undefined;
+    while (this.unacknowledged.length > 0 && (this.unacknowledged[0] as { seq: number }).seq <= seq) length = this.unacknowledged.shift()?.length;
+    this.deps.pacing?.chatAcknowledged(seq, length);
   }
 
   private flush(): void {
@@ -197,7 +264,16 @@ export class ChatView extends Disposable {
       if (patch.changed.length > 0 || patch.more || this.resetComing) {
         this.deps.probes?.count('chat.patch');
         this.resetComing = !!patch.more;
-        this.deps.panel.post({ v: CHAT_PROTOCOL_VERSION, type: 'patch', length: patch.length, changed: packChanges(patch.changed), ...(patch.more ? { more: true as const } : {}) });
+        const seq = this.deps.pacing?.chatSent(patch.length);
+        if (seq !== undefined) this.unacknowledged.push({ seq, length: patch.length });
+        this.deps.panel.post({
+          v: CHAT_PROTOCOL_VERSION,
+          type: 'patch',
+          length: patch.length,
+          changed: packChanges(patch.changed),
+          ...(patch.more ? { more: true as const } : {}),
+          ...(seq !== undefined ? { seq } : {}),
+        });
       }
     }
     if (status) {
@@ -220,6 +296,10 @@ export class ChatView extends Disposable {
   }
 
   private resetNow(): void {
+    // The page starts over: patches posted before are not acknowledged any more.
+    this.unacknowledged.length = 0;
+    this.deps.pacing?.chatReset();
+    this.postedProgress = null;
     this.shown = this.currentSession();
     const shown = this.shown;
     const turns = this.deps.turns;

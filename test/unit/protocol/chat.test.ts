@@ -174,4 +174,15 @@ describe('chat protocol', () => {
       }
     });
   });
+  it('carries the window-lag messages: a patch number, its acknowledgement, the progress line', () => {
+    assert.ok(parseHostMessage({ v, type: 'patch', length: 0, changed: [], seq: 3 }).ok);
+    assert.equal(parseHostMessage({ v, type: 'patch', length: 0, changed: [], seq: 0 }).ok, false);
+    assert.equal(parseHostMessage({ v, type: 'patch', length: 0, changed: [], seq: 'x' }).ok, false);
+    assert.deepEqual(parseWebviewMessage({ v, type: 'ack', seq: 7 }), { ok: true, message: { v, type: 'ack', seq: 7 } });
+    assert.equal(parseWebviewMessage({ v, type: 'ack', seq: -1 }).ok, false);
+    assert.equal(parseWebviewMessage({ v, type: 'ack' }).ok, false);
+    assert.ok(parseHostMessage({ v, type: 'progress', text: '4,812 calls, showing the newest' }).ok);
+    assert.ok(parseHostMessage({ v, type: 'progress', text: null }).ok);
+    assert.equal(parseHostMessage({ v, type: 'progress', text: 4812 }).ok, false);
+  });
 });

@@ -13,6 +13,14 @@ function commandRunning() {
   return w;
 }
 
+/** A capture whose command finished and whose turn ended: a file changing is still the command's, for its grace. */
+function commandFinishedInGrace() {
+  const w = commandRunning();
+  w.update({ toolCallId: 'sh', status: 'completed' });
+  w.capture.endTurn(SESSION);
+  return w;
+}
+
 describe('action log capture: what a command changed', () => {
   it("lists a file a command changed, its text before the open document's (the file's BOM kept)", () => {
     const w = captureWorld();
@@ -46,21 +54,49 @@ describe('action log capture: what a command changed', () => {
     assert.deepEqual(big.only().before, { kind: 'unknown', reason: 'changed by a command; larger than 2 MB, its earlier text was not kept' });
   });
 
-  it('takes the open documents once per turn, when its first call that may change files starts', () => {
+  it('takes the open documents as the turn begins, and those opened since at its first call that may change files', () => {
     const w = captureWorld();
-    w.files.saved.set(F, 'at the start\n');
+    w.files.saved.set(F, 'opened during the turn\n');
     w.call({ toolCallId: 'sh', kind: 'execute', status: 'in_progress' });
     w.files.saved.set(F, 'reloaded later\n');
     w.call({ toolCallId: 'sh2', kind: 'execute', status: 'in_progress' });
     w.update({ toolCallId: 'sh', status: 'in_progress', title: 'again' });
-    assert.equal(w.files.savedDocumentsTaken, 1);
+    assert.equal(w.files.savedDocumentsTaken, 2, 'at the begin and at the first call');
     w.files.write(F, 'changed\n');
     w.capture.diskChanged(F, 'changed');
-    assert.equal(text(w.only().before), 'at the start\n');
+    assert.equal(text(w.only().before), 'opened during the turn\n');
     w.capture.endTurn(SESSION);
     w.capture.beginTurn(SESSION, 1);
     w.call({ toolCallId: 'sh3', kind: 'execute', status: 'in_progress' });
-    assert.equal(w.files.savedDocumentsTaken, 2, 'a new turn takes them again');
+    assert.equal(w.files.savedDocumentsTaken, 4, 'a new turn takes them again');
+  });
+
+  it('keeps the text a document had as the turn began when VS Code reloaded it before the command\'s call arrived', () => {
+    const w = captureWorld();
+    w.files.saved.set(F, 'before the turn\n');
+    w.capture.endTurn(SESSION);
+    w.capture.beginTurn(SESSION, 1);
+    // The agent ran `sed -i` as it sent the call: the document was reloaded before the call came.
+    w.files.write(F, 'what sed left\n');
+    w.files.saved.set(F, 'what sed left\n');
+    w.call({ toolCallId: 'sh', kind: 'execute', status: 'in_progress' });
+    w.capture.diskChanged(F, 'changed');
+    assert.equal(text(w.only().before), 'before the turn\n');
+    assert.equal(text(w.only().after), 'what sed left\n');
+  });
+
+  it('takes what the user saved during the turn as the text before of a later command\'s change', () => {
+    const w = captureWorld();
+    w.files.saved.set(F, 'at the begin\n');
+    w.capture.endTurn(SESSION);
+    w.capture.beginTurn(SESSION, 1);
+    w.files.write(F, 'saved by the user\n');
+    w.capture.userSaved(F, new FakeDocument(2, 'saved by the user\n'));
+    w.clock.now += OWN_WRITE_MS + 1;
+    w.call({ toolCallId: 'sh', kind: 'execute', status: 'in_progress' });
+    w.files.write(F, 'the command\'s\n');
+    w.capture.diskChanged(F, 'changed');
+    assert.equal(text(w.only().before), 'saved by the user\n', 'Undo keeps the user\'s save');
   });
 
   it("gives a running turn's command its change, not an earlier session whose cancelled turn left a call running", () => {
@@ -150,7 +186,8 @@ describe('action log capture: what a command changed', () => {
     w.capture.diskChanged(F, 'changed');
     assert.equal(w.changes().length, 1);
 
-    const reloaded = commandRunning();
+    // After the turn, in the command's grace: the save is not the text before of a change to come.
+    const reloaded = commandFinishedInGrace();
     const again = new FakeDocument(3, 'text\n');
     reloaded.capture.userSaved(F, again);
     reloaded.files.write(F, 'text\n');
@@ -161,7 +198,7 @@ describe('action log capture: what a command changed', () => {
   });
 
   it('forgets a save once its document is closed or its time is up', () => {
-    const w = commandRunning();
+    const w = commandFinishedInGrace();
     const doc = new FakeDocument(1, 'same\n');
     w.capture.userSaved(F, doc);
     w.files.write(F, 'same\n');
@@ -169,7 +206,9 @@ describe('action log capture: what a command changed', () => {
     w.capture.diskChanged(F, 'changed');
     assert.equal(w.changes().length, 1);
 
+    // A turn that ended with its command never reported done listens on.
     const late = commandRunning();
+    late.capture.endTurn(SESSION);
     late.capture.userSaved(F, new FakeDocument(1, 'same\n'));
     late.files.write(F, 'same\n');
     late.clock.now += OWN_WRITE_MS + 1;

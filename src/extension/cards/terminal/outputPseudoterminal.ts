@@ -51,6 +51,9 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
   /** VS Code renames the panel on this (a name given before `open()` is sent when it opens). */
   readonly onDidChangeName = this.nameEmitter.event;
   private renamed: string | undefined;
+  /** `open()` has returned: VS Code takes a name now (see `open`). */
+  private namesTaken = false;
+  private disposed = false;
 
   private readonly crlf = new CrlfConverter();
   /**
@@ -76,6 +79,8 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
       header?: string;
       /** The user closed the terminal: stop what it shows (kill the process). */
       onUserClose?: () => void;
+      /** How often output is delivered when it is not a flood (ms; DELIVER_EVERY_MS when absent): longer while the window is behind. */
+      deliverEvery?: () => number;
     } = {},
   ) {
     if (options.header) this.emit(`\x1b[2m${options.header}\x1b[0m\r\n`);
@@ -91,14 +96,20 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
 
   open(): void {
     this.opened = true;
-    if (this.renamed !== undefined) this.nameEmitter.fire(this.renamed);
+    // VS Code tells the window the terminal is ready only after open() returns, and until then
+    // 1.139 drops a pseudoterminal's name for the one it was created with (1.99 took it): the
+    // name waits until open() has returned, so it arrives after "ready" on every version.
+    queueMicrotask(() => {
+      this.namesTaken = true;
+      if (this.renamed !== undefined && !this.disposed) this.nameEmitter.fire(this.renamed);
+    });
     this.deliverPending();
   }
 
-  /** Renames the panel (now, or when it opens: VS Code drops events fired before). */
+  /** Renames the panel (now, or once it has opened: VS Code drops a name given before). */
   rename(name: string): void {
     this.renamed = name;
-    if (this.opened) this.nameEmitter.fire(name);
+    if (this.namesTaken) this.nameEmitter.fire(name);
   }
 
   close(): void {
@@ -164,6 +175,7 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
   }
 
   dispose(): void {
+    this.disposed = true;
     clearTimeout(this.deliverTimer);
     this.writeEmitter.dispose();
     this.closeEmitter.dispose();
@@ -195,7 +207,7 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
       if (this.pending.isEmpty) return;
       this.deliverPending();
       this.armDeliverTimer();
-    }, this.pending.overflowed ? FLOOD_DELIVER_EVERY_MS : DELIVER_EVERY_MS);
+    }, this.pending.overflowed ? Math.max(FLOOD_DELIVER_EVERY_MS, this.options.deliverEvery?.() ?? 0) : (this.options.deliverEvery?.() ?? DELIVER_EVERY_MS));
   }
 
   private deliverPending(): void {

@@ -26,7 +26,13 @@ export interface TerminalView {
 export class TerminalViews extends Disposable implements TerminalPanels {
   private readonly views = new Map<string, TerminalView>();
 
-  constructor() {
+  constructor(
+    /**
+     * How often a panel is given output (ms) when not flooded: longer while the window is behind
+     * (`pacing/`); a flood's live tail keeps its own pace.
+     */
+    private readonly deliverEvery?: () => number,
+  ) {
     super();
     this._register(
       vscode.window.onDidCloseTerminal((closed) => {
@@ -52,7 +58,7 @@ export class TerminalViews extends Disposable implements TerminalPanels {
   create(options: { terminalId: string; name: string; header?: string; onUserClose?: () => void; show?: boolean }): TerminalView {
     const existing = this.views.get(options.terminalId);
     if (existing) return existing;
-    const pty = new OutputPseudoterminal({ header: options.header, onUserClose: options.onUserClose });
+    const pty = new OutputPseudoterminal({ header: options.header, onUserClose: options.onUserClose, ...(this.deliverEvery ? { deliverEvery: this.deliverEvery } : {}) });
     // A name given here is static: VS Code then ignores the pseudoterminal's renames. A stand-in
     // ("Terminal") is given through the pseudoterminal instead, so the command's title can follow.
     const standIn = isStandInName(options.name);

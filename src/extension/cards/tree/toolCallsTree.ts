@@ -9,6 +9,8 @@ import type { Probes } from '../../base/probes';
 import { titleContext } from '../../workspace/titles';
 import type { TitleContext } from '../../workspace/model/displayTitle';
 import { PendingRefresh, refreshDelay, sessionListChange, type SessionShown } from './model/treeRefresh';
+import type { WindowPacing } from '../../pacing/windowPacing';
+import { catchingUpText } from '../../pacing/model/lagController';
 import { callGroupItem, callItem, callTooltip, locationItem, rawInputItem, reviewFileItem, reviewItem, sessionItem, subagentItem, textItem } from './treeItems';
 
 export const TOOL_CALLS_VIEW_ID = 'acpNative.toolCalls';
@@ -23,6 +25,8 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
   readonly onDidChangeTreeData = this.changeEmitter.event;
   readonly view: vscode.TreeView<TreeNode>;
   private refreshTimer: NodeJS.Timeout | undefined;
+  /** While the window is behind, the view's description counts the calls (every 250 ms). */
+  private progressTimer: NodeJS.Timeout | undefined;
   private readonly pending = new PendingRefresh();
   /** The session whose newest call changed since the last refresh: the view follows it. */
   private follow: string | undefined;
@@ -63,6 +67,8 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     private readonly actionLog: ActionLogCapture,
     /** Refreshes and items served and built, for the benchmark. */
     private readonly probes?: Probes,
+    /** The window's lag: how far apart refreshes go, and when VS Code asked for what they changed. */
+    private readonly pacing?: WindowPacing,
   ) {
     super();
     this._register(
@@ -83,7 +89,12 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
         this.shownSessions = shown;
         if (change.root) this.pending.everything();
         for (const id of change.changed) this.pending.session(id);
-        if (!this.pending.empty) this.scheduleRefresh();
+        // A turn ended while the window is behind: its last calls are drawn now, not up to 2 s later.
+        const turnEnded = change.changed.some((id) => !sessions.session(id)?.busy);
+        if (turnEnded && this.pacing?.behind && this.refreshTimer) {
+          clearTimeout(this.refreshTimer);
+          this.refreshTimer = setTimeout(() => this.refresh(), refreshDelay(this.refreshCost.last, performance.now() - this.lastFiredAt));
+        } else if (!this.pending.empty) this.scheduleRefresh();
       }),
     );
     this._register(
@@ -104,16 +115,56 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
         this.scheduleRefresh();
       }),
     );
-    this._register({ dispose: () => clearTimeout(this.refreshTimer) });
+    if (pacing) {
+      this._register(pacing.onDidChange(() => this.cadenceChanged()));
+      this._register(this.view.onDidChangeVisibility(() => (this.view.visible ? undefined : pacing.treeHidden())));
+    }
+    this._register({ dispose: () => (clearTimeout(this.refreshTimer), clearInterval(this.progressTimer)) });
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
     this.measureRefresh();
-    return this.children(node);
+    const children = this.children(node);
+    if (this.pacing) {
+      const calls = node?.type === 'session' ? this.sessions.session(node.sessionId)?.state.toolCalls().length : undefined;
+      this.pacing.treeFetched(node?.type === 'session' && calls !== undefined ? { sessionId: node.sessionId, calls } : undefined);
+    }
+    return children;
+  }
+
+  /**
+   * The window fell behind or caught up: the count shows or goes, and a refresh waiting on the
+   * slower cadence is timed again on the new one.
+   */
+  private cadenceChanged(): void {
+    const pacing = this.pacing;
+    if (!pacing) return;
+    if (pacing.behind) {
+      this.showProgress();
+      this.progressTimer ??= setInterval(() => this.showProgress(), 250);
+    } else {
+      clearInterval(this.progressTimer);
+      this.progressTimer = undefined;
+      this.showProgress();
+      if (this.refreshTimer) {
+        clearTimeout(this.refreshTimer);
+        this.refreshTimer = undefined;
+        this.scheduleRefresh();
+      }
+    }
+  }
+
+  /** "4,812 calls, showing the newest" beside the view's title while the window catches up (the newest session's count). */
+  private showProgress(): void {
+    const session = this.sessions.active ?? this.sessions.topLevel.at(-1);
+    const calls = session?.state.toolCalls().length ?? 0;
+    const text = this.pacing?.behind && calls > 0 ? catchingUpText(calls) : undefined;
+    if (this.view.description !== text) this.view.description = text;
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     this.measureRefresh();
+    this.pacing?.treeFetched();
     this.probes?.count('tree.itemsServed');
     return this.item(node);
   }
@@ -342,7 +393,16 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
 
   private scheduleRefresh(): void {
     if (this.refreshTimer) return;
-    this.refreshTimer = setTimeout(() => this.refresh(), refreshDelay(this.refreshCost.last, performance.now() - this.lastFiredAt));
+    const since = performance.now() - this.lastFiredAt;
+    // While the window is behind, refreshes are further apart (each still names all that changed).
+    const paced = this.pacing ? Math.ceil(this.pacing.cadence.treeRefreshMs - since) : 0;
+    this.refreshTimer = setTimeout(() => this.refresh(), Math.max(paced, refreshDelay(this.refreshCost.last, since)));
+  }
+
+  /** The tree told VS Code of a change: the window's answer (asking for the children) is timed. */
+  private fired(): void {
+    this.lastFiredAt = performance.now();
+    if (this.view.visible) this.pacing?.treeRefreshed();
   }
 
   private refresh(): void {
@@ -358,7 +418,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
     this.logChanged.clear();
     const targets = this.pending.take();
     if (targets.root) {
-      this.lastFiredAt = performance.now();
+      this.fired();
       this.changeEmitter.fire(undefined);
     } else {
       const known = (sessionId: string) => this.nodes.has(sessionId) && this.sessions.session(sessionId);
@@ -368,7 +428,7 @@ export class ToolCallsTree extends Disposable implements vscode.TreeDataProvider
         ...targets.reviews.filter(known).flatMap((id) => [...this.sessionNodes(id).reviews.values()]),
       ];
       if (changed.length > 0) {
-        this.lastFiredAt = performance.now();
+        this.fired();
         this.changeEmitter.fire(changed);
       }
     }

@@ -26,10 +26,13 @@ export interface CommandWatchDeps extends Pick<CaptureDeps, 'log' | 'reads' | 'n
 
 export class CommandWatch {
   /**
-   * Per running turn: texts of open, saved documents when a command-like call started (the
-   * watcher's "before"); null for a document over the log's size bound, whose text is not kept.
+   * Per running turn: texts of open, saved documents when it began (the watcher's "before"), with
+   * those opened before its first command-like call and those the user saved since; null for a
+   * document over the log's size bound, whose text is not kept.
    */
-  private readonly docTexts = new Map<string, ReadonlyMap<string, string | null>>();
+  private readonly docTexts = new Map<string, Map<string, string | null>>();
+  /** Sessions whose turn took the documents opened before its first command-like call. */
+  private readonly tookAtFirstCall = new Set<string>();
   private readonly ownWrites = new Map<string, number>();
   /**
    * Documents the user saved lately, with their version then. Not a time window like `ownWrites`:
@@ -43,8 +46,14 @@ export class CommandWatch {
 
   constructor(private readonly deps: CommandWatchDeps) {}
 
+  /**
+   * The open documents' texts are taken as the turn begins, before the prompt is sent: taken at the
+   * first command instead, an agent that runs its command as it announces it (`sed -i` on 50 open
+   * documents) had VS Code reload the document first, and its "before" was the command's result.
+   */
   turnBegan(sessionId: string): void {
-    this.docTexts.delete(sessionId);
+    this.docTexts.set(sessionId, new Map(this.deps.reads.savedDocuments()));
+    this.tookAtFirstCall.delete(sessionId);
     this.ended.delete(sessionId);
   }
 
@@ -76,7 +85,21 @@ export class CommandWatch {
    * put back the text from before the user's own edit.
    */
   userSaved(path: string, document: SavedDocument): void {
-    this.userSaves.set(this.deps.reads.realPath(path), { document, version: document.version, until: this.deps.now() + OWN_WRITE_MS });
+    const real = this.deps.reads.realPath(path);
+    this.userSaves.set(real, { document, version: document.version, until: this.deps.now() + OWN_WRITE_MS });
+    // What the user saved is the text before of a command that changes the file later in the turn.
+    let text: string | null | undefined;
+    for (const [sessionId, texts] of this.docTexts) {
+      if (this.ended.has(sessionId)) continue;
+      text ??= this.savedText(document);
+      texts.set(real, text);
+    }
+  }
+
+  /** A saved document's text, or null when it is over the log's size bound (not kept in memory). */
+  private savedText(document: SavedDocument): string | null {
+    const text = document.getText();
+    return text.length > MAX_SNAPSHOT_BYTES ? null : text;
   }
 
   /** The file watcher saw `path` change. */
@@ -123,12 +146,15 @@ export class CommandWatch {
   }
 
   /**
-   * Once per turn: the text of each open, saved document. The document's text, not the file's: VS
-   * Code reloads it only after a command changed the file, so it is still the text before when the
-   * command won the race to the file.
+   * Once per turn, at its first command-like call: the documents opened since it began. Those taken
+   * then keep their text: VS Code may already have reloaded one the command changed.
    */
   private rememberOpenDocuments(sessionId: string): void {
-    if (!this.docTexts.has(sessionId)) this.docTexts.set(sessionId, this.deps.reads.savedDocuments());
+    if (this.tookAtFirstCall.has(sessionId)) return;
+    this.tookAtFirstCall.add(sessionId);
+    const texts = this.docTexts.get(sessionId) ?? new Map<string, string | null>();
+    this.docTexts.set(sessionId, texts);
+    for (const [path, text] of this.deps.reads.savedDocuments()) if (!texts.has(path)) texts.set(path, text);
   }
 
   /**
