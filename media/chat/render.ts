@@ -568,6 +568,18 @@ export function renderPermissions(host: HTMLElement, status: ChatStatus, post: P
         inspect.addEventListener('click', () => post({ v, type: 'inspectPermission', questionId: q.questionId }));
         buttons.append(inspect);
       }
+      if (q.hunks) {
+        const review = el('button', 'perm perm-review-hunks', `Review hunks (${q.hunks})`);
+        review.title = 'Open the edit with Keep / Reject over each hunk, then Allow selected';
+        review.addEventListener('click', () => post({ v, type: 'reviewHunks', questionId: q.questionId }));
+        buttons.append(review);
+      }
+      if (q.options.some((o) => o.kind === 'reject_once')) {
+        const reason = el('button', 'perm perm-reject-reason', 'Reject…');
+        reason.title = 'Reject, with a one-line reason sent to the agent';
+        reason.addEventListener('click', () => post({ v, type: 'rejectWithReason', questionId: q.questionId }));
+        buttons.append(reason);
+      }
       card.append(buttons);
       return card;
     }),

@@ -8,6 +8,7 @@ import { sessionCommands } from './session/sessionCommands';
 import { reviewCommands } from './review/reviewCommands';
 import { planCommands } from './plans/planCommands';
 import { contextWindowCommands } from './contextWindow/contextWindowCommands';
+import { partialCommands } from './partialApproval/hunkReview';
 
 /**
  * Every command of the extension: the features' tables merged. A test checks that each command
@@ -22,6 +23,7 @@ function commandTable(acp: AcpNative): CommandTable {
     ...reviewCommands({ actionLog: acp.actionLog, actionLogActions: acp.actionLogActions, sessions, hunkLenses: acp.hunkLenses }),
     ...planCommands({ plans: acp.plans }),
     ...contextWindowCommands({ contextWindow: acp.contextWindow }),
+    ...partialCommands(acp.hunkReview),
   };
 }
 

@@ -36,6 +36,9 @@ import { SignInService } from './agents/signIn/signInService';
 import { ActionLogCapture } from './review/actionLogCapture';
 import { ActionLogActions } from './review/actionLogActions';
 import { askAndRestore } from './review/reviewCommands';
+import { PartialApprovals } from './partialApproval/partialApprovals';
+import { AgentNotes } from './partialApproval/model/agentNotes';
+import { HunkReview } from './partialApproval/hunkReview';
 import { Checkpoints, workspaceFolderPaths } from './checkpoints/checkpoints';
 import { HunkLenses } from './review/hunkLenses';
 import { Disposable } from './base/lifecycle';
@@ -70,6 +73,12 @@ export class AcpNative extends Disposable {
   readonly permissions: PermissionService;
   readonly actionLog: ActionLogCapture;
   readonly actionLogActions: ActionLogActions;
+  /** Partial approval of an edit at its question: the kept hunks, the agent told. */
+  readonly partialApprovals: PartialApprovals;
+  /** Review hunks at a question: the diff editor with Keep / Reject over each hunk. */
+  readonly hunkReview: HunkReview;
+  /** What the agent hears at the start of its next prompt when it could not be steered. */
+  readonly agentNotes = new AgentNotes();
   readonly checkpoints: Checkpoints;
   readonly hunkLenses: HunkLenses;
   readonly chat: Chat;
@@ -111,7 +120,15 @@ export class AcpNative extends Disposable {
     this.diffEditors = this._register(new DiffEditors({ sessions, config, log, documents: diffDocuments, probes }));
     // Before the services that ask: they read from it whether the chat shows their questions.
     const chatPanel = this._register(new ChatPanel({ extensionUri: extensionContext.extensionUri, log }));
-    const permissions = (this.permissions = this._register(new PermissionService({ config, log, sessions, diffs: this.diffEditors, surface: chatPanel })));
+    const permissions = (this.permissions = this._register(new PermissionService({
+        config,
+        log,
+        sessions,
+        diffs: this.diffEditors,
+        surface: chatPanel,
+        // Built below: partial approval stands on the questions.
+        hunks: { count: (q) => this.partialApprovals.hunkCount(q), review: (id) => this.hunkReview.open(id) },
+      })));
     const guard = new WorkspaceGuard({ config, permissions });
     const scratch = this._register(new ScratchDocuments());
     const files = new FileService({ log, guard, permissions, scratch });
@@ -126,7 +143,21 @@ export class AcpNative extends Disposable {
     const credentials = this._register(new SignInCredentials(extensionContext.secrets));
     this.llmApiKey = this._register(new LlmApiKey(extensionContext.secrets));
     const added = new AddedAgents(extensionContext.globalState);
-    const requests = new ClientRequests({ log, sessions, actionLog, permissions, files, terminals: this.clientTerminals, forms: elicitations });
+    this.actionLogActions = new ActionLogActions({ capture: actionLog, scratch, log, checkpoints });
+    const partialApprovals = (this.partialApprovals = this._register(
+      new PartialApprovals({
+        log,
+        permissions,
+        sessions,
+        capture: actionLog,
+        actions: this.actionLogActions,
+        // The verbs are built below, once the agents are.
+        verbs: { steer: (sessionId, prompt) => this.verbs.steer(sessionId, prompt) },
+        notes: this.agentNotes,
+      }),
+    ));
+    this.hunkReview = this._register(new HunkReview({ partial: partialApprovals, permissions, scratch }));
+    const requests = new ClientRequests({ log, sessions, actionLog, permissions, files, terminals: this.clientTerminals, forms: elicitations, fsWrites: partialApprovals });
     this.agents = this._register(
       new Agents({
         log,
@@ -149,9 +180,10 @@ export class AcpNative extends Disposable {
       mcpServers: this.mcpServers,
       turns: actionLog,
       checkpoints,
+      notes: this.agentNotes,
     });
     this.queues = this._register(new PromptQueues({ sessions, verbs: this.verbs, store: extensionContext.workspaceState, log }));
-    const actionLogActions = (this.actionLogActions = new ActionLogActions({ capture: actionLog, scratch, log, checkpoints }));
+    const actionLogActions = this.actionLogActions;
     this.hunkLenses = this._register(new HunkLenses({ capture: actionLog, activeSessionId: () => sessions.active?.state.sessionId, probes }));
     this.registry = this._register(new AgentRegistry({ extensionContext, config, sessions, verbs: this.verbs, agents: this.agents, added, log }));
     this._register(new ToolTextDocumentProvider(sessions));
@@ -169,6 +201,7 @@ export class AcpNative extends Disposable {
         queues: this.queues,
         agents: this.agents,
         permissions,
+        hunks: partialApprovals,
         tree: this.tree,
         config,
         log,

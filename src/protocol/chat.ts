@@ -229,6 +229,8 @@ export interface ChatPermission {
   readonly options: readonly { readonly name: string; readonly kind: ChatPermissionKind }[];
   /** A button that shows more without answering (the editor's Compare), or null. */
   readonly inspect?: string | null;
+  /** The hunks of the proposed edit, when it can be answered in part (**Review hunks**). */
+  readonly hunks?: number | null;
 }
 
 export interface ChatChoice {
@@ -428,6 +430,10 @@ export type WebviewToHost =
   | { readonly v: number; readonly type: 'cancel' }
   | { readonly v: number; readonly type: 'answerPermission'; readonly questionId: number; readonly optionKind: ChatPermissionKind }
   | { readonly v: number; readonly type: 'inspectPermission'; readonly questionId: number }
+  /** Review hunks: the proposed edit's diff with Keep / Reject over each hunk. */
+  | { readonly v: number; readonly type: 'reviewHunks'; readonly questionId: number }
+  /** Reject…: asks for an optional one-line reason, told the agent. */
+  | { readonly v: number; readonly type: 'rejectWithReason'; readonly questionId: number }
   | { readonly v: number; readonly type: 'openToolCall'; readonly toolCallId: string; readonly target: 'editor' | 'tree' }
   | { readonly v: number; readonly type: 'setMode'; readonly modeId: string }
   /** A select's value id, or a toggle's boolean. */
@@ -546,7 +552,9 @@ export function parseWebviewMessage(value: unknown): ParseResult<WebviewToHost> 
       if (typeof f.optionKind !== 'string' || !PERMISSION_KINDS.includes(f.optionKind)) return fail('answerPermission: unknown option kind');
       return ok({ v, type, questionId: f.questionId as number, optionKind: f.optionKind as ChatPermissionKind });
     case 'inspectPermission':
-      if (!Number.isSafeInteger(f.questionId)) return fail('inspectPermission: questionId is not an integer');
+    case 'reviewHunks':
+    case 'rejectWithReason':
+      if (!Number.isSafeInteger(f.questionId)) return fail(`${type}: questionId is not an integer`);
       return ok({ v, type, questionId: f.questionId as number });
     case 'openToolCall':
       if (!isId(f.toolCallId)) return fail('openToolCall: bad toolCallId');

@@ -62,8 +62,15 @@ export interface AcpNativeApi {
   restartAgent(): Promise<string>;
   /** The agent's questions waiting for an answer. */
   pendingPermissions(): PendingPermission[];
-  /** Answers a question with its option of this kind. False when it was already answered. */
-  answerPermission(questionId: number, kind: PermissionOptionKind): boolean;
+  /**
+   * Answers a question with its option of this kind. False when it was already answered.
+   * `keepHunks` (0-based, with an allow kind) keeps only those hunks of the proposed edit
+   * (`hunks` of its `pendingPermissions()` entry); `reason` (with a reject kind) is told the agent.
+   * Throws, answering nothing, for hunks the question does not have.
+   */
+  answerPermission(questionId: number, kind: PermissionOptionKind, options?: { keepHunks?: number[]; reason?: string }): boolean;
+  /** The edits answered in part (and rejections with a reason), oldest first: what was kept, reverted, and how the agent was told. */
+  partialApprovals(): PartialApprovalInfo[];
   /** Fires when a question is asked or answered. */
   readonly onDidChangePermissions: vscode.Event<void>;
   /** The agent's open forms (`elicitation/create`), URL forms also while they wait for the agent to complete them. */
@@ -264,6 +271,24 @@ export interface PendingPermission {
   title: string;
   kind: ToolKind | undefined;
   options: { name: string; kind: PermissionOptionKind }[];
+  /** The hunks of the proposed edit, when the call has a diff that can be answered in part. */
+  hunks?: number;
+}
+
+export interface PartialApprovalInfo {
+  sessionId: string;
+  toolCallId: string;
+  path: string;
+  /** Hunks of the proposal; kept and reverted are 0-based indexes. */
+  total: number;
+  kept: number[];
+  reverted: number[];
+  /** `waiting` for the agent's write; `applied`: the file holds just the kept hunks; `not-reverted` (see `note`); `rejected` with a reason. */
+  status: 'waiting' | 'applied' | 'not-reverted' | 'rejected';
+  /** What the card says. */
+  note: string;
+  /** How the agent was told, once it was. */
+  told?: string;
 }
 
 
@@ -275,6 +300,8 @@ export interface LoggedChange {
   path: string;
   /** How many hunks the agent's change has. */
   hunks: number;
+  /** Each hunk's state (Keep, Undo, or a partial approval at the question). */
+  hunkStates: ('pending' | 'kept' | 'undone')[];
   status: 'pending' | 'kept' | 'undone' | 'partial' | 'no-undo';
   source: 'fs' | 'tool' | 'watcher';
   /** Why it cannot be undone ("no undo: …"). */

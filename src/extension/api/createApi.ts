@@ -17,6 +17,10 @@ import { undoSubagentChanges } from '../review/reviewCommands';
 import { activityLabel, subagentName } from '../session/model/subagents';
 import { sessionMarkdown } from '../session/exportSession';
 
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
 /** Builds the API `activate()` returns, reading what the renderers actually produced. */
 export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], activation: AcpNativeStats['activation']): AcpNativeApi {
   const { probes } = acp;
@@ -96,8 +100,10 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
         title: PermissionService.titleOf(q),
         kind: q.toolCall.kind ?? undefined,
         options: q.options.map((o) => ({ name: o.name, kind: o.kind })),
+        ...optional('hunks', acp.partialApprovals.hunkCount(q)),
       })),
-    answerPermission: (id, kind) => acp.permissions.answerByKind(id, kind),
+    answerPermission: (id, kind, options) => acp.partialApprovals.answer(id, kind, options),
+    partialApprovals: () => acp.partialApprovals.list().map((r) => ({ sessionId: r.sessionId, toolCallId: r.toolCallId, path: r.path, total: r.total, kept: [...r.kept], reverted: [...r.reverted], status: r.status, note: r.note, ...(r.told ? { told: r.told } : {}) })),
     onDidChangePermissions: permissionsChanged.event,
     openForms: () => acp.elicitations.openForms().map(({ inline: _inline, ...form }) => form),
     answerForm: (id, action, answers = {}) => acp.elicitations.answerIfOpen(id, action, answers),
@@ -225,6 +231,7 @@ function loggedChange(sessionId: string, view: FileChangeView, checking: boolean
     turn: change.turn,
     path: change.path,
     hunks: view.hunks.length,
+    hunkStates: [...change.hunkStates],
     status: view.status,
     source: change.source,
     ...(view.reason ? { reason: view.reason } : {}),

@@ -6,6 +6,7 @@ import type { Agents } from '../agents/agents';
 import type { Config } from '../config';
 import { errorMessage, type Logger } from '../base/log';
 import type { PermissionService } from '../permissions/permissionService';
+import type { PermissionQuestion } from '../permissions/model/permissionRequests';
 import type { ElicitationService } from '../forms/elicitationService';
 import { WorkspaceFiles } from '../workspace/workspaceFiles';
 import { SendToChat } from './sendToChat';
@@ -50,6 +51,8 @@ export class Chat extends Disposable {
       queues: PromptQueues;
       agents: Agents;
       permissions: PermissionService;
+      /** How many hunks a question's edit offers (partial approval). */
+      hunks?: { hunkCount(question: PermissionQuestion): number | undefined };
       elicitations: ElicitationService;
       tree: ToolCallsTree;
       config: Config;
@@ -71,7 +74,7 @@ export class Chat extends Disposable {
       new ChatActions({ sessions, verbs: deps.verbs, queues: deps.queues, agents: deps.agents, permissions, tree, history: this.history, resend: this.resend, config, registry: deps.registry, elicitations, files: this.files, panel }),
     );
     this.view = this._register(
-      new ChatView({ panel, probes: deps.probes, pacing: deps.pacing, sessions, queues: deps.queues, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}) }),
+      new ChatView({ panel, probes: deps.probes, pacing: deps.pacing, sessions, queues: deps.queues, permissions, elicitations, actions: this.actions, log, ...(turns ? { turns } : {}), ...(deps.hunks ? { hunks: deps.hunks } : {}) }),
     );
     this.send = new SendToChat({ actions: this.actions, panel });
     this._register(new ChatStatusBar(sessions, permissions.requests, elicitations));

@@ -8,6 +8,7 @@ import { QueuedPromptRemovedError, type PromptQueues } from '../queue/promptQueu
 import type { Agents } from '../agents/agents';
 import type { Config } from '../config';
 import type { PermissionService } from '../permissions/permissionService';
+import { REJECT_WITH_REASON_COMMAND, REVIEW_HUNKS_COMMAND } from '../partialApproval/hunkReview';
 import type { ToolCallsTree } from '../cards/tree/toolCallsTree';
 import { Disposable } from '../base/lifecycle';
 import { fileDisplayPath } from '../workspace/titles';
@@ -88,6 +89,12 @@ export class ChatActions extends Disposable {
         return;
       case 'inspectPermission':
         await this.deps.permissions.inspect(message.questionId);
+        return;
+      case 'reviewHunks':
+        await vscode.commands.executeCommand(REVIEW_HUNKS_COMMAND, message.questionId);
+        return;
+      case 'rejectWithReason':
+        await vscode.commands.executeCommand(REJECT_WITH_REASON_COMMAND, message.questionId);
         return;
       case 'openToolCall':
         if (!session) return;

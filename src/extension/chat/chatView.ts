@@ -6,6 +6,7 @@ import { switcherEntries, type OpenSession } from '../session/model/openSessions
 import { openSessionsOf } from './sessionList';
 import type { AgentSessions, SessionRecord } from '../session/agentSessions';
 import { PermissionService } from '../permissions/permissionService';
+import type { PermissionQuestion } from '../permissions/model/permissionRequests';
 import type { ElicitationService } from '../forms/elicitationService';
 import { errorMessage, type Logger } from '../base/log';
 import { Disposable } from '../base/lifecycle';
@@ -92,6 +93,8 @@ export class ChatView extends Disposable {
       /** The window's lag: how far apart patches go, and the webview's acknowledgements. */
       pacing?: WindowPacing | undefined;
       permissions: PermissionService;
+      /** How many hunks a question's edit offers (partial approval). */
+      hunks?: { hunkCount(question: PermissionQuestion): number | undefined };
       elicitations: ElicitationService;
       actions: ChatActions;
       log: Logger;
@@ -362,6 +365,7 @@ export class ChatView extends Disposable {
         return name ? `${name} (subagent): ${PermissionService.titleOf(q)}` : PermissionService.titleOf(q);
       },
       questionInspect: (q) => this.deps.permissions.inspectLabel(q.id),
+      questionHunks: (q) => this.deps.hunks?.hunkCount(q),
       attachments: this.deps.actions.attachmentChoices(),
       elicitations: this.elicitationsOf(sessionId, subtree),
       acceptsImages: session?.connection.initializeResponse.agentCapabilities?.promptCapabilities?.image === true,

@@ -12,6 +12,7 @@ import type { ToolCallState } from '../session/model/toolCalls';
 import type { QuestionSurface } from './questionSurface';
 
 const SHOW_DIFF = 'Show Diff';
+const REVIEW_HUNKS = 'Review Hunks';
 
 /**
  * `session/request_permission`, and the questions the editor asks on its own (overwrite unsaved
@@ -42,6 +43,11 @@ export class PermissionService extends Disposable {
        * notification is added. The agent's questions and the editor's own follow this rule.
        */
       surface: QuestionSurface;
+      /**
+       * Partial approval: how many hunks a question's edit offers, and **Review hunks** (the diff
+       * with Keep / Reject over each), offered in the notification too.
+       */
+      hunks?: { count(question: PermissionQuestion): number | undefined; review(questionId: number): Promise<void> };
     },
   ) {
     super();
@@ -162,10 +168,17 @@ export class PermissionService extends Disposable {
   }
 
   private async notify(question: PermissionQuestion, message: string, inspect?: () => Promise<void>, inspectLabel = SHOW_DIFF): Promise<void> {
+    const hunks = this.deps.hunks;
+    const reviewable = hunks?.count(question) !== undefined;
     for (;;) {
-      const buttons = [...question.options.map((o) => o.name), ...(inspect ? [inspectLabel] : [])];
+      const buttons = [...question.options.map((o) => o.name), ...(inspect ? [inspectLabel] : []), ...(reviewable ? [REVIEW_HUNKS] : [])];
       const picked = await vscode.window.showWarningMessage(message, ...buttons);
       if (!this.requests.isOpen(question.id)) return; // answered elsewhere or cancelled
+      if (hunks && reviewable && picked === REVIEW_HUNKS) {
+        // The choice is made in the diff editor (Allow selected); the question stays open meanwhile.
+        await hunks.review(question.id).catch((error: unknown) => this.deps.log.warn(`Review hunks failed: ${String(error)}`));
+        return;
+      }
       if (inspect && picked === inspectLabel) {
         await inspect().catch((error: unknown) => this.deps.log.warn(`${inspectLabel} failed: ${String(error)}`));
         continue;

@@ -26,6 +26,11 @@ export interface ToolCallMerge {
   settled(sessionId: string): Promise<void>;
 }
 
+/** What an `fs/write_text_file` writes: the kept hunks of an edit answered in part (partialApproval/). */
+export interface FsWriteFilter {
+  contentFor(sessionId: string, path: string, content: string): string;
+}
+
 /**
  * What the agent may ask of the editor, in one room: one method per entry of the client method
  * table (wire/clientMethods.ts), each with the rules that join the features it needs. The ids it
@@ -42,6 +47,7 @@ export class ClientRequests implements ClientRequestHandlers {
       files: FileService;
       terminals: ClientTerminals;
       forms: ElicitationService;
+      fsWrites: FsWriteFilter;
     },
   ) {}
 
@@ -66,9 +72,14 @@ export class ClientRequests implements ClientRequestHandlers {
     return this.deps.files.read(params, signal);
   }
 
-  /** The action log reads the file before the write and records what the write made of it. */
-  async writeTextFile(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse> {
-    const { actionLog, files } = this.deps;
+  /**
+   * The action log reads the file before the write and records what the write made of it. The
+   * write of an edit the user approved in part writes only the kept hunks.
+   */
+  async writeTextFile(request: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse> {
+    const { actionLog, files, fsWrites } = this.deps;
+    const content = fsWrites.contentFor(request.sessionId, request.path, request.content);
+    const params = content === request.content ? request : { ...request, content };
     await actionLog.beforeFsWrite(params.sessionId, params.path);
     let written = false;
     try {

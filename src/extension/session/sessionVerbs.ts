@@ -7,6 +7,7 @@ import type { AgentSessions, SessionRecord } from './agentSessions';
 import { checkPromptSize, PromptTooLargeError } from './model/promptSize';
 import { steerOutcome, steeringParams, type SteerOutcome } from '../queue/model/steering';
 import type { TurnOutcome } from '../queue/model/promptQueue';
+import { notesPreamble } from '../partialApproval/model/agentNotes';
 
 /** How long Close Session waits for the agent to answer `session/close` (it is closed here regardless). */
 const CLOSE_ANSWER_WAIT_MS = 5000;
@@ -44,6 +45,11 @@ export class SessionVerbs {
       turns: { beginTurn(sessionId: string, turn: number): void };
       /** A checkpoint of the whole workspace before each prompt is sent and after its turn (never rejects). */
       checkpoints?: { take(sessionId: string, turn: number, phase: 'begin' | 'end'): Promise<unknown> };
+      /**
+       * What the agent must hear first and could not be told by steering (a partial approval's
+       * outcome): the text that opens the session's next prompt, taken once sent.
+       */
+      notes?: { take(sessionId: string): string[]; add(sessionId: string, text: string): void };
     },
   ) {}
 
@@ -142,7 +148,13 @@ export class SessionVerbs {
         outcome = { kind: 'stopped', stopReason: 'cancelled' };
         return 'cancelled';
       }
-      const response = await session.connection.prompt({ sessionId: session.agentSessionId, prompt: blocks });
+      const notes = this.deps.notes?.take(sessionId) ?? [];
+      const sent: acp.ContentBlock[] = notes.length === 0 ? blocks : [{ type: 'text', text: notesPreamble(notes) }, ...blocks];
+      const response = await session.connection.prompt({ sessionId: session.agentSessionId, prompt: sent }).catch((error: unknown) => {
+        // Not heard: the notes wait for the prompt after.
+        for (const note of notes) this.deps.notes?.add(sessionId, note);
+        throw error;
+      });
       outcome = { kind: 'stopped', stopReason: response.stopReason };
       return response.stopReason;
     } catch (error) {

@@ -8,6 +8,7 @@ import { callDisplayTitle, fileDisplayPath } from '../../workspace/titles';
 import type { TitleContext } from '../../workspace/model/displayTitle';
 import { sessionTitle } from '../../session/model/openSessions';
 import { textDocUri } from './textDocuments';
+import { keptSummary } from '../../partialApproval/model/hunkChoice';
 import { activityLabel, subagentName, type SubagentRecord } from '../../session/model/subagents';
 
 type NodeOf<T extends TreeNode['type']> = Extract<TreeNode, { type: T }>;
@@ -162,7 +163,9 @@ function fileDescription(view: FileChangeView): string {
   if (view.status === 'no-undo') return `${view.change.source === 'watcher' ? 'changed by a command · ' : ''}${view.reason ?? 'no undo'}`;
   const what = `${view.created ? 'created' : view.deleted ? 'deleted' : view.wholeFile ? 'changed' : `+${view.added} −${view.removed}`}${view.wholeFile ? ' · over 2 MB: undo as a whole file, no hunks' : ''}`;
   const by = view.change.source === 'watcher' ? ' · changed by a command' : '';
-  const status = view.status === 'pending' ? '' : ` · ${view.status}`;
+  const kept = view.change.hunkStates.filter((s) => s === 'kept').length;
+  // An edit approved in part at its question: its kept hunks kept, the others undone.
+  const status = view.status === 'pending' ? '' : view.status === 'partial' && kept > 0 ? ` · ${keptSummary(kept, view.hunks.length)}` : ` · ${view.status}`;
   return `${what}${by}${status}`;
 }
 

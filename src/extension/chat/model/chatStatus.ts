@@ -17,6 +17,8 @@ export interface ChatStatusInput {
   readonly questionTitle: (question: PermissionQuestion) => string;
   /** The label of a question's show-more button (the editor's Compare), if it has one. */
   readonly questionInspect?: (question: PermissionQuestion) => string | undefined;
+  /** The hunks a question's edit offers to choose from (partial approval), if any. */
+  readonly questionHunks?: (question: PermissionQuestion) => number | undefined;
   readonly attachments: readonly ChatChoice[];
   /** Open forms of this session. */
   readonly elicitations?: readonly ChatElicitation[];
@@ -36,13 +38,17 @@ export function activityOf(input: { hasSession: boolean; busy: boolean; waiting:
 export function chatStatus(input: ChatStatusInput): ChatStatus {
   const { state } = input;
   const configOptions = (state?.configOptions ?? []).flatMap(selectOf);
-  const permissions: ChatPermission[] = input.questions.map((q) => ({
-    questionId: q.id,
-    toolCallId: q.toolCall.toolCallId,
-    title: input.questionTitle(q),
-    options: q.options.map((o) => ({ name: o.name, kind: o.kind })),
-    inspect: input.questionInspect?.(q) ?? null,
-  }));
+  const permissions: ChatPermission[] = input.questions.map((q) => {
+    const hunks = input.questionHunks?.(q);
+    return {
+      questionId: q.id,
+      toolCallId: q.toolCall.toolCallId,
+      title: input.questionTitle(q),
+      options: q.options.map((o) => ({ name: o.name, kind: o.kind })),
+      inspect: input.questionInspect?.(q) ?? null,
+      ...(hunks !== undefined ? { hunks } : {}),
+    };
+  });
   return {
     agentName: input.agentName ?? null,
     sessionId: state?.sessionId ?? null,
