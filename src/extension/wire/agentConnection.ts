@@ -160,6 +160,11 @@ export class AgentConnection {
     return this.initializeResponse.agentCapabilities?.loadSession === true;
   }
 
+  /** The agent continues a session without replaying it on `session/resume` (`sessionCapabilities.resume`). */
+  get canResumeSession(): boolean {
+    return this.initializeResponse.agentCapabilities?.sessionCapabilities?.resume != null;
+  }
+
   /** The agent frees a session on `session/close` (`sessionCapabilities.close`). */
   get canCloseSession(): boolean {
     return this.initializeResponse.agentCapabilities?.sessionCapabilities?.close != null;
@@ -185,6 +190,10 @@ export class AgentConnection {
 
   loadSession(params: acp.LoadSessionRequest): Promise<acp.LoadSessionResponse> {
     return this.request(acp.methods.agent.session.load, params).then((r) => r ?? {});
+  }
+
+  resumeSession(params: acp.ResumeSessionRequest): Promise<acp.ResumeSessionResponse> {
+    return this.request(acp.methods.agent.session.resume, params).then((r) => r ?? {});
   }
 
   listSessions(params: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> {
