@@ -176,6 +176,7 @@ export class AcpNative extends Disposable {
         registry: this.registry,
         elicitations,
         turns: actionLog,
+        journals,
       }),
     );
     // Journals of sessions no longer in the history (fallen off it, or deleted in another window) go.
