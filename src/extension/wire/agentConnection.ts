@@ -328,8 +328,9 @@ async function raceExit<T>(request: Promise<T>, agentProcess: AgentProcess, name
   // When the agent dies, its stdout usually closes before the exit is reported, so the request
   // fails first with "connection closed". The exit status and stderr say more: wait for them.
   const settled = request.catch(async (error: unknown) => {
-    // "Sign in first" is an answer from a live agent: no exit status to wait for.
-    if (isAuthRequired(error)) throw error;
+    // An error answer (a JSON-RPC code: "sign in first", a refused resume) comes from a live
+    // agent: no exit status to wait for. A closed connection rejects with a plain Error.
+    if (isAuthRequired(error) || typeof (error as { code?: unknown } | null)?.code === 'number') throw error;
     const exit = await Promise.race([agentProcess.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), EXIT_STATUS_WAIT_MS))]);
     throw exit ? new AgentExitedError(name, exit) : error;
   });
