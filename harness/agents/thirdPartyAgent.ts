@@ -81,6 +81,9 @@
 // `sessionCapabilities.additionalDirectories`; `session-directories` reports, as a call's
 // rawOutput, the `additionalDirectories` each session/new and session/load brought. With
 // `--delete-sessions` it advertises `session/delete`; `deleted-sessions` reports those deleted.
+// With `--resume-sessions` it advertises `session/resume` (reported by `session-directories` as
+// method `resume`); `--refuse-resume` also advertises it but answers every resume with an error.
+// `--refuse-delete` advertises `session/delete` and answers it with an error.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -531,7 +534,9 @@ const closedSessions: string[] = [];
 /** What each session/new and session/load brought in `additionalDirectories`, in order. */
 /** The sessions the client sent `session/delete` for, in order. */
 const deletedSessions: string[] = [];
-const receivedDirectories: { method: 'new' | 'load'; directories: string[] | null }[] = [];
+const receivedDirectories: { method: 'new' | 'load' | 'resume'; directories: string[] | null }[] = [];
+const refuseResume = process.argv.includes('--refuse-resume');
+const refuseDelete = process.argv.includes('--refuse-delete');
 
 acp
   .agent({ name: 'third-party-test-agent' })
@@ -541,12 +546,13 @@ acp
     protocolVersion: protocolVersionArg() ?? acp.PROTOCOL_VERSION,
     agentCapabilities: {
       loadSession: process.argv.includes('--load-session'),
-      ...(process.argv.includes('--close-sessions') || process.argv.includes('--additional-directories') || process.argv.includes('--delete-sessions')
+      ...(['--close-sessions', '--additional-directories', '--delete-sessions', '--resume-sessions', '--refuse-resume', '--refuse-delete'].some((flag) => process.argv.includes(flag))
         ? {
             sessionCapabilities: {
               ...(process.argv.includes('--close-sessions') ? { close: {} } : {}),
               ...(process.argv.includes('--additional-directories') ? { additionalDirectories: {} } : {}),
-              ...(process.argv.includes('--delete-sessions') ? { delete: {} } : {}),
+              ...(process.argv.includes('--delete-sessions') || refuseDelete ? { delete: {} } : {}),
+              ...(process.argv.includes('--resume-sessions') || refuseResume ? { resume: {} } : {}),
             },
           }
         : {}),
@@ -607,8 +613,15 @@ acp
     return {};
   })
   .onRequest(acp.methods.agent.session.delete, ({ params }) => {
+    if (refuseDelete) throw acp.RequestError.internalError(undefined, 'this agent keeps its sessions');
     deletedSessions.push(params.sessionId);
     sessions.delete(params.sessionId);
+    return {};
+  })
+  .onRequest(acp.methods.agent.session.resume, ({ params }) => {
+    if (refuseResume) throw acp.RequestError.internalError(undefined, 'this agent cannot resume sessions today');
+    sessions.set(params.sessionId, params.cwd);
+    receivedDirectories.push({ method: 'resume', directories: params.additionalDirectories ?? null });
     return {};
   })
   .onRequest(acp.methods.agent.session.load, ({ params }) => {

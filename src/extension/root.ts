@@ -48,6 +48,7 @@ import { SessionCounters } from './session/sessionCounters';
 import { watchTitleContext } from './workspace/titles';
 import { PlanPreviews } from './plans/planPreviews';
 import { ContextWindow } from './contextWindow/contextWindow';
+import { SessionJournals } from './session/sessionJournals';
 
 /**
  * The one object that owns the extension's parts: configuration, log, the agent and its
@@ -82,6 +83,8 @@ export class AcpNative extends Disposable {
   readonly checkpoints: Checkpoints;
   readonly hunkLenses: HunkLenses;
   readonly chat: Chat;
+  /** What each session's state was fed (the conversation `session/resume` shows again). */
+  readonly journals: SessionJournals;
   readonly mcpServers: McpServerService;
   /** The ACP Registry: the agent catalogue and the agents added from it. */
   readonly registry: AgentRegistry;
@@ -108,10 +111,13 @@ export class AcpNative extends Disposable {
     const { config } = this;
     // First: every title below is named through it, and it must forget the old folders first.
     this._register(watchTitleContext());
-    const sessions = (this.sessions = this._register(new AgentSessions({ log, workspaceRoots })));
+    const storage = extensionContext.storageUri ?? extensionContext.globalStorageUri;
+    const journals = (this.journals = new SessionJournals(path.join(storage.fsPath, 'sessions'), log));
+    const sessions = (this.sessions = this._register(new AgentSessions({ log, workspaceRoots, journal: (id) => journals.writer(id) })));
+    // Writes what still waits when the extension deactivates.
+    this._register(journals);
     const { probes } = this;
     this.sessionCounters = this._register(new SessionCounters(sessions));
-    const storage = extensionContext.storageUri ?? extensionContext.globalStorageUri;
     const checkpoints = (this.checkpoints = this._register(
       new Checkpoints({ storageDir: path.join(storage.fsPath, 'checkpoints'), log, folders: () => workspaceFolderPaths(), settings: () => config.checkpoints }),
     ));
@@ -181,6 +187,7 @@ export class AcpNative extends Disposable {
       turns: actionLog,
       checkpoints,
       notes: this.agentNotes,
+      journals,
     });
     this.queues = this._register(new PromptQueues({ sessions, verbs: this.verbs, store: extensionContext.workspaceState, log }));
     const actionLogActions = this.actionLogActions;
@@ -212,8 +219,11 @@ export class AcpNative extends Disposable {
           ask: async (sessionId, turn, wording) => (await askAndRestore(actionLogActions, sessionId, turn, wording)).kind !== 'cancelled',
           restore: (sessionId, turn) => actionLogActions.restoreCheckpoint(sessionId, turn),
         },
+        journals,
       }),
     );
+    // Journals of sessions no longer in the history (fallen off it, or deleted in another window) go.
+    journals.prune(this.chat.history.all().map((s) => s.sessionId));
     const tree = this.tree;
     this.attention = this._register(
       new AttentionSignal({

@@ -80,3 +80,23 @@ describe('multi-root session reload', function () {
     assert.deepEqual(await report(), [{ method: 'load', directories: others }]);
   });
 });
+
+describe('multi-root session resume', function () {
+  let api: AcpNativeApi;
+
+  agentSuite({ pass: 'multi-root', agent: { args: ['--load-session', '--resume-sessions', '--additional-directories'], name: 'multi-root-resume' } }, (started) => (api = started));
+
+  it('sends the other folders on session/resume too, so a resumed session keeps them', async () => {
+    const sessionId = api.activeSessionId;
+    assert.ok(sessionId);
+    const others = [workspaceRoot(1)];
+    const report = async (): Promise<unknown> => {
+      await within('the report turn', api.prompt('session-directories'));
+      return (lastCall(api).rawOutput as { result: unknown }).result;
+    };
+    assert.deepEqual(await report(), [{ method: 'new', directories: others }]);
+    await api.stopAgent();
+    await within('resume', api.loadSession(sessionId));
+    assert.deepEqual(await report(), [{ method: 'resume', directories: others }]);
+  });
+});

@@ -128,7 +128,7 @@ export class Agents extends Disposable {
    */
   async revive(session: SessionRecord): Promise<AgentConnection> {
     const connection = await this.pool.ensure(session.agentKey);
-    if (!connection.canLoadSession) {
+    if (!connection.canLoadSession && !connection.canResumeSession) {
       throw new Error(`Agent "${session.agentName}" of this session stopped and cannot reload it; start a new session.`);
     }
     return connection;

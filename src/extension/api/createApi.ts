@@ -181,10 +181,7 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
     loadSession: async (sessionId) => {
       await acp.verbs.loadSession(sessionId);
     },
-    deleteSession: async (sessionId) => {
-      await acp.verbs.deleteSession(sessionId);
-      await acp.chat.history.forget(sessionId);
-    },
+    deleteSession: (sessionId) => acp.chat.deleteSession(sessionId),
     exportSession: (sessionId) => sessionMarkdown({ sessions: acp.sessions, verbs: acp.verbs, terminalOutput: (id) => acp.terminalViews.get(id)?.pty.renderedText }, sessionId),
     chatMessagesPosted: () => ({
       reset: probes.counter('chat.reset'),

@@ -22,6 +22,16 @@ import { FollowAlong } from './followAlong';
 import { SessionHistory } from './sessionHistory';
 import { ChatStatusBar } from './statusBar';
 import { EditAndResend, type ResendRestore } from './editAndResend';
+import { pickFromHistory, type HistoryPickEntry } from './historyPicker';
+
+/** The picker's Export as Markdown: the command's untitled editor (it says what went wrong). */
+async function exportFromHistory(sessionId: string): Promise<void> {
+  try {
+    await vscode.commands.executeCommand('acpNative.exportSession', sessionId);
+  } catch (error) {
+    void vscode.window.showErrorMessage(`ACP: could not export the session: ${errorMessage(error)}`);
+  }
+}
 
 type EarlierSession = { sessionId: string; title?: string | null; updatedAt?: string | null };
 
@@ -62,6 +72,8 @@ export class Chat extends Disposable {
       turns?: { turnChanges(sessionId: string): (turn: number) => string | undefined; onDidChange: vscode.Event<string> };
       /** Edit & resend's restore to before the edited message. */
       restore?: ResendRestore;
+      /** The sessions' recorded conversations: searched in the history, forgotten on Delete. */
+      journals?: { textOf(sessionId: string): Promise<string | undefined>; forget(sessionId: string): void };
     },
   ) {
     super();
@@ -95,29 +107,71 @@ export class Chat extends Disposable {
   }
 
   /**
-   * Lists the agent's sessions (`session/list`), else those recorded here, and loads the one
-   * picked (`session/load`): its conversation and cards come back.
+   * **ACP: Session History**: the agent's sessions (`session/list`), else those recorded here, in
+   * a quick pick that searches their titles and recorded conversations (`initialQuery` typed in
+   * it already), with Delete and Export as Markdown on each; opens the one picked with its
+   * conversation and cards (`loadSession`: resumed from the record here, else loaded).
    */
-  async showHistory(): Promise<string | undefined> {
-    const { sessions, verbs } = this.deps;
+  async showHistory(initialQuery?: string): Promise<string | undefined> {
+    const { sessions, verbs, journals } = this.deps;
     const recorded = this.history.all();
-    const entries = await this.earlierSessions();
-    const titleOf = (id: string) => recorded.find((r) => r.sessionId === id)?.title;
-    const items = entries.map((s) => ({
-      label: s.title || titleOf(s.sessionId) || s.sessionId,
-      description: s.updatedAt ? new Date(s.updatedAt).toLocaleString() : '',
-      detail: s.sessionId === sessions.active?.state.sessionId ? 'open now' : undefined,
-      sessionId: s.sessionId,
-    }));
-    if (items.length === 0) {
+    const earlier = await this.earlierSessions();
+    if (earlier.length === 0) {
       void vscode.window.showInformationMessage('ACP: no earlier sessions in this workspace.');
       return undefined;
     }
-    const pick = await vscode.window.showQuickPick(items, { title: 'ACP: Session History', placeHolder: 'Open a session with all its cards', matchOnDescription: true });
+    const titleOf = (id: string) => recorded.find((r) => r.sessionId === id)?.title;
+    const texts = await Promise.all(earlier.map((s) => journals?.textOf(s.sessionId)));
+    const open = new Set(sessions.topLevel.map((s) => s.state.sessionId));
+    const entries: HistoryPickEntry[] = earlier.map((s, i) => ({
+      sessionId: s.sessionId,
+      title: s.title || titleOf(s.sessionId) || s.sessionId,
+      updatedAt: s.updatedAt ?? undefined,
+      open: open.has(s.sessionId),
+      text: texts[i],
+    }));
+    const pick = await pickFromHistory(entries, { delete: (entry) => this.deleteFromHistory(entry), export: (entry) => exportFromHistory(entry.sessionId) }, initialQuery);
     if (!pick) return undefined;
     await verbs.loadSession(pick.sessionId);
     await this.panel.focus();
     return pick.sessionId;
+  }
+
+  /**
+   * Deletes a session: closed first when open, `session/delete` when its agent advertises it, and
+   * always forgotten here (the history and its recorded conversation). When the agent refuses,
+   * it is forgotten all the same and the error says so.
+   */
+  async deleteSession(sessionId: string): Promise<void> {
+    let refused: unknown;
+    try {
+      await this.deps.verbs.deleteSession(sessionId);
+    } catch (error) {
+      refused = error;
+    }
+    await this.history.forget(sessionId);
+    this.deps.journals?.forget(sessionId);
+    if (refused !== undefined) {
+      this.deps.log.warn(`Session ${sessionId}: the agent did not delete it (${errorMessage(refused)}); it is forgotten in this workspace.`);
+      throw new Error(`The session is gone from this workspace's history, but its agent did not delete its own copy: ${errorMessage(refused)}`);
+    }
+  }
+
+  /** The picker's Delete: asks first (modal); true once it is deleted. */
+  private async deleteFromHistory(entry: HistoryPickEntry): Promise<boolean> {
+    const consequence = entry.open ? 'It is open: it closes, and a running turn is cancelled. ' : '';
+    const answer = await vscode.window.showWarningMessage(
+      `Delete the session "${entry.title}"?`,
+      { modal: true, detail: `${consequence}Its agent deletes its copy when it can, and this workspace forgets it and its recorded conversation. This cannot be undone.` },
+      'Delete',
+    );
+    if (answer !== 'Delete') return false;
+    try {
+      await this.deleteSession(entry.sessionId);
+    } catch (error) {
+      void vscode.window.showWarningMessage(errorMessage(error));
+    }
+    return true;
   }
 
   /** **New Session with Agent…**: the agent picked starts (if needed) beside those running. */

@@ -35,7 +35,7 @@ export function chatCommands(deps: ChatCommandDeps): CommandTable {
       return stop;
     },
     'acpNative.focusChat': () => chat.panel.focus(),
-    'acpNative.showHistory': () => chat.showHistory(),
+    'acpNative.showHistory': (query: unknown) => chat.showHistory(typeof query === 'string' ? query : undefined),
     'acpNative.chooseAgent': () => chat.chooseAgent(),
     'acpNative.newSessionWithAgent': async (agent?: unknown) => {
       // With an agent's settings name (tests, keybindings), no picker.

@@ -12,6 +12,7 @@ import { beforeEachRequest, type ClientRequestHandlers } from '../wire/clientMet
 import { SessionAliases } from './model/sessionAliases';
 import { Scope } from '../base/scope';
 import type { SubagentApplied } from './model/subagents';
+import type { JournalEntry } from './model/sessionJournal';
 
 /** Updates held for sessions whose `session/new` has not answered yet (all sessions together). */
 const MAX_EARLY_UPDATES = 1000;
@@ -114,6 +115,8 @@ export class AgentSessions extends Disposable {
       log: Logger;
       /** The session's cwd and the other roots. */
       workspaceRoots: () => { cwd: string; additional: string[] };
+      /** Where a top-level session's state records what it is fed (its journal: `sessionJournals.ts`). */
+      journal?: (sessionId: string) => (entry: JournalEntry) => void;
     },
   ) {
     super();
@@ -426,6 +429,8 @@ export class AgentSessions extends Disposable {
       onToolCallApplied: (applied) => this.callApplied(sessionId, applied),
       // Called only once updates apply, after the record below exists.
       onSubagent: (applied) => this.subagentAnnounced(record, applied),
+      // A subagent's own traffic is not journaled: its card in the parent is.
+      ...(init.parent || !this.deps.journal ? {} : { journal: this.deps.journal(sessionId) }),
     });
     const record: SessionRecord = {
       state,

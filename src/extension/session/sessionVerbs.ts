@@ -8,6 +8,7 @@ import { checkPromptSize, PromptTooLargeError } from './model/promptSize';
 import { steerOutcome, steeringParams, type SteerOutcome } from '../queue/model/steering';
 import type { TurnOutcome } from '../queue/model/promptQueue';
 import { notesPreamble } from '../partialApproval/model/agentNotes';
+import type { ReadJournal } from './model/sessionJournal';
 
 /** How long Close Session waits for the agent to answer `session/close` (it is closed here regardless). */
 const CLOSE_ANSWER_WAIT_MS = 5000;
@@ -50,6 +51,8 @@ export class SessionVerbs {
        * outcome): the text that opens the session's next prompt, taken once sent.
        */
       notes?: { take(sessionId: string): string[]; add(sessionId: string, text: string): void };
+      /** What each session's state was fed, as recorded here: what `session/resume` shows again (see `resumeOnce`). */
+      journals?: SessionJournalAccess;
     },
   ) {}
 
@@ -245,11 +248,20 @@ export class SessionVerbs {
    */
   async restart(agentKey?: string): Promise<SessionRecord> {
     const { agentKey: key, connection, previous } = await this.deps.agents.restart(agentKey);
-    if (previous && connection.canLoadSession) {
+    if (previous && (connection.canLoadSession || connection.canResumeSession)) {
       try {
         return await this.loadSession(previous, key);
       } catch (error) {
         this.deps.log.warn(`Could not reload session ${previous} after the restart: ${errorMessage(error)}`);
+        const fresh = await this.newSession(key);
+        fresh.state.apply({
+          sessionUpdate: 'notice',
+          severity: 'warning',
+          title: `${connection.name} could not continue the earlier session: this is a new one.`,
+          description: errorMessage(error),
+        });
+        fresh.state.flushNow();
+        return fresh;
       }
     }
     return this.newSession(key);
@@ -353,7 +365,11 @@ export class SessionVerbs {
     const connection = await this.deps.agents.ensure(agentKey);
     const existing = sessions.session(sessions.clientIdOf(connection, sessionId));
     if (existing?.connection === connection) return sessions.show(existing);
-    if (!connection.canLoadSession) throw new Error(`Agent "${connection.name}" cannot load sessions.`);
+    const resumed = await this.resumeOnce(sessionId, agentKey, connection);
+    if (typeof resumed === 'object') return resumed;
+    if (!connection.canLoadSession) {
+      throw new Error(`Agent "${connection.name}" ${resumed === undefined ? '' : `refused to resume the session (${resumed}) and `}cannot load sessions.`);
+    }
     const { cwd, additional } = this.deps.workspaceRoots();
     const { servers: mcpServers } = await this.deps.mcpServers.serversFor(connection);
     // The record exists before the replay arrives, so the replayed updates land in it.
@@ -380,6 +396,51 @@ export class SessionVerbs {
     if (response.modes) record.state.setModes(response.modes);
     if (response.configOptions) record.state.setConfigOptions(response.configOptions);
     record.state.flushNow();
+    return sessions.show(record);
+  }
+
+  /**
+   * Continues a session with `session/resume`, without the agent replaying it, when the agent
+   * advertises it and this editor recorded the whole conversation (its journal): the chat shows
+   * it from the journal. Otherwise the caller loads the session instead: undefined when the agent
+   * does not resume or nothing whole is recorded, the agent's reason when it refused (logged).
+   */
+  private async resumeOnce(sessionId: string, agentKey: string, connection: AgentConnection): Promise<SessionRecord | string | undefined> {
+    const { sessions, journals } = this.deps;
+    if (!connection.canResumeSession || !journals) return undefined;
+    // The editor's id: a dead predecessor's (a restart), else the one the agent's id maps to.
+    const predecessor = sessions.all.find((r) => r.agentKey === agentKey && r.agentSessionId === sessionId && !r.connection.process.isAlive);
+    const clientId = predecessor?.state.sessionId ?? sessions.clientIdOf(connection, sessionId);
+    const journal = journals.read(clientId);
+    if (!journal || journal.incomplete !== undefined || journal.entries.length === 0) {
+      const why = !journal || journal.entries.length === 0 ? 'nothing of it is recorded here' : `its record is not whole (${journal.incomplete ?? ''})`;
+      this.deps.log.info(`Session ${sessionId}: ${why}; loading it from agent "${connection.name}" (session/load) instead of resuming it.`);
+      return undefined;
+    }
+    const { cwd, additional } = this.deps.workspaceRoots();
+    const { servers: mcpServers } = await this.deps.mcpServers.serversFor(connection);
+    journals.continueWith(clientId);
+    const record = sessions.recordFor(sessionId, agentKey, connection, cwd, additional);
+    record.loading = true;
+    const release = record.state.holdChanges();
+    let response: acp.ResumeSessionResponse;
+    try {
+      record.state.restore(journal.entries);
+      record.state.endTurn();
+      response = await connection.resumeSession({ sessionId, cwd, mcpServers, ...additionalDirectoriesFor(connection, additional) });
+    } catch (error) {
+      this.deps.log.warn(`Agent "${connection.name}" refused to resume session ${sessionId} (${errorMessage(error)}); loading it instead (session/load).`);
+      release();
+      sessions.close(record);
+      return errorMessage(error);
+    }
+    // Delivered while `loading` still says it is history (diffs of old edits do not auto-open).
+    release();
+    for (const opened of sessions.subtreeOf(record.state.sessionId)) opened.loading = false;
+    if (response.modes) record.state.setModes(response.modes);
+    if (response.configOptions) record.state.setConfigOptions(response.configOptions);
+    record.state.flushNow();
+    this.deps.log.info(`Session ${sessionId} resumed with agent "${connection.name}" (session/resume); its conversation is shown from the record here.`);
     return sessions.show(record);
   }
 
@@ -446,7 +507,14 @@ export class SessionVerbs {
   }
 }
 
-/** `additionalDirectories` for `session/new` and `session/load`, when the agent advertises it and there are any. */
+/** What `SessionVerbs` needs of the sessions' journals (`sessionJournals.ts`). */
+export interface SessionJournalAccess {
+  read(sessionId: string): ReadJournal | undefined;
+  /** The next record of this session goes on with its journal rather than starting it again. */
+  continueWith(sessionId: string): void;
+}
+
+/** `additionalDirectories` for `session/new`, `session/load` and `session/resume`, when the agent advertises it and there are any. */
 function additionalDirectoriesFor(connection: AgentConnection, additional: readonly string[]): { additionalDirectories?: string[] } {
   const advertised = connection.initializeResponse.agentCapabilities?.sessionCapabilities?.additionalDirectories != null;
   return advertised && additional.length ? { additionalDirectories: [...additional] } : {};

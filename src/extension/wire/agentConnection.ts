@@ -164,6 +164,11 @@ export class AgentConnection {
     return this.initializeResponse.agentCapabilities?.loadSession === true;
   }
 
+  /** The agent continues a session without replaying it on `session/resume` (`sessionCapabilities.resume`). */
+  get canResumeSession(): boolean {
+    return this.initializeResponse.agentCapabilities?.sessionCapabilities?.resume != null;
+  }
+
   /** The agent frees a session on `session/close` (`sessionCapabilities.close`). */
   get canCloseSession(): boolean {
     return this.initializeResponse.agentCapabilities?.sessionCapabilities?.close != null;
@@ -194,6 +199,10 @@ export class AgentConnection {
 
   loadSession(params: acp.LoadSessionRequest): Promise<acp.LoadSessionResponse> {
     return this.request(acp.methods.agent.session.load, params).then((r) => r ?? {});
+  }
+
+  resumeSession(params: acp.ResumeSessionRequest): Promise<acp.ResumeSessionResponse> {
+    return this.request(acp.methods.agent.session.resume, params).then((r) => r ?? {});
   }
 
   listSessions(params: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> {
@@ -340,8 +349,9 @@ async function raceExit<T>(request: Promise<T>, agentProcess: AgentProcess, name
   // When the agent dies, its stdout usually closes before the exit is reported, so the request
   // fails first with "connection closed". The exit status and stderr say more: wait for them.
   const settled = request.catch(async (error: unknown) => {
-    // "Sign in first" is an answer from a live agent: no exit status to wait for.
-    if (isAuthRequired(error)) throw error;
+    // An error answer (a JSON-RPC code: "sign in first", a refused resume) comes from a live
+    // agent: no exit status to wait for. A closed connection rejects with a plain Error.
+    if (isAuthRequired(error) || typeof (error as { code?: unknown } | null)?.code === 'number') throw error;
     const exit = await Promise.race([agentProcess.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), EXIT_STATUS_WAIT_MS))]);
     throw exit ? new AgentExitedError(name, exit) : error;
   });

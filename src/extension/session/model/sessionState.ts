@@ -22,6 +22,7 @@ import { Transcript, type MessageRole, type TranscriptEntry } from './transcript
 import { WarningLog } from './warningLog';
 import { parentToolUseIdOf, SubagentStore, type SubagentApplied, type SubagentOperation, type SubagentRecord } from './subagents';
 import { jsonEqual } from './wireValues';
+import type { JournalEntry } from './sessionJournal';
 
 export type { SessionChanges } from './changes';
 
@@ -49,6 +50,8 @@ export interface SessionStateOptions {
    * child's own session before any of its traffic is routed.
    */
   onSubagent?: (applied: SubagentApplied) => void;
+  /** Each update, prompt and turn end as it is applied, for the session's journal (not while `restore` replays one). */
+  journal?: (entry: JournalEntry) => void;
 }
 
 export interface SessionUsage {
@@ -80,6 +83,9 @@ export class SessionState {
   private readonly warningLog: WarningLog;
   private readonly onToolCallApplied: ((applied: ToolCallApplied) => void) | undefined;
   private readonly onSubagent: ((applied: SubagentApplied) => void) | undefined;
+  private readonly journal: ((entry: JournalEntry) => void) | undefined;
+  /** While `restore` replays a journal: what it applies is in the journal already. */
+  private restoring = false;
   /** The children this session announced. */
   private readonly children = new SubagentStore();
   /** The last message another session sent this one (a child's copy of its prompt). */
@@ -106,6 +112,7 @@ export class SessionState {
     this.warningLog = new WarningLog(options.onWarning);
     this.onToolCallApplied = options.onToolCallApplied;
     this.onSubagent = options.onSubagent;
+    this.journal = options.journal;
     this.changes = new ChangeCoalescer(options.schedule ?? flushAfterFrame, (error) =>
       this.warn(`a change listener threw: ${error instanceof Error ? error.message : String(error)}`),
     );
@@ -258,6 +265,7 @@ export class SessionState {
 
   /** Applies one `session/update`. Synchronous; never throws. */
   apply(update: SessionUpdate | PlanOperation | SubagentOperation): void {
+    if (!this.restoring) this.journal?.({ k: 'update', update: update as SessionUpdate });
     this.changes.countUpdate();
     this.appliedCount++;
     try {
@@ -279,14 +287,30 @@ export class SessionState {
 
   /** Records the prompt we sent as a user message (agents do not echo it during a turn). */
   recordPrompt(prompt: readonly ContentBlock[]): void {
+    if (!this.restoring) this.journal?.({ k: 'prompt', prompt });
     this.conversation.startMessage('user', prompt);
     this.pending().transcript = true;
   }
 
   /** A turn ended, or a `session/load` replay: what is still in progress now will not finish in it. */
   endTurn(): void {
+    if (!this.restoring) this.journal?.({ k: 'end' });
     this.events.endTurn();
     if (this.children.endTurn().length > 0) this.pending().subagents = true;
+  }
+
+  /** Shows a session's journal again, as it was fed (without journaling it twice). */
+  restore(entries: readonly JournalEntry[]): void {
+    this.restoring = true;
+    try {
+      for (const entry of entries) {
+        if (entry.k === 'update') this.apply(entry.update);
+        else if (entry.k === 'prompt') this.recordPrompt(entry.prompt);
+        else if (entry.k === 'end') this.endTurn();
+      }
+    } finally {
+      this.restoring = false;
+    }
   }
 
   /** Modes from a later response (e.g. `session/load`). */
