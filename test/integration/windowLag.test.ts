@@ -38,8 +38,10 @@ describe('Window lag: under a storm the counters stay current, and afterwards ev
     let ended = false;
     void turn.finally(() => (ended = true));
     const seen: Seen[] = [];
-    // The host is kept behind (blocked 90 ms of every ~110) while the agent sends its calls.
-    while (!ended) {
+    // The host is kept behind (blocked 90 ms of every ~110) while the agent sends its calls; for
+    // 45 s at most, as a loop left holding the host after a timeout would stall every later test.
+    const holdUntil = performance.now() + 45_000;
+    while (!ended && performance.now() < holdUntil) {
       hold(90);
       await sleep(20);
       const stats = api.stats();
