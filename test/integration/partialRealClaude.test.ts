@@ -1,41 +1,22 @@
 // Partial approval with Claude's real ACP adapter and a real model, opt-in: it runs only when
 // ACP_REAL_CLAUDE points at the adapter installed OUTSIDE the repo and ANTHROPIC_API_KEY holds a
-// key (see steerRealClaude.test.ts for the setup), e.g.
+// key (see support/realClaude.ts for the setup), e.g.
 //   ACP_REAL_CLAUDE=/tmp/real-agents/node_modules/.bin/claude-agent-acp ANTHROPIC_API_KEY=… \
 //     node harness/host/run-offline.mjs --grep "partial approval with real Claude"
 // The model chooses Write or Edit, so the check is what a user sees: the first hunk is in the file,
 // the last is not, and the adapter was steered (or told at the next prompt) about it.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AcpNativeApi } from '../../src/extension/api/api';
-import { ChangedSettings, getApi, useAgent } from '../../harness/inHost/extension';
-import { inWorkspace, isMultiRoot, waitFor, within } from './support/helpers';
+import { inWorkspace, waitFor, within } from './support/helpers';
+import { realClaudeSuite } from './support/realClaude';
 
 describe('partial approval with real Claude (opt-in)', function () {
   this.timeout(600_000);
-  let api: AcpNativeApi;
-  let home: string | undefined;
-  const changed = new ChangedSettings();
-
-  before(async function () {
-    const adapter = process.env.ACP_REAL_CLAUDE;
-    const key = process.env.ANTHROPIC_API_KEY;
-    if (isMultiRoot() || !adapter || !key) this.skip();
-    api = await getApi();
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-claude-home-'));
-    await useAgent(api, { name: 'claude-real', command: adapter, args: [], env: { HOME: home, ANTHROPIC_API_KEY: key } }, changed);
-    await within('a session', api.newSession(), 120_000);
-  });
-
-  after(async () => {
-    await api?.stopAgent();
-    await changed.restore();
-    if (home) fs.rmSync(home, { recursive: true, force: true });
-  });
+  const claude = realClaudeSuite();
 
   it('keeps the first hunk of an overwrite and reverts the last', async () => {
+    const api = claude();
     const file = inWorkspace('partial/claude.txt');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, 'alpha\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\n');

@@ -7,39 +7,20 @@
 // The model decides what it does, so each step waits generously and checks only what the
 // adapter's wire shapes promise.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AcpNativeApi } from '../../src/extension/api/api';
-import { ChangedSettings, getApi, useAgent } from '../../harness/inHost/extension';
-import { isMultiRoot, waitFor, within } from './support/helpers';
+import { waitFor, within } from './support/helpers';
+import { realClaudeSuite } from './support/realClaude';
 
 describe('plans, compaction and notices with real Claude (opt-in)', function () {
   this.timeout(600_000);
-  let api: AcpNativeApi;
-  let home: string | undefined;
-  const changed = new ChangedSettings();
-
-  before(async function () {
-    const adapter = process.env.ACP_REAL_CLAUDE;
-    const key = process.env.ANTHROPIC_API_KEY;
-    if (isMultiRoot() || !adapter || !key) this.skip();
-    api = await getApi();
-    home = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-claude-home-'));
+  const claude = realClaudeSuite(async (changed, home) => {
     // An MCP server that cannot start: Claude reports it as a notice during the first prompt.
     await changed.set('acpNative.mcpServers', [{ name: 'broken', command: path.join(home, 'no-such-server'), args: [] }]);
     await changed.set('acpNative.permissions.autoApprove', 'never');
-    await useAgent(api, { name: 'claude-real', command: adapter, args: [], env: { HOME: home, ANTHROPIC_API_KEY: key } }, changed);
-    await within('a session', api.newSession(), 120_000);
-  });
-
-  after(async () => {
-    await api?.stopAgent();
-    await changed.restore();
-    if (home) fs.rmSync(home, { recursive: true, force: true });
   });
 
   it('reports the broken MCP server as a notice and the context window as usage', async () => {
+    const api = claude();
     await within('a first prompt', api.prompt('Reply with the single word: ready'), 300_000);
     await waitFor('the notice', () => api.notices().find((n) => n.title.includes('broken')), 60_000);
     const usage = api.contextUsage();
@@ -47,6 +28,7 @@ describe('plans, compaction and notices with real Claude (opt-in)', function () 
   });
 
   it('compacts on /compact: one compaction, completed, with its summary', async () => {
+    const api = claude();
     await within('/compact', api.prompt('/compact'), 300_000);
     const compactions = api.compactions();
     assert.equal(compactions.length, 1, JSON.stringify(compactions));
@@ -55,6 +37,7 @@ describe('plans, compaction and notices with real Claude (opt-in)', function () 
   });
 
   it('ends plan mode with a markdown plan once the plan is approved', async () => {
+    const api = claude();
     const turn = api.prompt(
       'Use plan mode: enter plan mode, write a three-step plan to add a line "planned" to a file notes.txt in this folder, then ask me to approve it with ExitPlanMode. Do not edit anything.',
     );
