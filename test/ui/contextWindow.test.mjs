@@ -8,7 +8,10 @@ import { WAIT, chat, palette, screenshot, sendPrompt, workbenchPage, openWorkben
 
 const AGENT = 'Claude-like agent (plans, compaction)';
 
-/** Waits until the turn ended (the chat says idle). */
+/**
+ * Waits until the chat says idle. Only meaningful once something the turn sent has been seen:
+ * right after Enter the chat may not be busy yet, and idle would pass before the turn began.
+ */
 async function idle() {
   await chat().locator('body[data-activity="idle"]').waitFor({ state: 'attached', timeout: WAIT });
 }
@@ -71,6 +74,8 @@ describe('Chat view: plans, compaction, notices and the context meter (real brow
 
   it('shows a compaction as a divider with its summary folded, and one that never finished as such', async () => {
     await sendPrompt('usage 850000 1000000 0.42');
+    // Compact is refused while a turn runs: wait for this turn's usage, then for its end.
+    await chat().locator('.meter-label', { hasText: '850k / 1M' }).waitFor({ timeout: WAIT });
     await idle();
     await chat().locator('.meter-compact').click();
     const done = chat().locator('.row-compaction .compaction[data-status="completed"]');
@@ -84,6 +89,7 @@ describe('Chat view: plans, compaction, notices and the context meter (real brow
     await idle();
     await sendPrompt('compact-stall');
     await chat().locator('.compaction[data-status="unfinished"]', { hasText: 'did not finish' }).waitFor({ timeout: WAIT });
+    await idle();
     await screenshot('chat-compaction');
   });
 
@@ -102,7 +108,8 @@ describe('Chat view: plans, compaction, notices and the context meter (real brow
     const seen = {};
     for (const [used, level] of /** @type {const} */ ([[500_000, 'normal'], [850_000, 'warning'], [970_000, 'critical']])) {
       await sendPrompt(`usage ${used} 1000000 0.42`);
-      await chat().locator(`.context-meter[data-level="${level}"]`).waitFor({ timeout: WAIT });
+      // The level alone may already hold from before (the compaction leaves the meter normal).
+      await chat().locator(`.context-meter[data-level="${level}"] .meter-label`, { hasText: `${used / 1000}k / 1M` }).waitFor({ timeout: WAIT });
       await idle();
       seen[level] = await meter();
     }

@@ -23,7 +23,7 @@ import {
   repoRoot, resolveCodeServer, selectVSCode, since, startCodeServer, workbenchUrl,
 } from '../../harness/host/codeServer.mjs';
 import { copyWorkspace, parseDuration } from '../../harness/host/workspace.mjs';
-import { ui } from './workbench.mjs';
+import { chat, screenshot, ui } from './workbench.mjs';
 
 const flags = parseCli(
   import.meta.url,
@@ -100,7 +100,14 @@ async function main() {
   await prepareWorkbenchPage(page, { extensionDevelopmentPath: repoRoot });
   Object.assign(ui, { page, workspace: target, url: workbenchUrl({ url: server.url, target, extensionDevelopmentPath: repoRoot }) });
 
-  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, reporter: 'spec', color: false, ...(opts.grep ? { grep: opts.grep } : {}) });
+  const mocha = new Mocha({
+    ui: 'bdd',
+    timeout: 60_000,
+    reporter: 'spec',
+    color: false,
+    ...(opts.grep ? { grep: opts.grep } : {}),
+    rootHooks: { afterEach: reportFailure },
+  });
   const files = process.env.ACP_UI_FILE
     ? [process.env.ACP_UI_FILE]
     : readdirSync(join(repoRoot, 'test/ui')).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => join(repoRoot, 'test/ui', f));
@@ -110,6 +117,23 @@ async function main() {
   log(`browser log: ${runLog}`);
   log(`UI tests took ${since(t0)}`);
   return failures === 0 ? 0 : 1;
+}
+
+/**
+ * After a failed test: what the chat showed, printed (CI keeps only the output), and a screenshot
+ * of the workbench in test-results/screenshots.
+ * @this {import('mocha').Context}
+ */
+async function reportFailure() {
+  const test = this.currentTest;
+  if (test?.state !== 'failed' || !ui.page) return;
+  const name = `FAILED-${test.fullTitle().replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}`;
+  const shown = await chat()
+    .locator('body')
+    .evaluate((body) => `activity=${body.dataset.activity ?? '?'}\n${body.innerText.slice(-2000)}`, undefined, { timeout: 5_000 })
+    .catch((error) => `(the chat could not be read: ${error instanceof Error ? error.message.split('\n')[0] : error})`);
+  log(`the chat after "${test.title}" failed (its last 2,000 characters):\n${shown}`);
+  await screenshot(name).catch(() => undefined);
 }
 
 let code = 1;
