@@ -60,6 +60,21 @@ describe('prompt queue and steering (an agent that serves _session/steering)', f
     await waitFor('the answer', () => agentTexts(api).at(-1) === 'Received: nothing runs');
   });
 
+  it('a prompt sent while a new session starts goes to that session, not queued behind the busy one shown', async () => {
+    const turn = await longTurn(api, 3000);
+    const busy = api.activeSessionId;
+    const starting = api.newSession();
+    const sent = api.prompt('for the new session');
+    const fresh = await within('the new session', starting);
+    assert.notEqual(fresh, busy);
+    assert.deepEqual(api.queue(busy), [], 'nothing queued behind the running turn');
+    assert.equal(await within('the prompt in the new session', sent), 'end_turn');
+    assert.deepEqual(userTexts(api), ['for the new session'], 'the new session got it, as its first prompt');
+    api.setActiveSession(busy ?? '');
+    assert.equal(await within('the long turn', turn.done), 'end_turn');
+    assert.ok(!userTexts(api).includes('for the new session'), 'the busy session never saw it');
+  });
+
   it('Send now on a queued prompt steers it into the running turn', async () => {
     const turn = await longTurn(api, 10_000);
     const queued = api.prompt('now please');

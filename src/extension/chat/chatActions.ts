@@ -190,7 +190,9 @@ export class ChatActions extends Disposable {
       throw error;
     }
     const blocks = this.takeAttached(text);
-    const session = this.deps.sessions.active;
+    // While a new session starts, the prompt is for it (the queues wait for it), not a steer of the
+    // session shown until then.
+    const session = this.deps.verbs.startingSession ? undefined : this.deps.sessions.active;
     if (how === 'send' && session && this.deps.queues.isBusy(session.state.sessionId)) {
       await this.deps.queues.steer(blocks, session.state.sessionId);
       return;

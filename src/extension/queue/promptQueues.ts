@@ -91,7 +91,8 @@ export class PromptQueues extends Disposable {
    * or queues it when a turn runs there; resolves with that prompt's own stop reason.
    */
   async prompt(blocks: acp.ContentBlock[], sessionId?: string): Promise<acp.StopReason> {
-    const target = this.targetOf(sessionId);
+    const starting = this.startingFor(sessionId);
+    const target = starting ? await starting : this.targetOf(sessionId);
     if (target && this.isBusy(target.state.sessionId)) return this.enqueue(target, blocks).done;
     return this.send(blocks, target?.state.sessionId ?? sessionId);
   }
@@ -102,7 +103,8 @@ export class PromptQueues extends Disposable {
    * without steering, or when the steer failed, it is queued (`queued`, with the reason).
    */
   async steer(blocks: acp.ContentBlock[], sessionId?: string): Promise<SteerResult> {
-    const target = this.targetOf(sessionId);
+    const starting = this.startingFor(sessionId);
+    const target = starting ? await starting : this.targetOf(sessionId);
     if (!target || !this.isBusy(target.state.sessionId)) {
       this.sendQuietly(blocks, target?.state.sessionId ?? sessionId);
       return 'sent';
@@ -231,6 +233,16 @@ export class PromptQueues extends Disposable {
 
   // ── Inside ────────────────────────────────────────────────────────────────
 
+  /**
+   * With no session named, while the new session the user asked for starts: that session once up
+   * (else the active one). A prompt typed meanwhile is for it.
+   */
+  private startingFor(sessionId: string | undefined): Promise<SessionRecord | undefined> | undefined {
+    const starting = sessionId === undefined ? this.deps.verbs.startingSession : undefined;
+    return starting?.then((record) => record ?? this.deps.sessions.active);
+  }
+
+  /** The session named, else the active one: decided now, so a prompt queues in the order sent. */
   private targetOf(sessionId: string | undefined): SessionRecord | undefined {
     if (sessionId === undefined) return this.deps.sessions.active;
     const record = this.deps.sessions.session(sessionId);

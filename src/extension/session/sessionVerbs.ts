@@ -106,8 +106,8 @@ export class SessionVerbs {
     const tooLarge = limit === undefined ? undefined : checkPromptSize([{ name: 'The prompt', blocks }], limit);
     if (tooLarge) throw new PromptTooLargeError(tooLarge);
     // Typed while the session the user just asked for starts: it waits for that session rather
-    // than starting one of another agent.
-    const pending = sessionId === undefined && !sessions.active ? await this.starting?.catch(() => undefined) : undefined;
+    // than going to the one shown before or starting one of another agent.
+    const pending = sessionId === undefined ? await this.startingSession : undefined;
     const target = sessionId === undefined ? pending : sessions.session(sessionId);
     if (sessionId !== undefined && !target) throw new Error(`There is no open session ${sessionId}.`);
     if (target?.parent) throw new Error('A subagent takes its work from its parent session: prompt the parent instead.');
@@ -277,12 +277,21 @@ export class SessionVerbs {
       await this.deps.agents.relaunchIfChanged(key);
       return this.deps.signIn.run(key, () => this.newSessionOnce(key, options.show ?? true));
     })();
-    this.starting = started;
+    // Only a session that will be shown: what the user types meanwhile is meant for it.
+    if (options.show ?? true) this.starting = started;
     try {
       return await started;
     } finally {
       if (this.starting === started) this.starting = undefined;
     }
+  }
+
+  /**
+   * The new session the user asked for, while it starts (undefined once it is up or failed):
+   * a prompt typed meanwhile is for it, not for the session shown until then.
+   */
+  get startingSession(): Promise<SessionRecord | undefined> | undefined {
+    return this.starting?.catch(() => undefined);
   }
 
   private async newSessionOnce(agentKey = this.deps.config.defaultAgent, show = true): Promise<SessionRecord> {
