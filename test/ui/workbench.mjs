@@ -60,8 +60,11 @@ export async function runCommand(title) {
   const input = page.locator('.quick-input-widget input.input');
   await input.waitFor({ state: 'visible', timeout: WAIT });
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: WAIT });
-  await page.keyboard.press('Enter');
+  // The row of this command exactly: "ACP: New Session" also matches "ACP: New Session with
+  // Agent…", which the palette lists first once it was run recently.
+  const exactly = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const row = page.locator('.quick-input-widget .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exactly }) }).first();
+  await row.click({ timeout: WAIT });
 }
 
 /**
@@ -100,4 +103,24 @@ export async function sendPrompt(text) {
     if (lines[i]) await box.pressSequentially(lines[i], { delay: 0 });
   }
   await box.press('Enter');
+}
+
+/**
+ * Sends a prompt and waits for its turn to end. The chat saying idle is not enough alone: right
+ * after Enter the prompt may not have reached the session yet, and a wait for idle then passes
+ * before the turn began (a prompt typed next would then steer into it, or land in the session
+ * opened next). So first the prompt's own row, counted by its last line, then idle.
+ * @param {string} text
+ */
+export async function turn(text) {
+  const lastLine = text.split('\n').filter(Boolean).at(-1) ?? text;
+  const rows = chat().locator('.row-user', { hasText: lastLine });
+  const before = await rows.count();
+  await sendPrompt(text);
+  const deadline = Date.now() + WAIT;
+  while ((await rows.count()) <= before) {
+    if (Date.now() > deadline) throw new Error(`the prompt "${lastLine}" never showed in the chat`);
+    await workbenchPage().waitForTimeout(50);
+  }
+  await chat().locator('body[data-activity="idle"]').waitFor({ state: 'attached', timeout: WAIT });
 }
