@@ -23,6 +23,7 @@ import { SessionHistory } from './sessionHistory';
 import { ChatStatusBar } from './statusBar';
 import { EditAndResend, type ResendRestore } from './editAndResend';
 import { pickFromHistory, type HistoryPickEntry } from './historyPicker';
+import { historyTitle } from './model/historySearch';
 
 /** The picker's Export as Markdown: the command's untitled editor (it says what went wrong). */
 async function exportFromHistory(sessionId: string): Promise<void> {
@@ -125,7 +126,7 @@ export class Chat extends Disposable {
     const open = new Set(sessions.topLevel.map((s) => s.state.sessionId));
     const entries: HistoryPickEntry[] = earlier.map((s, i) => ({
       sessionId: s.sessionId,
-      title: s.title || titleOf(s.sessionId) || s.sessionId,
+      title: historyTitle(s.title, titleOf(s.sessionId)),
       updatedAt: s.updatedAt ?? undefined,
       open: open.has(s.sessionId),
       text: texts[i],

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentSessions } from '../session/agentSessions';
 import { Disposable } from '../base/lifecycle';
+import { historyTitle } from './model/historySearch';
 
 export interface RecordedSession {
   sessionId: string;
@@ -60,7 +61,7 @@ export class SessionHistory extends Disposable {
   titled(sessionId: string, title: string | undefined): string | undefined {
     const note = this.notes()[sessionId];
     if (!note) return title;
-    return `${title || this.all().find((s) => s.sessionId === sessionId)?.title || sessionId} ${note}`;
+    return `${historyTitle(title, this.all().find((s) => s.sessionId === sessionId)?.title)} ${note}`;
   }
 
   private notes(): Record<string, string> {

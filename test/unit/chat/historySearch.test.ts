@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { historyDetails, matchSnippet, normalizeQuery, SNIPPET_CHARS } from '../../../src/extension/chat/model/historySearch';
+import { historyDetails, historyTitle, matchSnippet, normalizeQuery, SNIPPET_CHARS, UNTITLED_SESSION } from '../../../src/extension/chat/model/historySearch';
 
 describe('session history search', () => {
   it('finds the query in the conversation whatever its case and line breaks, and shows the words around it', () => {
@@ -35,5 +35,12 @@ describe('session history search', () => {
     ];
     assert.deepEqual(historyDetails('warm', entries), ['make the greeting warmer', undefined, undefined]);
     assert.deepEqual(historyDetails('', entries), [undefined, undefined, undefined]);
+  });
+
+  it("titles a session by the agent's title, else its first prompt recorded here, else Untitled (never its id)", () => {
+    assert.equal(historyTitle('Fix the parser', 'fix it'), 'Fix the parser');
+    assert.equal(historyTitle(null, 'fix it'), 'fix it');
+    assert.equal(historyTitle('  ', undefined), UNTITLED_SESSION);
+    assert.equal(historyTitle(undefined, undefined), 'Untitled session');
   });
 });

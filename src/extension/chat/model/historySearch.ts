@@ -44,3 +44,15 @@ export interface HistoryEntry {
 export function historyDetails(query: string, entries: readonly HistoryEntry[]): (string | undefined)[] {
   return entries.map((e) => matchSnippet(query, e.text));
 }
+
+/** What Session History calls a session nobody titled and nobody prompted yet. */
+export const UNTITLED_SESSION = 'Untitled session';
+
+/**
+ * A session's title in the list: the agent's, else the one recorded here (its first prompt), else
+ * "Untitled session" (an agent may list a session it started before any prompt; its id means
+ * nothing to the user, and the date beside it tells such sessions apart).
+ */
+export function historyTitle(agentTitle: string | null | undefined, recordedTitle: string | undefined): string {
+  return agentTitle?.trim() || recordedTitle?.trim() || UNTITLED_SESSION;
+}
