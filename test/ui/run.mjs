@@ -130,7 +130,10 @@ async function reportFailure() {
   const name = `FAILED-${test.fullTitle().replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}`;
   const shown = await chat()
     .locator('body')
-    .evaluate((body) => `activity=${body.dataset.activity ?? '?'}\n${body.innerText.slice(-2000)}`, undefined, { timeout: 5_000 })
+    .evaluate((node) => {
+      const body = /** @type {HTMLElement} */ (node);
+      return `activity=${body.dataset.activity ?? '?'}\n${body.innerText.slice(-2000)}`;
+    }, undefined, { timeout: 5_000 })
     .catch((error) => `(the chat could not be read: ${error instanceof Error ? error.message.split('\n')[0] : error})`);
   log(`the chat after "${test.title}" failed (its last 2,000 characters):\n${shown}`);
   await screenshot(name).catch(() => undefined);
