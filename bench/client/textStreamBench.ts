@@ -133,7 +133,8 @@ function report(runs: readonly TextRun[], options: TextStreamOptions): void {
             ([on, off]) =>
               `${on}: to settled ${ratio(med(on, (r) => r.settledMs) / med(off, (r) => r.settledMs))}, host CPU ${ratio(med(on, (r) => r.cpuMs) / med(off, (r) => r.cpuMs))}, ` +
               `window CPU ${ratio(med(on, (r) => r.windowCpuMs) / med(off, (r) => r.windowCpuMs))}, longest block ${num(max(on, (r) => r.maxBlockMs))} vs ${num(max(off, (r) => r.maxBlockMs))} ms, ` +
-              `p99 ${num(max(on, (r) => r.p99Ms), 1)} vs ${num(max(off, (r) => r.p99Ms), 1)} ms, patches ${num(med(on, (r) => r.patches))} vs ${num(med(off, (r) => r.patches))}`,
+              `p99 ${num(max(on, (r) => r.p99Ms), 1)} vs ${num(max(off, (r) => r.p99Ms), 1)} ms, patches ${num(med(on, (r) => r.patches))} vs ${num(med(off, (r) => r.patches))}, ` +
+              `last patch drawn ${ratio(med(on, (r) => r.drawnMs ?? NaN) / med(off, (r) => r.drawnMs ?? NaN))}, off the normal cadence ${num(med(on, (r) => r.behindMs))} ms`,
           )
           .join('; ') +
         '.',

@@ -213,6 +213,15 @@ export function packChanges(changes: readonly ChatChange[]): ChatWireChange[] {
   return wire;
 }
 
+/**
+ * Whether a patch only brings text: messages added or grown. Such a patch is not what a window
+ * falls behind on (tool rows are): its late acknowledgement (a long markdown message renders
+ * late) must not slow the chat down, or a text stream settles later than without the loop.
+ */
+export function onlyText(changes: readonly ChatChange[]): boolean {
+  return changes.length > 0 && changes.every((c) => 'append' in c || c.item.kind === 'message');
+}
+
 export function unpackChanges(wire: readonly ChatWireChange[]): ChatChange[] {
   const changes: ChatChange[] = [];
   for (const change of wire) {

@@ -258,6 +258,8 @@ export interface AcpNativeStats {
     tree?: { sessionId: string; calls: number; at: number };
     chat?: { length: number; at: number };
     chatPosted?: number;
+    /** When the webview last acknowledged every patch posted. */
+    chatDrawnAt?: number;
     /** What the Tool Calls view says beside its title while the window catches up ("4,812 calls, showing the newest"). */
     progress?: string;
   };

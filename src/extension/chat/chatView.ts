@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { CHAT_PROTOCOL_VERSION, packChanges, packItem, type ChatElicitation, type ChatStatus, type WebviewToHost } from '../../protocol/chat';
+import { CHAT_PROTOCOL_VERSION, onlyText, packChanges, packItem, type ChatElicitation, type ChatStatus, type WebviewToHost } from '../../protocol/chat';
 import { ChatTranscript, changeBytes, turnsRefreshWait, type PatchOptions } from './model/chatViewModel';
 import { chatStatus } from './model/chatStatus';
 import { switcherEntries, type OpenSession } from '../session/model/openSessions';
@@ -264,7 +264,7 @@ export class ChatView extends Disposable {
       if (patch.changed.length > 0 || patch.more || this.resetComing) {
         this.deps.probes?.count('chat.patch');
         this.resetComing = !!patch.more;
-        const seq = this.deps.pacing?.chatSent(patch.length);
+        const seq = this.deps.pacing?.chatSent(patch.length, onlyText(patch.changed));
         if (seq !== undefined) this.unacknowledged.push({ seq, length: patch.length });
         this.deps.panel.post({
           v: CHAT_PROTOCOL_VERSION,

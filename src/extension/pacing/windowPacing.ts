@@ -23,6 +23,8 @@ export interface WindowShown {
   readonly chat?: { readonly length: number; readonly at: number };
   /** The list length of the last chat patch posted. */
   readonly chatPosted?: number;
+  /** When the webview last acknowledged every patch posted (a streamed text drawn to its end). */
+  readonly chatDrawnAt?: number;
 }
 
 /**
@@ -50,6 +52,8 @@ export class WindowPacing extends Disposable {
   private shownTree: WindowShown['tree'];
   private shownChat: WindowShown['chat'];
   private chatPosted: number | undefined;
+  private chatLastSeq = 0;
+  private chatDrawnAt: number | undefined;
 
   constructor(settings: { adaptToWindowLag(): boolean }) {
     super();
@@ -81,16 +85,21 @@ export class WindowPacing extends Disposable {
     if (this.enabled && !this.timer) this.startSampling();
   }
 
-  /** A chat patch bringing the list to `length` items was posted; returns the number its acknowledgement names. */
-  chatSent(length: number): number {
+  /**
+   * A chat patch bringing the list to `length` items was posted; returns the number its
+   * acknowledgement names. A patch of text only (`onlyText`) is not timed: the lag is the rows'.
+   */
+  chatSent(length: number, textOnly = false): number {
     this.activity();
     this.chatPosted = length;
-    return this.chat.sent(performance.now());
+    this.chatLastSeq = this.chat.sent(performance.now(), !textOnly);
+    return this.chatLastSeq;
   }
 
   chatAcknowledged(seq: number, length: number | undefined): void {
     const now = performance.now();
     this.chat.answered(seq, now);
+    if (seq >= this.chatLastSeq) this.chatDrawnAt = now;
     if (length !== undefined && length !== this.shownChat?.length) this.shownChat = { length, at: now };
   }
 
@@ -128,6 +137,7 @@ export class WindowPacing extends Disposable {
       ...(this.shownTree ? { tree: this.shownTree } : {}),
       ...(this.shownChat ? { chat: this.shownChat } : {}),
       ...(this.chatPosted !== undefined ? { chatPosted: this.chatPosted } : {}),
+      ...(this.chatDrawnAt !== undefined ? { chatDrawnAt: this.chatDrawnAt } : {}),
     };
   }
 

@@ -100,6 +100,19 @@ describe('Response lag of the window', () => {
     assert.equal(lag.lagAt(500 + ANSWER_STALE_MS), 0);
   });
 
+  it('does not wait for what is sent untimed, and an answer to it still answers what came before', () => {
+    const lag = new ResponseLag();
+    lag.sent(0);
+    const text = lag.sent(100, false);
+    assert.equal(lag.pending, 1);
+    lag.answered(text, 150);
+    assert.equal(lag.pending, 0);
+    assert.equal(lag.lagAt(150), 150);
+    lag.sent(1000, false);
+    // Untimed and unanswered: the window is not behind on it, however long it takes.
+    assert.equal(lag.lagAt(3000), 0);
+  });
+
   it('ignores answers to messages it forgot (the webview started over)', () => {
     const lag = new ResponseLag();
     const seq = lag.sent(0);

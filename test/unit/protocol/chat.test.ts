@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { CHAT_PROTOCOL_VERSION as v, MAX_PROMPT_CHARS, packChanges, packItem, parseHostMessage, parseWebviewMessage, unpackChanges, unpackItem, type ChatChange, type ChatItem } from '../../../src/protocol/chat';
+import { CHAT_PROTOCOL_VERSION as v, MAX_PROMPT_CHARS, onlyText, packChanges, packItem, parseHostMessage, parseWebviewMessage, unpackChanges, unpackItem, type ChatChange, type ChatItem } from '../../../src/protocol/chat';
 
 describe('chat protocol', () => {
   describe('messages from the webview', () => {
@@ -184,5 +184,15 @@ describe('chat protocol', () => {
     assert.ok(parseHostMessage({ v, type: 'progress', text: '4,812 calls, showing the newest' }).ok);
     assert.ok(parseHostMessage({ v, type: 'progress', text: null }).ok);
     assert.equal(parseHostMessage({ v, type: 'progress', text: 4812 }).ok, false);
+  });
+
+  it('tells a patch of text only (messages added or grown) from one that brings rows', () => {
+    const agent: ChatItem = { kind: 'message', role: 'agent', text: 'Hi', attachments: [] };
+    const tool: ChatItem = { kind: 'toolCall', toolCallId: 't1', title: 'Read a.ts', icon: 'file', status: 'pending' };
+    assert.equal(onlyText([{ index: 3, append: ' there' }]), true);
+    assert.equal(onlyText([{ index: 4, item: agent }, { index: 3, append: '!' }]), true);
+    assert.equal(onlyText([{ index: 3, append: '!' }, { index: 4, item: tool }]), false);
+    // An empty patch (the rest of a cut reset) is the window's work to answer.
+    assert.equal(onlyText([]), false);
   });
 });

@@ -24,10 +24,13 @@ export class ResponseLag {
   private last: { delayMs: number; at: number } | undefined;
   private nextSeq = 1;
 
-  /** Something was sent at `now`; returns its number (the answer names it). */
-  sent(now: number): number {
+  /**
+   * Something was sent at `now`; returns its number (the answer names it). What is not `timed`
+   * gets a number but no wait: its answer counts as the answer of what was timed before it.
+   */
+  sent(now: number, timed = true): number {
     const seq = this.nextSeq++;
-    this.waiting.push({ seq, at: now });
+    if (timed) this.waiting.push({ seq, at: now });
     return seq;
   }
 
