@@ -149,7 +149,7 @@ export class AcpNative extends Disposable {
     const credentials = this._register(new SignInCredentials(extensionContext.secrets));
     this.llmApiKey = this._register(new LlmApiKey(extensionContext.secrets));
     const added = new AddedAgents(extensionContext.globalState);
-    this.actionLogActions = new ActionLogActions({ capture: actionLog, scratch, log, checkpoints });
+    this.actionLogActions = this._register(new ActionLogActions({ capture: actionLog, scratch, log, checkpoints }));
     const partialApprovals = (this.partialApprovals = this._register(
       new PartialApprovals({
         log,

@@ -51,6 +51,44 @@ describe('action log: review every agent edit', function () {
     assert.equal(changeOf(file)?.status, 'partial');
   });
 
+  it('re-applies an undone hunk from its lens as the agent wrote it, and leaves one edited since the undo alone', async () => {
+    const file = inWorkspace('src/log-reapply.txt');
+    const original = numbered(40);
+    fs.writeFileSync(file, original);
+    await prompt(`edit-lines ${file} 5,20,35`);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    await suite.api.undoHunk(file, 1);
+    await suite.api.undoHunk(file, 2);
+    await waitFor('the document to show the undos', () => doc.getText() === edited(original, [5]));
+    const reapplyLenses = async (count: number) => {
+      let found: vscode.CodeLens[] = [];
+      for (let tries = 0; tries < 100 && found.length !== count; tries++) {
+        const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+        found = lenses.filter((l) => l.command?.title.endsWith(': Re-apply'));
+        if (found.length !== count) await new Promise((r) => setTimeout(r, 50));
+      }
+      return found;
+    };
+    // One lens over each undone hunk, where its restored lines stand; Keep / Undo still over the pending one.
+    const lenses = await reapplyLenses(2);
+    assert.deepEqual(lenses.map((l) => [l.range.start.line, l.command?.title]), [[19, 'Undone agent hunk +1 −1: Re-apply'], [34, 'Undone agent hunk +1 −1: Re-apply']]);
+
+    // The user edits the line the undo of hunk 3 put back: that hunk is not re-applied over it.
+    await editor.edit((e) => e.replace(doc.lineAt(34).range, 'my own line 35'));
+    await doc.save();
+    const [second, third] = lenses;
+    await vscode.commands.executeCommand(second?.command?.command ?? '', ...(second?.command?.arguments ?? []));
+    await vscode.commands.executeCommand(third?.command?.command ?? '', ...(third?.command?.arguments ?? []));
+    assert.equal(fs.readFileSync(file, 'utf8'), edited(original, [5, 20]).replace('line 35\n', 'my own line 35\n'));
+    assert.deepEqual(changeOf(file)?.hunkStates, ['pending', 'kept', 'undone']);
+    const left = await suite.api.reapplyHunk(file, 2);
+    assert.deepEqual([left.reapplied, left.conflicts], [[], [2]]);
+    // Undo acts on the re-applied hunk as on any hunk.
+    assert.deepEqual((await suite.api.undoHunk(file, 1)).undone, [1]);
+    assert.equal(fs.readFileSync(file, 'utf8'), edited(original, [5]).replace('line 35\n', 'my own line 35\n'));
+  });
+
   it('walks the hunks from the keyboard: next / previous hunk, Undo and Keep at the cursor', async () => {
     const file = inWorkspace('src/log-keys.txt');
     const original = numbered(40);

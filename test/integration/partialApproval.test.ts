@@ -115,6 +115,47 @@ describe('partial approval: an agent writing to disk itself (Claude-like Write)'
     assert.match(item.description ?? '', /2 of 3 hunks kept$/);
   });
 
+  it('re-applies the reverted hunk from Review: the row offers it, the file holds all three, the agent hears it', async () => {
+    const file = freshFile('partial/reapply.txt', BEFORE);
+    const turn = api.prompt(`write-file ${file}\n${JSON.stringify(AFTER)}`);
+    const q = await question(api);
+    api.answerPermission(q.id, 'allow_once', { keepHunks: [0, 2] });
+    const outcome = await outcomeOf(api, file);
+    assert.equal(outcome.status, 'applied', outcome.note);
+    await within('the turn', turn);
+    assert.equal(fs.readFileSync(file, 'utf8'), KEPT_1_3);
+
+    // The Review row offers Re-apply Undone Hunks (its menu entry's `when` matches the row).
+    const find = (items: RenderedTreeItem[]): RenderedTreeItem | undefined => items.map((c) => (c.label === 'partial/reapply.txt' ? c : find(c.children))).find(Boolean);
+    const row = await waitFor('the Review row', () => find(api.sessionTree()?.children ?? []), 15_000, () => JSON.stringify(api.sessionTree()));
+    const menus = (vscode.extensions.getExtension('acp-native.acp-native')?.packageJSON as { contributes: { menus: Record<string, { command: string; when?: string }[]> } }).contributes.menus;
+    const when = menus['view/item/context']?.find((m) => m.command === 'acpNative.review.reapply')?.when ?? '';
+    const regex = /viewItem =~ \/(.+)\/$/.exec(when)?.[1];
+    assert.ok(regex && new RegExp(regex).test(row.contextValue ?? ''), `${row.contextValue} against ${when}`);
+
+    // Re-applied from the row as the menu runs it (the row's node): hunk 2 is back as the agent wrote it, and kept.
+    await vscode.commands.executeCommand('acpNative.review.reapply', row.command?.arguments[0]);
+    assert.equal(fs.readFileSync(file, 'utf8'), AFTER);
+    const change = api.changes().filter((c) => c.path === file).at(-1);
+    assert.deepEqual(change?.hunkStates, ['kept', 'kept', 'kept']);
+    const after = await waitFor('the row without Re-apply', () => {
+      const now = find(api.sessionTree()?.children ?? []);
+      return now && !new RegExp(regex).test(now.contextValue ?? '') && now;
+    });
+    assert.match(after.description ?? '', /kept$/);
+    const notice = await waitFor('the card', () => api.notices().find((n) => n.title === 'partial/reapply.txt: hunk 2 re-applied from Review'));
+    assert.match(notice.description ?? '', /told with your next prompt/);
+
+    // Undo acts on it as on any hunk, and the agent hears of the re-apply with the next prompt.
+    assert.deepEqual((await api.undoHunk(file, 1)).undone, [1]);
+    assert.equal(fs.readFileSync(file, 'utf8'), KEPT_1_3);
+    assert.deepEqual((await api.reapplyHunk(file, 1)).reapplied, [1]);
+    assert.equal(fs.readFileSync(file, 'utf8'), AFTER);
+    await within('the next prompt', api.prompt('carry on'));
+    const prompts = (await askAgent<{ prompts: string[] }>(api, 'prompts?')).prompts;
+    assert.match(prompts.at(-1) ?? '', /re-applied from Review part of your edit of partial\/reapply\.txt[\s\S]*-five\n\+FIVE[\s\S]*carry on$/);
+  });
+
   it('keeps CRLF line endings byte for byte (the agent writes no BOM, so none comes back)', async () => {
     const crlf = (s: string) => s.replace(/\n/g, '\r\n');
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);

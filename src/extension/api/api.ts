@@ -90,6 +90,12 @@ export interface AcpNativeApi {
   keepHunk(path: string, index: number): boolean;
   /** Undoes one hunk of the latest change of a file, unless the user changed its lines since. */
   undoHunk(path: string, index: number): Promise<HunkUndoResult>;
+  /**
+   * Re-applies one undone hunk of the latest change of a file (a hunk undone in Review, or reverted
+   * by a partial approval) as the agent wrote it, and keeps it; unless the user changed the lines
+   * its undo put back.
+   */
+  reapplyHunk(path: string, index: number): Promise<HunkReapplyResult>;
   /** Undoes every agent change of that turn (index of its user message) and later ones, newest first. */
   restoreCheckpoint(turn: number): Promise<CheckpointRestore>;
   /**
@@ -327,6 +333,13 @@ export interface HunkUndoResult {
   refused?: string;
 }
 
+export interface HunkReapplyResult {
+  reapplied: number[];
+  /** Hunks left alone: the lines their undo put back changed since. */
+  conflicts: number[];
+  refused?: string;
+}
+
 export interface CheckpointRestore {
   files: string[];
   conflicts: { path: string; hunks: number[] }[];
@@ -359,6 +372,8 @@ export interface RenderedTreeItem {
   description?: string;
   icon?: string;
   command?: { command: string; arguments: unknown[] };
+  /** What the view's menus match (`viewItem` in a `when` clause). */
+  contextValue?: string;
   children: RenderedTreeItem[];
 }
 

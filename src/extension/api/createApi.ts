@@ -124,6 +124,10 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
       const { sessionId, change } = latestChange(acp, path);
       return acp.actionLogActions.undo(sessionId, change.id, [index]);
     },
+    reapplyHunk: async (path, index) => {
+      const { sessionId, change } = latestChange(acp, path);
+      return acp.actionLogActions.reapply(sessionId, change.id, [index]);
+    },
     restoreCheckpoint: async (turn) => {
       const sessionId = acp.sessions.active?.state.sessionId;
       if (!sessionId) throw new Error('There is no active session.');
@@ -282,6 +286,7 @@ function treeItem(acp: AcpNative, node: TreeNode): RenderedTreeItem {
     ...(typeof item.description === 'string' ? { description: item.description } : {}),
     ...(item.iconPath instanceof vscode.ThemeIcon ? { icon: item.iconPath.id } : {}),
     ...(item.command ? { command: { command: item.command.command, arguments: item.command.arguments ?? [] } } : {}),
+    ...(item.contextValue ? { contextValue: item.contextValue } : {}),
     children: acp.tree.children(node).map((child) => treeItem(acp, child)),
   };
 }

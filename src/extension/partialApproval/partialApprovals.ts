@@ -22,6 +22,7 @@ import {
   partialMessage,
   proposalOf,
   rejectedOf,
+  reappliedMessage,
   rejectMessage,
   type Proposal,
   type ProposedDiff,
@@ -140,6 +141,7 @@ export class PartialApprovals extends Disposable {
         for (const plan of this.plans) if (plan.record.sessionId === sessionId && !plan.viaFs) void this.check(plan, undefined);
       }),
     );
+    this._register(deps.actions.onDidReapply(({ sessionId, change, reapplied }) => void this.reapplied(sessionId, change, reapplied)));
     this._register({ dispose: () => this.plans.forEach((p) => clearTimeout(p.timer)) });
     // A closed session's notes would never be sent.
     this._register(
@@ -348,6 +350,31 @@ export class PartialApprovals extends Disposable {
     this.changeEmitter.fire();
     const title = question.toolCall.title ?? 'the tool call';
     void this.tellAndNote(record, rejectMessage(title, reason), `Rejected ${title}: ${oneLine(reason)}`);
+  }
+
+  /**
+   * Hunks of a change were re-applied from Review: when they are hunks a partial approval of that
+   * change reverted, the agent was told they are gone and must hear they are back.
+   */
+  private async reapplied(logSessionId: string, change: FileChange, reapplied: readonly number[]): Promise<void> {
+    const record = [...this.records]
+      .reverse()
+      .find((r) => r.status === 'applied' && r.reverted.length > 0 && this.deps.sessions.rootOf(r.sessionId) === logSessionId && change.toolCallIds.includes(r.toolCallId));
+    if (!record) return;
+    const file = fileDisplayPath(change.path);
+    const message = reappliedMessage(file, this.deps.capture.view(change).hunks, reapplied);
+    let told: string;
+    try {
+      told = await this.tell(record.sessionId, message);
+    } catch (error) {
+      told = `the agent could not be told (${errorMessage(error)})`;
+    }
+    const session = this.deps.sessions.session(record.sessionId);
+    if (!session) return;
+    await this.deps.sessions.settled(record.sessionId);
+    session.state.apply({ sessionUpdate: 'notice', severity: 'info', title: `${file}: ${hunkList(reapplied)} re-applied from Review`, description: `${capitalize(told)}.` });
+    session.state.flushNow();
+    this.deps.log.info(`Partial approval of ${record.path}: ${hunkList(reapplied)} re-applied from Review; ${told}`);
   }
 
   /** Tells the agent, then puts the outcome on the card (a notice under the call in the chat). */

@@ -3,7 +3,7 @@ import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import { decodeText, encodeText } from './model/actionHunks';
 import { snapshotText, viewOf, type FileChange, type Snapshot } from './model/actionLog';
-import { mergedPerHunk, planRestore, planUndo, planWholeUndo, restoreFiles, type FileFingerprint, type UndoPlan } from './model/undoPlan';
+import { mergedPerHunk, planReapply, planRestore, planUndo, planWholeUndo, restoreFiles, type FileFingerprint, type UndoAction } from './model/undoPlan';
 import type { Logger } from '../base/log';
 import { fileDisplayPath } from '../workspace/titles';
 import type { ActionLogCapture } from './actionLogCapture';
@@ -13,6 +13,7 @@ import { currentFile, readSnapshotSync } from './snapshotFiles';
 import { openDocumentOf } from '../workspace/workspaceText';
 import type { ScratchDocuments } from '../workspace/scratchDocuments';
 import type { Checkpoints, WorkspaceRestore } from '../checkpoints/checkpoints';
+import { Disposable } from '../base/lifecycle';
 
 /** How long an open document may take to show what is on disk before we write the disk instead. */
 const RELOAD_WAIT_MS = 3000;
@@ -23,6 +24,15 @@ export interface UndoOutcome {
   /** Hunks left alone: the user (or a later turn) changed their lines after the agent. */
   conflicts: number[];
   /** Why nothing could be undone. */
+  refused?: string;
+}
+
+export interface ReapplyOutcome {
+  /** Hunks re-applied (indexes in the change): kept now. */
+  reapplied: number[];
+  /** Hunks left alone: the user changed the lines their undo put back. */
+  conflicts: number[];
+  /** Why nothing could be re-applied. */
   refused?: string;
 }
 
@@ -64,13 +74,18 @@ export interface RestoreResult {
  * through the editor (an undoable edit) where a document is open, exact bytes on disk otherwise.
  * A document's unsaved text is never overwritten: undo edits it in place and leaves it unsaved.
  */
-export class ActionLogActions {
+export class ActionLogActions extends Disposable {
+  private readonly reapplyEmitter = this._register(new vscode.EventEmitter<{ readonly sessionId: string; readonly change: FileChange; readonly reapplied: readonly number[] }>());
+  /** Undone hunks of a change were re-applied (a partial approval tells the agent). */
+  readonly onDidReapply = this.reapplyEmitter.event;
   /** The last checkpoint restore, so it can itself be undone. */
   private lastRestore: RestorePoint | undefined;
   /** While a checkpoint restore runs: the whole-file changes it undoes (their copies stay for Undo Restore). */
   private restoringLarge: FileChange[] | undefined;
 
-  constructor(private readonly deps: { capture: ActionLogCapture; scratch: ScratchDocuments; log: Logger; checkpoints?: Checkpoints }) {}
+  constructor(private readonly deps: { capture: ActionLogCapture; scratch: ScratchDocuments; log: Logger; checkpoints?: Checkpoints }) {
+    super();
+  }
 
   private get log() {
     return this.deps.capture.log;
@@ -120,6 +135,24 @@ export class ActionLogActions {
     const outcome = await this.carryOut(change, indexes);
     this.deps.capture.changed(sessionId);
     return outcome;
+  }
+
+  /**
+   * Re-applies undone hunks of a change (all of them when `indexes` is omitted): Undo taken back,
+   * the hunks as the agent wrote them, kept. A hunk whose restored lines the user changed since
+   * is left alone, as Undo leaves a hunk the user changed.
+   */
+  async reapply(sessionId: string, changeId: number, indexes?: number[]): Promise<ReapplyOutcome> {
+    await this.deps.capture.beforesSettled();
+    const change = this.change(sessionId, changeId);
+    const view = this.deps.capture.view(change);
+    const plan = view.wholeFile ? planReapply(change, { kind: 'absent' }, indexes, view) : planReapply(change, currentFile(change.path, await openDocumentOf(change.path)), indexes, view);
+    await this.apply(change.path, plan.action);
+    for (const i of plan.reapplied) change.hunkStates[i] = 'kept';
+    if (plan.conflicts.length) this.deps.log.info(`Action log: left ${plan.conflicts.length} undone hunk(s) of ${change.path} alone: changed since the undo`);
+    this.deps.capture.changed(sessionId);
+    if (plan.reapplied.length) this.reapplyEmitter.fire({ sessionId, change, reapplied: [...plan.reapplied] });
+    return { reapplied: [...plan.reapplied], conflicts: [...plan.conflicts], ...(plan.refused ? { refused: plan.refused } : {}) };
   }
 
   /**
@@ -313,7 +346,7 @@ export class ActionLogActions {
     const current = currentFile(change.path, await openDocumentOf(change.path));
     // The hunks the user saw (cached while before and after stand), not computed once more.
     const plan = planUndo(change, current, indexes, this.deps.capture.view(change));
-    await this.apply(change.path, plan);
+    await this.apply(change.path, plan.action);
     if (plan.action.type === 'restore' && change.beforeUnsaved !== undefined) {
       // The agent wrote over unsaved text with the user's leave: it comes back, unsaved.
       await this.waitForDocument(change.path, plan.action.text);
@@ -345,7 +378,7 @@ export class ActionLogActions {
       this.deps.log.info(`Action log: no undo of ${change.path}: ${plan.refused}`);
       return { undone: [], conflicts: [], refused: plan.refused };
     }
-    await this.apply(change.path, plan);
+    await this.apply(change.path, plan.action);
     for (const i of plan.undone) change.hunkStates[i] = 'undone';
     if (plan.undone.length) {
       if (this.restoringLarge) this.restoringLarge.push(change);
@@ -361,8 +394,7 @@ export class ActionLogActions {
     await fs.promises.copyFile(this.deps.capture.large.copyPath(blob), path);
   }
 
-  private async apply(path: string, plan: UndoPlan): Promise<void> {
-    const action = plan.action;
+  private async apply(path: string, action: UndoAction): Promise<void> {
     switch (action.type) {
       case 'none':
         return;
@@ -428,7 +460,7 @@ export class ActionLogActions {
     this.deps.capture.markOwn(path);
     const edit = new vscode.WorkspaceEdit();
     edit.replace(doc.uri, new vscode.Range(doc.positionAt(start), doc.positionAt(old.length - end)), text.slice(start, text.length - end));
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`The undo of ${fileDisplayPath(path)} was not applied.`);
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`The edit of ${fileDisplayPath(path)} was not applied.`);
     if (save && !(await doc.save())) throw new Error(`${fileDisplayPath(path)} could not be saved.`);
   }
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Probes } from '../base/probes';
-import { placeHunks } from './model/actionHunks';
+import { placeHunks, placeUndone } from './model/actionHunks';
 import { snapshotText, type FileChange } from './model/actionLog';
 import { lensesMayChange } from './model/lensRefresh';
 import type { ActionLogCapture } from './actionLogCapture';
@@ -8,12 +8,16 @@ import { Disposable } from '../base/lifecycle';
 
 export const KEEP_HUNK_COMMAND = 'acpNative.actionLog.keepHunk';
 export const UNDO_HUNK_COMMAND = 'acpNative.actionLog.undoHunk';
+export const REAPPLY_HUNK_COMMAND = 'acpNative.actionLog.reapplyHunk';
+const REAPPLY_COMMAND = 'acpNative.review.reapply';
 /** Changes of the log this close together refresh the lenses once. */
 const LENS_REFRESH_MS = 50;
 
 /**
  * Keep and Undo over each of the agent's hunks, in the real file — so also on the editable side of
  * the diff editors. A hunk whose lines the user changed since says so instead of offering Undo.
+ * An undone hunk offers Re-apply while its change is still reviewed (hunks pending, or its turn
+ * the session's latest): Undo can be taken back.
  */
 export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
@@ -81,12 +85,29 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
     const lenses: vscode.CodeLens[] = [];
     const pending = change.hunkStates.filter((s) => s === 'pending').length;
     const top = new vscode.Range(0, 0, 0, 0);
-    lenses.push(
-      new vscode.CodeLens(top, { title: `Agent change, prompt ${change.turn + 1}: ${pending} of ${view.hunks.length} hunks to review`, command: '' }),
-      new vscode.CodeLens(top, { title: 'Keep All', command: 'acpNative.review.keep', arguments: [{ sessionId, changeId: change.id }] }),
-      new vscode.CodeLens(top, { title: 'Undo All', command: 'acpNative.review.undo', arguments: [{ sessionId, changeId: change.id }] }),
-    );
+    const undone = change.hunkStates.flatMap((state, index) => (state === 'undone' ? [index] : []));
+    const target = { sessionId, changeId: change.id };
+    lenses.push(new vscode.CodeLens(top, { title: `Agent change, prompt ${change.turn + 1}: ${pending} of ${view.hunks.length} hunks to review${undone.length ? `, ${undone.length} undone` : ''}`, command: '' }));
+    if (pending > 0) {
+      lenses.push(
+        new vscode.CodeLens(top, { title: 'Keep All', command: 'acpNative.review.keep', arguments: [target] }),
+        new vscode.CodeLens(top, { title: 'Undo All', command: 'acpNative.review.undo', arguments: [target] }),
+      );
+    }
+    if (undone.length > 1) lenses.push(new vscode.CodeLens(top, { title: 'Re-apply All Undone', command: REAPPLY_COMMAND, arguments: [target] }));
+    const undonePlaces = undone.length > 0 ? placeUndone(after.text, doc.getText(), view.hunks, undone) : undefined;
     view.hunks.forEach((hunk, index) => {
+      const undonePlace = undonePlaces?.get(index);
+      if (undonePlace) {
+        const line = Math.min(undonePlace.ok ? undonePlace.start : hunk.newStart, Math.max(0, doc.lineCount - 1));
+        const range = new vscode.Range(line, 0, line, 0);
+        lenses.push(
+          undonePlace.ok
+            ? new vscode.CodeLens(range, { title: `Undone agent hunk +${hunk.newLines.length} −${hunk.oldLines.length}: Re-apply`, command: REAPPLY_HUNK_COMMAND, arguments: [sessionId, change.id, index] })
+            : new vscode.CodeLens(range, { title: 'Undone agent hunk: edited since, not re-applied', command: '' }),
+        );
+        return;
+      }
       if (change.hunkStates[index] !== 'pending') return;
       const place = places[index];
       const line = Math.min(place.ok ? place.start : hunk.newStart, Math.max(0, doc.lineCount - 1));
@@ -104,13 +125,19 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
     return lenses;
   }
 
-  /** The latest change of the file with hunks still to review, the active session's first. */
+  /**
+   * The latest change of the file still reviewed, the active session's first: with hunks to
+   * review, or with hunks undone in the session's latest turn (they may be re-applied).
+   */
   private changeOf(path: string): { sessionId: string; change: FileChange } | undefined {
+    const log = this.deps.capture.log;
     const active = this.deps.activeSessionId();
-    const ids = [...(active ? [active] : []), ...this.deps.capture.log.sessionIds().filter((id) => id !== active)];
+    const ids = [...(active ? [active] : []), ...log.sessionIds().filter((id) => id !== active)];
     for (const sessionId of ids) {
-      const change = this.deps.capture.log.latestOf(sessionId, path);
-      if (change?.after && change.hunkStates.includes('pending')) return { sessionId, change };
+      const change = log.latestOf(sessionId, path);
+      if (!change?.after) continue;
+      if (change.hunkStates.includes('pending')) return { sessionId, change };
+      if (change.turn === log.currentTurn(sessionId) && change.hunkStates.includes('undone')) return { sessionId, change };
     }
     return undefined;
   }

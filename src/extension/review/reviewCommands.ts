@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { summaryText } from './model/actionLog';
 import { fileDisplayPath } from '../workspace/titles';
 import type { ActionLogCapture } from './actionLogCapture';
-import type { ActionLogActions, RestoreResult, UndoOutcome } from './actionLogActions';
+import type { ActionLogActions, ReapplyOutcome, RestoreResult, UndoOutcome } from './actionLogActions';
 import { realPath } from './snapshotFiles';
 import type { CommandTable } from '../base/commandTable';
 import type { HunkLenses } from './hunkLenses';
@@ -54,6 +54,16 @@ const REVIEW_COMMANDS: Record<string, ReviewCommand> = {
     if ('changeId' in target) return reportUndo([await acp.actionLogActions.undo(target.sessionId, target.changeId)]);
     return reportUndo(await acp.actionLogActions.undoTurn(target.sessionId, target.turn));
   },
+  // A file's row in Review, or its lens: every undone hunk of that change back as the agent wrote it.
+  'acpNative.review.reapply': async (acp, first, second) => {
+    const target = actionLogTarget(acp, reviewTarget(acp, first, second));
+    if (target === undefined) return undefined;
+    if ('changeId' in target) return reportReapply([await acp.actionLogActions.reapply(target.sessionId, target.changeId)]);
+    const changes = acp.actionLog.log.changes(target.sessionId).filter((c) => c.turn === target.turn && c.hunkStates.includes('undone'));
+    const outcomes: ReapplyOutcome[] = [];
+    for (const change of changes) outcomes.push(await acp.actionLogActions.reapply(target.sessionId, change.id));
+    return reportReapply(outcomes);
+  },
   // A subagent's node in the Tool Calls tree: its changes (and its own subagents') alone.
   'acpNative.undoSubagentChanges': async (acp, target) => {
     const sessionId = typeof target === 'string' ? target : (target as { sessionId?: unknown } | undefined)?.sessionId;
@@ -63,6 +73,8 @@ const REVIEW_COMMANDS: Record<string, ReviewCommand> = {
   'acpNative.actionLog.keepHunk': (acp, sessionId, changeId, index) => acp.actionLogActions.keepHunk(String(sessionId), Number(changeId), Number(index)),
   'acpNative.actionLog.undoHunk': async (acp, sessionId, changeId, index) =>
     reportUndo([await acp.actionLogActions.undo(String(sessionId), Number(changeId), [Number(index)])]),
+  'acpNative.actionLog.reapplyHunk': async (acp, sessionId, changeId, index) =>
+    reportReapply([await acp.actionLogActions.reapply(String(sessionId), Number(changeId), [Number(index)])]),
   // The keyboard's way through the agent's hunks in the active editor (the lenses' Keep / Undo).
   'acpNative.actionLog.nextHunk': (acp) => moveToHunk(acp, 1),
   'acpNative.actionLog.previousHunk': (acp) => moveToHunk(acp, -1),
@@ -178,6 +190,15 @@ function reportUndo(outcomes: UndoOutcome[]): UndoOutcome[] {
   const refused = outcomes.find((o) => o.refused)?.refused;
   if (conflicts) void vscode.window.showWarningMessage(`Left ${conflicts} ${conflicts === 1 ? 'hunk' : 'hunks'} alone: changed after the agent's edit.`);
   else if (refused) void vscode.window.showWarningMessage(`Nothing undone: ${refused}.`);
+  return outcomes;
+}
+
+/** Says which undone hunks were left alone (the user changed them since the undo), and why nothing was re-applied when nothing was. */
+function reportReapply(outcomes: ReapplyOutcome[]): ReapplyOutcome[] {
+  const conflicts = outcomes.reduce((n, o) => n + o.conflicts.length, 0);
+  const refused = outcomes.find((o) => o.refused)?.refused;
+  if (conflicts) void vscode.window.showWarningMessage(`Left ${conflicts} undone ${conflicts === 1 ? 'hunk' : 'hunks'} alone: changed after the undo.`);
+  else if (refused) void vscode.window.showWarningMessage(`Nothing re-applied: ${refused}.`);
   return outcomes;
 }
 

@@ -10,6 +10,7 @@ import {
   matchingHunks,
   partialMessage,
   proposalOf,
+  reappliedMessage,
   rejectedOf,
   rejectMessage,
   type FileNow,
@@ -147,6 +148,13 @@ describe('partial approval: choices, the write and the message', () => {
     assert.doesNotMatch(message, /Hunk 1 \(/);
     assert.match(message, /Do not re-apply the reverted parts unless asked/);
     assert.equal(rejectMessage('Edit a.txt', '  not\nthis  way '), 'The user rejected "Edit a.txt". Their reason: not this way');
+  });
+
+  it('tells the agent which reverted hunks the user re-applied, with their text', () => {
+    const message = reappliedMessage('src/a.txt', computeHunks(BEFORE, AFTER), [1]);
+    assert.match(message, /^The user re-applied from Review part of your edit of src\/a\.txt that had been reverted/);
+    assert.match(message, /Hunk 2 \(lines 5–5 of your version\):\n```diff\n-five\n\+FIVE\n```/);
+    assert.doesNotMatch(message, /Hunk [13] \(/);
   });
 
   it('holds notes for the next prompt until taken', () => {

@@ -128,7 +128,9 @@ export function reviewFileItem(node: NodeOf<'reviewFile'>, view: FileChangeView 
   if (view?.reason) item.tooltip = view.reason;
   item.command = { command: 'acpNative.review.openFile', title: 'Compare', arguments: [node] };
   const reviewable = view?.status === 'pending' || view?.status === 'partial';
-  item.contextValue = `acpNative.reviewFile.${reviewable ? 'pending' : (view?.status ?? 'gone')}`;
+  // `.undone`: it has undone hunks to re-apply (Re-apply Undone Hunks). A file over 2 MB has none to re-apply.
+  const reapplicable = view !== undefined && !view.wholeFile && view.status !== 'no-undo' && view.change.hunkStates.includes('undone');
+  item.contextValue = `acpNative.reviewFile.${reviewable ? 'pending' : (view?.status ?? 'gone')}${reapplicable ? '.undone' : ''}`;
   return item;
 }
 

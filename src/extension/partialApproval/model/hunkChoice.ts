@@ -158,6 +158,18 @@ export function partialMessage(file: string, edit: ProposedEdit, keep: readonly 
   ].join('\n\n');
 }
 
+/**
+ * What the agent is told when the user re-applies, from Review, hunks it was told were reverted:
+ * the file holds them now, as it proposed them (numbered as in the file's change, from 1).
+ */
+export function reappliedMessage(file: string, hunks: readonly LineHunk[], indexes: readonly number[]): string {
+  return [
+    `The user re-applied from Review part of your edit of ${file} that had been reverted: the file now contains it as you proposed.`,
+    ...indexes.map((i) => hunkText(hunks[i] as LineHunk, i)),
+    'Read the file again before editing it further.',
+  ].join('\n\n');
+}
+
 /** What the agent is told when the user rejects its call with a reason. */
 export function rejectMessage(what: string, reason: string): string {
   return `The user rejected "${what}". Their reason: ${oneLine(reason)}`;

@@ -268,3 +268,56 @@ function fitLastLine(oldLines: readonly string[], linesFollow: boolean): readonl
   out[out.length - 1] = last + '\n';
   return out;
 }
+
+export interface ReapplyResult {
+  /** The current text with the re-applied hunks as the agent wrote them. */
+  readonly text: string;
+  /** Indexes of the hunks re-applied. */
+  readonly reapplied: readonly number[];
+  /** Indexes of the hunks left alone: the lines put back by their undo changed since. */
+  readonly conflicts: readonly number[];
+}
+
+/**
+ * The text the undos left (`after` with every undone hunk's old lines put back), and there each
+ * undone hunk as an edit from its old lines to the agent's: the reverse hunks, in file order,
+ * with the index of the hunk each reverses.
+ */
+function undoneLayout(after: string, hunks: readonly LineHunk[], undone: ReadonlySet<number>): { text: string; reversed: LineHunk[]; indexes: number[] } {
+  const text = undoHunks(after, after, hunks, [...undone]).text;
+  const lines = splitLines(text);
+  const reversed: LineHunk[] = [];
+  const indexes: number[] = [];
+  // Each undone hunk's old lines stand where the agent's were, moved by the undone hunks above it.
+  let shift = 0;
+  hunks.forEach((hunk, index) => {
+    if (!undone.has(index)) return;
+    const start = hunk.newStart + shift;
+    reversed.push({ oldStart: hunk.newStart, oldLines: hunk.newLines, newStart: start, newLines: lines.slice(start, start + hunk.oldLines.length) });
+    indexes.push(index);
+    shift += hunk.oldLines.length - hunk.newLines.length;
+  });
+  return { text, reversed, indexes };
+}
+
+/** Where each undone hunk's restored lines stand in `current` (by hunk index), or that the user changed them since. */
+export function placeUndone(after: string, current: string, hunks: readonly LineHunk[], undone: readonly number[]): Map<number, HunkPlace> {
+  const layout = undoneLayout(after, hunks, new Set(undone));
+  const places = placeHunks(layout.text, current, layout.reversed);
+  return new Map(layout.indexes.map((index, k) => [index, places[k] as HunkPlace]));
+}
+
+/**
+ * Re-applies hunks that were undone (`undone` holds every undone hunk's index, `indexes` those to
+ * re-apply): the undo taken back. In the text the undos left, each undone hunk is an edit from
+ * its old lines to the agent's, and undoing that edit against `current` is the re-apply, with an
+ * undo's rule: a hunk whose lines changed since (the user edited what the undo put back) is a
+ * conflict, left alone.
+ */
+export function reapplyHunks(after: string, current: string, hunks: readonly LineHunk[], undone: readonly number[], indexes: readonly number[]): ReapplyResult {
+  const layout = undoneLayout(after, hunks, new Set(undone));
+  const wanted = indexes.flatMap((i) => (layout.indexes.includes(i) ? [layout.indexes.indexOf(i)] : []));
+  const result = undoHunks(layout.text, current, layout.reversed, wanted);
+  const indexOf = (k: number): number => layout.indexes[k] as number;
+  return { text: result.text, reapplied: result.undone.map(indexOf), conflicts: result.conflicts.map(indexOf) };
+}

@@ -3,7 +3,7 @@
  * a checkpoint restore undoes in which order (pure). The adapter only carries the plan out.
  */
 import { createHash } from 'node:crypto';
-import { undoHunks } from './actionHunks';
+import { reapplyHunks, undoHunks } from './actionHunks';
 import { snapshotText, viewOf, type FileChange, type FileChangeView } from './actionLog';
 
 /** The file as it is now: absent, its text (the open document's when it is open), or unreadable. */
@@ -112,6 +112,50 @@ export function planUndo(change: FileChange, current: CurrentFile, indexes?: rea
     return { action: { type: 'restore', text: result.text, bytes: change.before.bytes }, undone: result.undone, conflicts: result.conflicts };
   }
   return { action: { type: 'edit', text: result.text }, undone: result.undone, conflicts: result.conflicts };
+}
+
+export interface ReapplyPlan {
+  /** What to write: the file with the hunks re-applied (`edit`), the created file again (`create`), or the deleted one gone (`delete`). */
+  readonly action: Extract<UndoAction, { type: 'none' | 'edit' | 'create' | 'delete' }>;
+  /** Hunks this plan re-applies. */
+  readonly reapplied: readonly number[];
+  /** Hunks left alone: the lines their undo put back changed since. */
+  readonly conflicts: readonly number[];
+  /** Why nothing can be re-applied. */
+  readonly refused?: string;
+}
+
+/**
+ * Plans re-applying undone hunks at `indexes` (all undone ones when omitted): Undo taken back,
+ * against the file now, with Undo's rule that the user's later edits win. A file over 2 MB is
+ * never re-applied (what the agent left is not kept, only its hash).
+ */
+export function planReapply(change: FileChange, current: CurrentFile, indexes?: readonly number[], view: FileChangeView = viewOf(change)): ReapplyPlan {
+  const none = (refused?: string): ReapplyPlan => ({ action: { type: 'none' }, reapplied: [], conflicts: [], ...(refused ? { refused } : {}) });
+  if (view.status === 'no-undo') return none(view.reason ?? 'no undo');
+  if (view.wholeFile) return none('a file over 2 MB is undone as a whole and not re-applied: what the agent wrote is not kept');
+  const undone = change.hunkStates.flatMap((s, i) => (s === 'undone' ? [i] : []));
+  const wanted = (indexes ?? undone).filter((i) => undone.includes(i));
+  if (wanted.length === 0) return none();
+  if (current.kind === 'unreadable') return none(`the file is ${current.reason} now`);
+  const after = change.after;
+  const afterText = snapshotText(after ?? { kind: 'unknown', reason: 'not read yet' });
+  if (!after || !afterText.ok) return none(afterText.ok ? 'the agent is still changing it' : afterText.reason);
+  const all = view.hunks.map((_, i) => i);
+  if (view.created) {
+    // The undo deleted the file: it comes back as the agent wrote it, unless something stands there now.
+    if (current.kind !== 'absent' || after.kind !== 'bytes') return { ...none(), conflicts: wanted };
+    return { action: { type: 'create', bytes: after.bytes }, reapplied: all, conflicts: [] };
+  }
+  if (view.deleted) {
+    const beforeText = snapshotText(change.before);
+    if (current.kind !== 'text' || !beforeText.ok || current.text !== beforeText.text) return { ...none(), conflicts: wanted };
+    return { action: { type: 'delete' }, reapplied: all, conflicts: [] };
+  }
+  if (current.kind === 'absent') return { ...none(), conflicts: wanted };
+  const result = reapplyHunks(afterText.text, current.text, view.hunks, undone, wanted);
+  if (result.reapplied.length === 0) return { ...none(), conflicts: [...result.conflicts] };
+  return { action: { type: 'edit', text: result.text }, reapplied: result.reapplied, conflicts: result.conflicts };
 }
 
 function refuse(reason: string): UndoPlan {
