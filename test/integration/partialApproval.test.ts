@@ -146,11 +146,7 @@ describe('partial approval: an agent writing to disk itself (Claude-like Write)'
     const notice = await waitFor('the card', () => api.notices().find((n) => n.title === 'partial/reapply.txt: hunk 2 re-applied from Review'));
     assert.match(notice.description ?? '', /told with your next prompt/);
 
-    // Undo acts on it as on any hunk, and the agent hears of the re-apply with the next prompt.
-    assert.deepEqual((await api.undoHunk(file, 1)).undone, [1]);
-    assert.equal(fs.readFileSync(file, 'utf8'), KEPT_1_3);
-    assert.deepEqual((await api.reapplyHunk(file, 1)).reapplied, [1]);
-    assert.equal(fs.readFileSync(file, 'utf8'), AFTER);
+    // The agent hears of the re-apply with the next prompt (Undo after a re-apply: the action log's lens test).
     await within('the next prompt', api.prompt('carry on'));
     const prompts = (await askAgent<{ prompts: string[] }>(api, 'prompts?')).prompts;
     assert.match(prompts.at(-1) ?? '', /re-applied from Review part of your edit of partial\/reapply\.txt[\s\S]*-five\n\+FIVE[\s\S]*carry on$/);
@@ -200,6 +196,24 @@ describe('partial approval: an agent writing to disk itself (Claude-like Write)'
     assert.equal(outcome.status, 'not-reverted');
     assert.match(outcome.note, /something other than it proposed: nothing was reverted/);
     assert.equal(fs.readFileSync(file, 'utf8'), `${AFTER}surprise\n`);
+  });
+
+  it('a write that never lands: after the bounded wait (30 s) the card says nothing was reverted', async function () {
+    this.timeout(60_000);
+    const file = freshFile('partial/never.txt', BEFORE);
+    const turn = api.prompt(`write-never ${file}\n${JSON.stringify(AFTER)}`);
+    const q = await question(api);
+    const answeredAt = Date.now();
+    api.answerPermission(q.id, 'allow_once', { keepHunks: [0, 2] });
+    await within('the turn', turn);
+    assert.equal(api.partialApprovals().filter((p) => p.path === file).at(-1)?.status, 'waiting');
+    const outcome = await waitFor('the wait given up', () => api.partialApprovals().filter((p) => p.path === file && p.status !== 'waiting').at(-1), 45_000, () => JSON.stringify(api.partialApprovals()));
+    assert.ok(Date.now() - answeredAt >= 29_000, `gave up after ${Date.now() - answeredAt} ms`);
+    assert.equal(outcome.status, 'not-reverted');
+    assert.match(outcome.note, /the agent's write did not land within 30 s: nothing was reverted/);
+    assert.equal(fs.readFileSync(file, 'utf8'), BEFORE, 'nothing written, nothing undone');
+    const notice = await waitFor('the card', () => api.notices().find((n) => n.title.startsWith('partial/never.txt: the agent')));
+    assert.equal(notice.severity, 'warning');
   });
 
   it('undoes the rejected hunk once when the agent writes the proposal twice in one call', async () => {
