@@ -363,34 +363,37 @@ export class PartialApprovals extends Disposable {
     if (!record) return;
     const file = fileDisplayPath(change.path);
     const message = reappliedMessage(file, this.deps.capture.view(change).hunks, reapplied);
-    let told: string;
-    try {
-      told = await this.tell(record.sessionId, message);
-    } catch (error) {
-      told = `the agent could not be told (${errorMessage(error)})`;
-    }
-    const session = this.deps.sessions.session(record.sessionId);
-    if (!session) return;
-    await this.deps.sessions.settled(record.sessionId);
-    session.state.apply({ sessionUpdate: 'notice', severity: 'info', title: `${file}: ${hunkList(reapplied)} re-applied from Review`, description: `${capitalize(told)}.` });
-    session.state.flushNow();
+    const told = await this.tellWithNotice(record.sessionId, message, 'info', `${file}: ${hunkList(reapplied)} re-applied from Review`);
     this.deps.log.info(`Partial approval of ${record.path}: ${hunkList(reapplied)} re-applied from Review; ${told}`);
   }
 
   /** Tells the agent, then puts the outcome on the card (a notice under the call in the chat). */
   private async tellAndNote(record: PartialApproval, message: string, title: string): Promise<void> {
+    const told = this.tellWithNotice(record.sessionId, message, record.status === 'not-reverted' ? 'warning' : 'info', title, (how) => {
+      record.told = how;
+      this.changeEmitter.fire();
+    });
+    this.deps.log.info(`Partial approval of ${record.path}: ${record.note}; ${await told}`);
+  }
+
+  /**
+   * Tells the agent (`told` hears how, at once), then says so in a notice under the call in the
+   * chat once the session's updates settled; returns how it was told.
+   */
+  private async tellWithNotice(sessionId: string, message: string, severity: 'info' | 'warning', title: string, told?: (how: string) => void): Promise<string> {
+    let how: string;
     try {
-      record.told = await this.tell(record.sessionId, message);
+      how = await this.tell(sessionId, message);
     } catch (error) {
-      record.told = `the agent could not be told (${errorMessage(error)})`;
+      how = `the agent could not be told (${errorMessage(error)})`;
     }
-    this.changeEmitter.fire();
-    const session = this.deps.sessions.session(record.sessionId);
-    if (!session) return;
-    await this.deps.sessions.settled(record.sessionId);
-    session.state.apply({ sessionUpdate: 'notice', severity: record.status === 'not-reverted' ? 'warning' : 'info', title, description: `${capitalize(record.told)}.` });
+    told?.(how);
+    const session = this.deps.sessions.session(sessionId);
+    if (!session) return how;
+    await this.deps.sessions.settled(sessionId);
+    session.state.apply({ sessionUpdate: 'notice', severity, title, description: `${capitalize(how)}.` });
     session.state.flushNow();
-    this.deps.log.info(`Partial approval of ${record.path}: ${record.note}; ${record.told}`);
+    return how;
   }
 
   /** Steers the running turn when the agent takes it, else keeps the message for the next prompt. */

@@ -3,7 +3,7 @@ import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import { decodeText, encodeText } from './model/actionHunks';
 import { snapshotText, viewOf, type FileChange, type Snapshot } from './model/actionLog';
-import { mergedPerHunk, planReapply, planRestore, planUndo, planWholeUndo, restoreFiles, type FileFingerprint, type UndoAction } from './model/undoPlan';
+import { mergedPerHunk, planReapply, planRestore, planUndo, planWholeUndo, restoreFiles, type CurrentFile, type FileFingerprint, type UndoAction } from './model/undoPlan';
 import type { Logger } from '../base/log';
 import { fileDisplayPath } from '../workspace/titles';
 import type { ActionLogCapture } from './actionLogCapture';
@@ -146,7 +146,9 @@ export class ActionLogActions extends Disposable {
     await this.deps.capture.beforesSettled();
     const change = this.change(sessionId, changeId);
     const view = this.deps.capture.view(change);
-    const plan = view.wholeFile ? planReapply(change, { kind: 'absent' }, indexes, view) : planReapply(change, currentFile(change.path, await openDocumentOf(change.path)), indexes, view);
+    // A file over 2 MB is refused before the file now is looked at: it is not read for nothing.
+    const current: CurrentFile = view.wholeFile ? { kind: 'absent' } : currentFile(change.path, await openDocumentOf(change.path));
+    const plan = planReapply(change, current, indexes, view);
     await this.apply(change.path, plan.action);
     for (const i of plan.reapplied) change.hunkStates[i] = 'kept';
     if (plan.conflicts.length) this.deps.log.info(`Action log: left ${plan.conflicts.length} undone hunk(s) of ${change.path} alone: changed since the undo`);

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Probes } from '../base/probes';
-import { placeHunks, placeUndone } from './model/actionHunks';
+import { placeHunks, placeUndone, type HunkPlace, type LineHunk } from './model/actionHunks';
 import { snapshotText, type FileChange } from './model/actionLog';
 import { lensesMayChange } from './model/lensRefresh';
 import type { ActionLogCapture } from './actionLogCapture';
@@ -99,8 +99,7 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
     view.hunks.forEach((hunk, index) => {
       const undonePlace = undonePlaces?.get(index);
       if (undonePlace) {
-        const line = Math.min(undonePlace.ok ? undonePlace.start : hunk.newStart, Math.max(0, doc.lineCount - 1));
-        const range = new vscode.Range(line, 0, line, 0);
+        const range = lensRange(doc, undonePlace, hunk);
         lenses.push(
           undonePlace.ok
             ? new vscode.CodeLens(range, { title: `Undone agent hunk +${hunk.newLines.length} −${hunk.oldLines.length}: Re-apply`, command: REAPPLY_HUNK_COMMAND, arguments: [sessionId, change.id, index] })
@@ -110,8 +109,7 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
       }
       if (change.hunkStates[index] !== 'pending') return;
       const place = places[index];
-      const line = Math.min(place.ok ? place.start : hunk.newStart, Math.max(0, doc.lineCount - 1));
-      const range = new vscode.Range(line, 0, line, 0);
+      const range = lensRange(doc, place, hunk);
       const counts = `+${hunk.newLines.length} −${hunk.oldLines.length}`;
       if (!place.ok) {
         lenses.push(new vscode.CodeLens(range, { title: `Agent hunk ${counts}: edited since, Undo leaves it alone`, command: '' }));
@@ -141,4 +139,10 @@ export class HunkLenses extends Disposable implements vscode.CodeLensProvider {
     }
     return undefined;
   }
+}
+
+/** Where a hunk's lens goes: where its lines stand, else where the agent put them (within the document). */
+function lensRange(doc: vscode.TextDocument, place: HunkPlace, hunk: LineHunk): vscode.Range {
+  const line = Math.min(place.ok ? place.start : hunk.newStart, Math.max(0, doc.lineCount - 1));
+  return new vscode.Range(line, 0, line, 0);
 }

@@ -186,19 +186,19 @@ function actionLogTarget(acp: ReviewCommandDeps, target: ReviewTarget): { sessio
 
 /** Says which hunks were left alone, and why nothing was undone when nothing was. */
 function reportUndo(outcomes: UndoOutcome[]): UndoOutcome[] {
-  const conflicts = outcomes.reduce((n, o) => n + o.conflicts.length, 0);
-  const refused = outcomes.find((o) => o.refused)?.refused;
-  if (conflicts) void vscode.window.showWarningMessage(`Left ${conflicts} ${conflicts === 1 ? 'hunk' : 'hunks'} alone: changed after the agent's edit.`);
-  else if (refused) void vscode.window.showWarningMessage(`Nothing undone: ${refused}.`);
-  return outcomes;
+  return reportLeftAlone(outcomes, (n) => `Left ${n} ${n === 1 ? 'hunk' : 'hunks'} alone: changed after the agent's edit.`, 'Nothing undone');
 }
 
 /** Says which undone hunks were left alone (the user changed them since the undo), and why nothing was re-applied when nothing was. */
 function reportReapply(outcomes: ReapplyOutcome[]): ReapplyOutcome[] {
+  return reportLeftAlone(outcomes, (n) => `Left ${n} undone ${n === 1 ? 'hunk' : 'hunks'} alone: changed after the undo.`, 'Nothing re-applied');
+}
+
+function reportLeftAlone<T extends { conflicts: readonly number[]; refused?: string }>(outcomes: T[], leftAlone: (count: number) => string, nothing: string): T[] {
   const conflicts = outcomes.reduce((n, o) => n + o.conflicts.length, 0);
   const refused = outcomes.find((o) => o.refused)?.refused;
-  if (conflicts) void vscode.window.showWarningMessage(`Left ${conflicts} undone ${conflicts === 1 ? 'hunk' : 'hunks'} alone: changed after the undo.`);
-  else if (refused) void vscode.window.showWarningMessage(`Nothing re-applied: ${refused}.`);
+  if (conflicts) void vscode.window.showWarningMessage(leftAlone(conflicts));
+  else if (refused) void vscode.window.showWarningMessage(`${nothing}: ${refused}.`);
   return outcomes;
 }
 

@@ -7,8 +7,8 @@ import { ActionLog, sameSnapshot, summaryText, turnChangeLabels, viewOf, type Sn
 import { editTargets, reportedBefore } from '../../../src/extension/review/model/editTargets';
 import { mergedPerHunk, planRestore, planUndo, restoreFiles } from '../../../src/extension/review/model/undoPlan';
 import { toolReportOf } from '../../../src/extension/session/model/agentMeta';
+import { bytes, loggedChange } from './loggedChange';
 
-const bytes = (text: string, bom = false): Snapshot => ({ kind: 'bytes', bytes: encodeText(text, bom) });
 const lines = (n: number, f: (i: number) => string = (i) => `line ${i}`): string =>
   Array.from({ length: n }, (_, i) => `${f(i + 1)}\n`).join('');
 
@@ -224,13 +224,7 @@ describe('action log: recording turns', () => {
 });
 
 describe('action log: undo plans', () => {
-  function change(before: Snapshot, after: Snapshot) {
-    const log = new ActionLog();
-    log.beginTurn('s', 0);
-    const c = log.record('s', '/w/f', 'tool', before);
-    log.setAfter(c, after);
-    return c;
-  }
+  const change = loggedChange;
 
   it('restores the exact bytes (BOM and CRLF) once every hunk is undone', () => {
     const c = change(bytes('a\r\nb\r\n', true), bytes('a\r\nB\r\n', true));

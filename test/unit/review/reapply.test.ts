@@ -1,9 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { computeHunks, encodeText, reapplyHunks, undoHunks } from '../../../src/extension/review/model/actionHunks';
-import { ActionLog, type Snapshot } from '../../../src/extension/review/model/actionLog';
+import { computeHunks, reapplyHunks, undoHunks } from '../../../src/extension/review/model/actionHunks';
+import type { Snapshot } from '../../../src/extension/review/model/actionLog';
 import { planReapply, planUndo } from '../../../src/extension/review/model/undoPlan';
-
-const bytes = (text: string, bom = false): Snapshot => ({ kind: 'bytes', bytes: encodeText(text, bom) });
+import { bytes, loggedChange as change } from './loggedChange';
 const lines = (n: number): string => Array.from({ length: n }, (_, i) => `line ${i + 1}\n`).join('');
 
 describe('action log: re-applying undone hunks', () => {
@@ -45,13 +44,6 @@ describe('action log: re-applying undone hunks', () => {
   });
 
   describe('plans', () => {
-    function change(before: Snapshot, after: Snapshot) {
-      const log = new ActionLog();
-      log.beginTurn('s', 0);
-      const c = log.record('s', '/w/f', 'tool', before);
-      log.setAfter(c, after);
-      return c;
-    }
 
     it('re-applies only undone hunks: a kept or pending one is not touched', () => {
       const c = change(bytes('a\nb\nc\nd\n'), bytes('A\nb\nc\nD\n'));
@@ -83,6 +75,15 @@ describe('action log: re-applying undone hunks', () => {
       deleted.hunkStates = ['undone'];
       assert.equal(planReapply(deleted, { kind: 'text', text: 'old\n' }).action.type, 'delete');
       assert.equal(planReapply(deleted, { kind: 'text', text: 'old\nmine\n' }).action.type, 'none');
+    });
+
+    it('refuses a file that is not UTF-8 text rather than rewriting it', () => {
+      const latin1: Snapshot = { kind: 'bytes', bytes: new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]) };
+      const c = change(latin1, bytes('cafe\n'));
+      c.hunkStates = ['undone'];
+      const plan = planReapply(c, { kind: 'text', text: 'cafe\n' });
+      assert.deepEqual(plan.action, { type: 'none' });
+      assert.match(plan.refused ?? '', /not UTF-8 text/);
     });
 
     it('refuses a file over 2 MB, whose agent text is not kept', () => {

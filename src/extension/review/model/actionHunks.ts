@@ -316,7 +316,7 @@ export function placeUndone(after: string, current: string, hunks: readonly Line
  */
 export function reapplyHunks(after: string, current: string, hunks: readonly LineHunk[], undone: readonly number[], indexes: readonly number[]): ReapplyResult {
   const layout = undoneLayout(after, hunks, new Set(undone));
-  const wanted = indexes.flatMap((i) => (layout.indexes.includes(i) ? [layout.indexes.indexOf(i)] : []));
+  const wanted = indexes.map((i) => layout.indexes.indexOf(i)).filter((k) => k !== -1);
   const result = undoHunks(layout.text, current, layout.reversed, wanted);
   const indexOf = (k: number): number => layout.indexes[k] as number;
   return { text: result.text, reapplied: result.undone.map(indexOf), conflicts: result.conflicts.map(indexOf) };
