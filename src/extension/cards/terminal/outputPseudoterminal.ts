@@ -24,8 +24,9 @@ const FLOOD_DELIVER_EVERY_MS = 200;
 /**
  * While output comes faster than a delivery carries, a delivery gives only its newest this many
  * characters (over a hundred lines: more than a panel shows at once), the rest said skipped: a
- * live tail. Every character given is serialised here, compressed (remote and browser VS Code),
- * then parsed and drawn by the window's terminal, on the machine the host and the command share:
+ * live tail, kept until a delivery fits in it. Every character given is serialised here,
+ * compressed (remote and browser VS Code), then parsed and drawn by the window's terminal, on the
+ * machine the host and the command share:
  * a 100 MB flood sent the window 0.5–1 MB of it, now 0.13–0.25 MB. Once the command ended, the
  * last delivery gives all that is pending (up to PENDING_CAP, contiguous with the tail shown
  * before), so what the panel ends with is the output's end, as before.
@@ -217,7 +218,9 @@ export class OutputPseudoterminal implements vscode.Pseudoterminal, TerminalPane
     // large object: joining, converting and encoding a flood's 128 Ki at once made four of them per
     // delivery, garbage that only a full collection frees). Converting text that already has CRLF
     // (the header, notes, status lines) leaves it as it is.
-    const showChars = this.pending.overflowing && !this.endValue ? FLOOD_SHOW_CHARS : Infinity;
+    // A flood that slowed so that 200 ms no longer overflow PENDING_CAP still scrolls by too fast
+    // to read: given whole again, it would send the window up to 128 Ki a delivery.
+    const showChars = this.pending.flooding && !this.endValue ? FLOOD_SHOW_CHARS : Infinity;
     for (const piece of this.pending.takePieces(showChars)) {
       const data = this.crlf.convert(piece);
       if (!data) continue;

@@ -87,6 +87,22 @@ describe('terminal text', () => {
     assert.equal(pending.take(10), 'short', 'under the limit: no note');
   });
 
+  it('stays in a flood until a live tail holds all that came, even once less comes than it keeps', () => {
+    const pending = new PendingOutput(20);
+    assert.equal(pending.flooding, false);
+    pending.push('x'.repeat(25));
+    assert.equal(pending.flooding, true, 'more came than it keeps');
+    pending.take(4);
+    pending.push('y'.repeat(10));
+    assert.equal(pending.overflowing, false, 'this time all of it was kept');
+    assert.equal(pending.flooding, true, 'but the last delivery left output out');
+    assert.equal(pending.take(4), '\x1b[0m\r\n\x1b[2m[… 6 characters of output not shown …]\x1b[0m\r\nyyyy');
+    pending.push('zzz');
+    assert.equal(pending.flooding, true);
+    assert.equal(pending.take(4), 'zzz', 'it fits the live tail: given whole');
+    assert.equal(pending.flooding, false, 'the flood is over');
+  });
+
   it('keeps a process\'s bytes undecoded until taken, decoding a character split between pushes whole', () => {
     const pending = new PendingOutput(100);
     const bytes = new TextEncoder().encode('é漢\n');

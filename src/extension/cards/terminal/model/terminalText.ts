@@ -106,6 +106,15 @@ export class PendingOutput {
     return this.lastTakeOverflowed;
   }
 
+  /**
+   * A flood is on: output is being left out now, or the last `take` left some out. It ends with
+   * the first take that gives all that came, so a flood that slows (a busy host, a slower machine)
+   * but still brings more than a live tail stays one.
+   */
+  get flooding(): boolean {
+    return this.overflowing || this.lastTakeOverflowed;
+  }
+
   /** Everything pending, after a dim note when part of it was skipped; empties the buffer. */
   take(showChars?: number): string {
     return this.takePieces(showChars).join('');
