@@ -23,6 +23,7 @@ import { ToolCallsTree } from './cards/tree/toolCallsTree';
 import { CardRenderers } from './cards/cards';
 import { Chat } from './chat/chat';
 import { ChatPanel } from './chat/chatPanel';
+import { SessionHistory } from './chat/sessionHistory';
 import { ClientTerminals } from './cards/terminal/clientTerminals';
 import { FileService } from './workspace/fileService';
 import { McpServerService } from './agents/mcp/mcpServerService';
@@ -176,6 +177,8 @@ export class AcpNative extends Disposable {
       }),
     );
     this.signIn = this._register(new SignInService({ agents: this.agents, credentials, log }));
+    // Before the verbs: a session opened again goes to the agent it was with here.
+    const history = this._register(new SessionHistory(extensionContext.workspaceState, sessions));
     this.verbs = new SessionVerbs({
       log,
       sessions,
@@ -188,6 +191,7 @@ export class AcpNative extends Disposable {
       checkpoints,
       notes: this.agentNotes,
       journals,
+      recordedAgentOf: (sessionId) => history.agentOf(sessionId),
     });
     this.queues = this._register(new PromptQueues({ sessions, verbs: this.verbs, store: extensionContext.workspaceState, log }));
     const actionLogActions = this.actionLogActions;
@@ -199,7 +203,6 @@ export class AcpNative extends Disposable {
     this.cards = new CardRenderers({ diffEditors: this.diffEditors, terminalViews: this.terminalViews, tree: this.tree });
     this.chat = this._register(
       new Chat({
-        extensionContext,
         panel: chatPanel,
         probes,
         pacing,
@@ -220,6 +223,7 @@ export class AcpNative extends Disposable {
           restore: (sessionId, turn) => actionLogActions.restoreCheckpoint(sessionId, turn),
         },
         journals,
+        history,
       }),
     );
     // Journals of sessions no longer in the history (fallen off it, or deleted in another window) go.

@@ -64,3 +64,25 @@ describe('session history delete', function () {
     assert.deepEqual(api.conversation(doomed), []);
   });
 });
+
+describe('session history: a session opens again with the agent it was with', function () {
+  let api: AcpNativeApi;
+  agentSuite({ agent: { args: ['--load-session', '--resume-sessions', '--session-prefix', 'own-agent-'], name: 'own-agent' } }, (started) => (api = started));
+
+  it("loads a closed session with its own agent while another agent's session is active", async () => {
+    const closed = api.activeSessionId;
+    assert.ok(closed);
+    await within('a turn', api.prompt('own-agent-walrus'));
+    await api.closeSession(closed);
+    const other = await within('a bundled session', api.newSession('bundled'));
+    assert.equal(api.sessions().find((s) => s.sessionId === other)?.agent, 'bundled');
+
+    await within('load', api.loadSession(closed));
+    assert.equal(api.activeSessionId, closed);
+    assert.equal(api.sessions().find((s) => s.sessionId === closed)?.agent, 'own-agent', 'loaded by the agent it was with, not the active one');
+    assert.ok(
+      api.conversation(closed).some((m) => m.role === 'user' && m.text.includes('own-agent-walrus')),
+      `its conversation came back: ${JSON.stringify(api.conversation(closed))}`,
+    );
+  });
+});

@@ -28,6 +28,11 @@ export class AgentLaunches {
     void deps.credentials.preload([deps.config.defaultAgent, ...deps.config.agents.map((a) => a.name)]);
   }
 
+  /** An agent of that name can be started: the bundled one, an `acpNative.agents` entry or one added from the ACP Registry. */
+  knows(name: string): boolean {
+    return name === BUNDLED_AGENT_NAME || this.deps.config.agents.some((a) => a.name === name) || this.deps.added.byName(name) !== undefined;
+  }
+
   resolve(wanted: string): AgentLaunch {
     if (!vscode.workspace.isTrusted) {
       throw new Error('This workspace is not trusted. Agents run programs and change files, so ACP Native starts none here until you trust the workspace.');

@@ -32,7 +32,7 @@ export class Agents extends Disposable {
       /** What the agent may ask: every connection gets these, as `sessions.requestsFrom` translates them. */
       requests: ClientRequestHandlers;
       /** How to start an agent, by its settings name. */
-      launches: { resolve(agentKey: string): AgentLaunch };
+      launches: { resolve(agentKey: string): AgentLaunch; knows(agentKey: string): boolean };
       /** The agent new sessions start with when none is named (`acpNative.defaultAgent`). */
       config: { readonly defaultAgent: string };
       /** The URL forms an agent completes (`elicitation/complete`). */
@@ -52,6 +52,11 @@ export class Agents extends Disposable {
       onExit: (connection, exit) => this.exited(connection, exit),
       trace: deps.trace,
     });
+  }
+
+  /** An agent of that key can be started (it is configured, or added from the ACP Registry). */
+  knows(agentKey: string): boolean {
+    return this.deps.launches.knows(agentKey);
   }
 
   /** The agent, started if it does not run (several callers share one start). */

@@ -19,7 +19,7 @@ import type { WindowPacing } from '../pacing/windowPacing';
 import type { ChatPanel } from './chatPanel';
 import type { Probes } from '../base/probes';
 import { FollowAlong } from './followAlong';
-import { SessionHistory } from './sessionHistory';
+import type { SessionHistory } from './sessionHistory';
 import { ChatStatusBar } from './statusBar';
 import { EditAndResend, type ResendRestore } from './editAndResend';
 import { pickFromHistory, type HistoryPickEntry } from './historyPicker';
@@ -53,7 +53,6 @@ export class Chat extends Disposable {
 
   constructor(
     private readonly deps: {
-      extensionContext: vscode.ExtensionContext;
       panel: ChatPanel;
       probes?: Probes;
       pacing?: WindowPacing;
@@ -75,13 +74,15 @@ export class Chat extends Disposable {
       restore?: ResendRestore;
       /** The sessions' recorded conversations: searched in the history, forgotten on Delete. */
       journals?: { textOf(sessionId: string): Promise<string | undefined>; forget(sessionId: string): void };
+      /** The sessions seen in this workspace (the session verbs read which agent each was with). */
+      history: SessionHistory;
     },
   ) {
     super();
-    const { extensionContext, panel, sessions, permissions, elicitations, tree, config, log, turns } = deps;
+    const { panel, sessions, permissions, elicitations, tree, config, log, turns } = deps;
     this.panel = panel;
     this.files = this._register(new WorkspaceFiles(log));
-    this.history = this._register(new SessionHistory(extensionContext.workspaceState, sessions));
+    this.history = deps.history;
     this.resend = new EditAndResend({ sessions, verbs: deps.verbs, history: this.history, log, ...(deps.restore ? { restore: deps.restore } : {}), promptMaxBytes: () => config.promptMaxBytes });
     this.actions = this._register(
       new ChatActions({ sessions, verbs: deps.verbs, queues: deps.queues, agents: deps.agents, permissions, tree, history: this.history, resend: this.resend, config, registry: deps.registry, elicitations, files: this.files, panel }),

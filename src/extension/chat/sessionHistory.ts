@@ -12,6 +12,12 @@ export interface RecordedSession {
 }
 
 const KEY = 'acpNative.chat.sessions';
+/**
+ * Session id → the agent (its settings name) that held it, for every session seen, titled or
+ * not: a session opened again goes to that agent, not to whichever is active.
+ */
+const AGENTS_KEY = 'acpNative.chat.sessionAgents';
+const MAX_AGENTS = 200;
 /** Session id → what Session History says after its title ("(before edit)"). */
 const NOTES_KEY = 'acpNative.chat.sessionNotes';
 const MAX_NOTES = 200;
@@ -21,7 +27,8 @@ const MAX_TITLE_CHARS = 80;
 
 /**
  * The sessions this extension saw, kept in the workspace's state: the history list for agents
- * that cannot list their sessions (`session/list`), and the titles for those that can.
+ * that cannot list their sessions (`session/list`), the titles for those that can, and which
+ * agent each one was with.
  */
 export class SessionHistory extends Disposable {
   constructor(
@@ -30,6 +37,7 @@ export class SessionHistory extends Disposable {
   ) {
     super();
     const record = () => {
+      this.rememberAgents(sessions.topLevel.map((s) => [s.state.sessionId, s.agentKey]));
       for (const session of sessions.topLevel) {
         const firstPrompt = session.state.transcript.find((e) => e.type === 'message' && e.role === 'user');
         const title = session.state.title ?? (firstPrompt?.type === 'message' ? firstPrompt.text : '');
@@ -44,9 +52,16 @@ export class SessionHistory extends Disposable {
     return Array.isArray(stored) ? stored.filter(isRecordedSession) : [];
   }
 
+  /** The agent a session was with here (its settings name), if it was seen. */
+  agentOf(sessionId: string): string | undefined {
+    return this.agents()[sessionId];
+  }
+
   /** Drops a session from the records (Delete). */
   async forget(sessionId: string): Promise<void> {
     await this.memento.update(KEY, this.all().filter((s) => s.sessionId !== sessionId));
+    const { [sessionId]: _agent, ...agents } = this.agents();
+    await this.memento.update(AGENTS_KEY, agents);
     const { [sessionId]: _gone, ...notes } = this.notes();
     await this.memento.update(NOTES_KEY, notes);
   }
@@ -68,6 +83,22 @@ export class SessionHistory extends Disposable {
     const stored = this.memento.get<unknown>(NOTES_KEY, {});
     if (typeof stored !== 'object' || stored === null) return {};
     return Object.fromEntries(Object.entries(stored).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  }
+
+  private agents(): Record<string, string> {
+    const stored = this.memento.get<unknown>(AGENTS_KEY, {});
+    if (typeof stored !== 'object' || stored === null) return {};
+    return Object.fromEntries(Object.entries(stored).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  }
+
+  /** Newest last, so the oldest fall off; written only when something changed. */
+  private rememberAgents(seen: readonly (readonly [string, string])[]): void {
+    const agents = this.agents();
+    const changed = seen.filter(([sessionId, agentKey]) => agents[sessionId] !== agentKey);
+    if (changed.length === 0) return;
+    for (const [sessionId] of changed) delete agents[sessionId];
+    const entries = [...Object.entries(agents), ...changed].slice(-MAX_AGENTS);
+    void this.memento.update(AGENTS_KEY, Object.fromEntries(entries));
   }
 
   private remember(entry: RecordedSession): void {

@@ -53,6 +53,8 @@ export class SessionVerbs {
       notes?: { take(sessionId: string): string[]; add(sessionId: string, text: string): void };
       /** What each session's state was fed, as recorded here: what `session/resume` shows again (see `resumeOnce`). */
       journals?: SessionJournalAccess;
+      /** The agent a session that is not open was with here (Session History's record), if known. */
+      recordedAgentOf?: (sessionId: string) => string | undefined;
     },
   ) {}
 
@@ -354,15 +356,15 @@ export class SessionVerbs {
   }
 
   /**
-   * Opens a stored session (`session/load`) with an agent (the active session's, else the
-   * default): the agent replays the conversation as updates, so its cards come back as they were.
-   * An already open session just becomes active.
+   * Opens a stored session (`session/load`) with an agent (by default the one it was with here,
+   * see `agentFor`): the agent replays the conversation as updates, so its cards come back as
+   * they were. An already open session just becomes active.
    */
   async loadSession(sessionId: string, agentKey?: string): Promise<SessionRecord> {
     const { sessions } = this.deps;
     const open = sessions.session(sessionId);
     if (open?.connection.process.isAlive && (agentKey === undefined || open.agentKey === agentKey)) return sessions.setActive(sessionId);
-    const key = agentKey ?? open?.agentKey ?? sessions.active?.agentKey ?? this.deps.config.defaultAgent;
+    const key = agentKey ?? this.agentFor(sessionId);
     // An open record names the agent's own id; a listed session (session/list) is the agent's id.
     const agentSessionId = open?.agentKey === key ? open.agentSessionId : sessionId;
     return this.deps.signIn.run(key, () => this.loadSessionOnce(agentSessionId, key));
@@ -461,12 +463,26 @@ export class SessionVerbs {
   async deleteSession(sessionId: string): Promise<void> {
     const { sessions } = this.deps;
     const open = sessions.session(sessionId);
-    const key = open?.agentKey ?? sessions.active?.agentKey ?? this.deps.config.defaultAgent;
+    const key = this.agentFor(sessionId);
     const agentSessionId = open?.agentSessionId ?? sessionId;
     if (open) await this.closeSession(sessionId);
     const connection = await this.deps.agents.connect(key);
     if (connection.initializeResponse.agentCapabilities?.sessionCapabilities?.delete == null) return;
     await connection.deleteSession({ sessionId: agentSessionId });
+  }
+
+  /**
+   * The agent of a session by its editor id: the open session's; else the one it was with here
+   * while that agent is still configured (another agent does not know its id); else the active
+   * session's, else the default (a session the active agent listed, `session/list`).
+   */
+  private agentFor(sessionId: string): string {
+    const { sessions } = this.deps;
+    const open = sessions.session(sessionId);
+    if (open) return open.agentKey;
+    const recorded = this.deps.recordedAgentOf?.(sessionId);
+    if (recorded !== undefined && this.deps.agents.knows(recorded)) return recorded;
+    return sessions.active?.agentKey ?? this.deps.config.defaultAgent;
   }
 
   /**
