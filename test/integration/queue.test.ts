@@ -136,6 +136,22 @@ describe('prompt queue and steering (an agent that serves _session/steering)', f
     await waitFor('both kept prompts answered', () => agentTexts(api).slice(-2).join('|') === 'Received: kept 1|Received: kept 2');
   });
 
+  it('forgets a deleted session\'s kept queue: the agent\'s own copy opens again without it', async () => {
+    const turn = await longTurn(api, 10_000);
+    void api.prompt('deleted with its session').catch(() => undefined);
+    const sessionId = api.activeSessionId;
+    assert.ok(sessionId, 'a session is active');
+    await api.newSession();
+    await api.closeSession(sessionId);
+    await turn.done.catch(() => undefined);
+    // This agent cannot delete sessions (no `session/delete`): it keeps its copy, and loads it.
+    await within('delete', api.deleteSession(sessionId));
+    await within('session/load', api.loadSession(sessionId));
+    assert.equal(api.activeSessionId, sessionId);
+    assert.deepEqual(api.queue(), []);
+    assert.equal(api.queueWaiting(), undefined);
+  });
+
   it('keeps the queue when the agent dies mid-turn; Resume restarts the agent and sends it', async () => {
     const dying = api.prompt('die');
     await waitFor('the agent to start its last turn', () => agentTexts(api).at(-1) === 'About to fall over');

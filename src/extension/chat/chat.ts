@@ -141,10 +141,13 @@ export class Chat extends Disposable {
 
   /**
    * Deletes a session: closed first when open, `session/delete` when its agent advertises it, and
-   * always forgotten here (the history and its recorded conversation). When the agent refuses,
-   * it is forgotten all the same and the error says so.
+   * always forgotten here (the history, its recorded conversation and its kept queue). When the
+   * agent refuses, it is forgotten all the same and the error says so.
    */
   async deleteSession(sessionId: string): Promise<void> {
+    const open = this.deps.sessions.session(sessionId);
+    const agentKey = open?.agentKey ?? this.deps.verbs.agentOf(sessionId);
+    const agentSessionId = open?.agentSessionId ?? sessionId;
     let refused: unknown;
     try {
       await this.deps.verbs.deleteSession(sessionId);
@@ -153,6 +156,7 @@ export class Chat extends Disposable {
     }
     await this.history.forget(sessionId);
     this.deps.journals?.forget(sessionId);
+    await this.deps.queues.forgetStored(agentKey, agentSessionId);
     if (refused !== undefined) {
       this.deps.log.warn(`Session ${sessionId}: the agent did not delete it (${errorMessage(refused)}); it is forgotten in this workspace.`);
       throw new Error(`The session is gone from this workspace's history, but its agent did not delete its own copy: ${errorMessage(refused)}`);

@@ -347,6 +347,18 @@ export class PromptQueues extends Disposable {
     );
   }
 
+  /**
+   * Forgets the queue kept for a session of an agent (Delete): an agent that keeps its own copy
+   * would otherwise bring the deleted session's prompts back when it is opened again.
+   */
+  async forgetStored(agentKey: string, agentSessionId: string): Promise<void> {
+    const all = { ...this.stored() };
+    const key = storeKeyOf(agentKey, agentSessionId);
+    if (!(key in all)) return;
+    delete all[key];
+    await this.deps.store.update(STORE_KEY, all);
+  }
+
   private dropClosed(): void {
     for (const [sessionId, queue] of this.queues) {
       if (this.deps.sessions.session(sessionId)) continue;
@@ -378,7 +390,11 @@ export class PromptQueues extends Disposable {
 }
 
 function storeKey(record: SessionRecord): string {
-  return `${record.agentKey}\u0000${record.agentSessionId}`;
+  return storeKeyOf(record.agentKey, record.agentSessionId);
+}
+
+function storeKeyOf(agentKey: string, agentSessionId: string): string {
+  return `${agentKey}\u0000${agentSessionId}`;
 }
 
 function blocksOf(item: QueuedPrompt<acp.ContentBlock>): acp.ContentBlock[] {

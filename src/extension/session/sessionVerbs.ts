@@ -357,14 +357,14 @@ export class SessionVerbs {
 
   /**
    * Opens a stored session (`session/load`) with an agent (by default the one it was with here,
-   * see `agentFor`): the agent replays the conversation as updates, so its cards come back as
+   * see `agentOf`): the agent replays the conversation as updates, so its cards come back as
    * they were. An already open session just becomes active.
    */
   async loadSession(sessionId: string, agentKey?: string): Promise<SessionRecord> {
     const { sessions } = this.deps;
     const open = sessions.session(sessionId);
     if (open?.connection.process.isAlive && (agentKey === undefined || open.agentKey === agentKey)) return sessions.setActive(sessionId);
-    const key = agentKey ?? this.agentFor(sessionId);
+    const key = agentKey ?? this.agentOf(sessionId);
     // An open record names the agent's own id; a listed session (session/list) is the agent's id.
     const agentSessionId = open?.agentKey === key ? open.agentSessionId : sessionId;
     return this.deps.signIn.run(key, () => this.loadSessionOnce(agentSessionId, key));
@@ -463,7 +463,7 @@ export class SessionVerbs {
   async deleteSession(sessionId: string): Promise<void> {
     const { sessions } = this.deps;
     const open = sessions.session(sessionId);
-    const key = this.agentFor(sessionId);
+    const key = this.agentOf(sessionId);
     const agentSessionId = open?.agentSessionId ?? sessionId;
     if (open) await this.closeSession(sessionId);
     const connection = await this.deps.agents.connect(key);
@@ -476,7 +476,7 @@ export class SessionVerbs {
    * while that agent is still configured (another agent does not know its id); else the active
    * session's, else the default (a session the active agent listed, `session/list`).
    */
-  private agentFor(sessionId: string): string {
+  agentOf(sessionId: string): string {
     const { sessions } = this.deps;
     const open = sessions.session(sessionId);
     if (open) return open.agentKey;
