@@ -145,9 +145,8 @@ export class Chat extends Disposable {
    * agent refuses, it is forgotten all the same and the error says so.
    */
   async deleteSession(sessionId: string): Promise<void> {
-    const open = this.deps.sessions.session(sessionId);
-    const agentKey = open?.agentKey ?? this.deps.verbs.agentOf(sessionId);
-    const agentSessionId = open?.agentSessionId ?? sessionId;
+    // Read before the delete: an open session's record, which names the agent's id, goes with it.
+    const owner = this.deps.verbs.ownerOf(sessionId);
     let refused: unknown;
     try {
       await this.deps.verbs.deleteSession(sessionId);
@@ -156,7 +155,7 @@ export class Chat extends Disposable {
     }
     await this.history.forget(sessionId);
     this.deps.journals?.forget(sessionId);
-    await this.deps.queues.forgetStored(agentKey, agentSessionId);
+    await this.deps.queues.forgetStored(owner.agentKey, owner.agentSessionId);
     if (refused !== undefined) {
       this.deps.log.warn(`Session ${sessionId}: the agent did not delete it (${errorMessage(refused)}); it is forgotten in this workspace.`);
       throw new Error(`The session is gone from this workspace's history, but its agent did not delete its own copy: ${errorMessage(refused)}`);

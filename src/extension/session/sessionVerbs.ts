@@ -462,13 +462,17 @@ export class SessionVerbs {
    */
   async deleteSession(sessionId: string): Promise<void> {
     const { sessions } = this.deps;
-    const open = sessions.session(sessionId);
-    const key = this.agentOf(sessionId);
-    const agentSessionId = open?.agentSessionId ?? sessionId;
-    if (open) await this.closeSession(sessionId);
+    const { agentKey: key, agentSessionId } = this.ownerOf(sessionId);
+    if (sessions.session(sessionId)) await this.closeSession(sessionId);
     const connection = await this.deps.agents.connect(key);
     if (connection.initializeResponse.agentCapabilities?.sessionCapabilities?.delete == null) return;
     await connection.deleteSession({ sessionId: agentSessionId });
+  }
+
+  /** The agent of a session by its editor id (see `agentOf`), and that agent's id of it. */
+  ownerOf(sessionId: string): { agentKey: string; agentSessionId: string } {
+    const open = this.deps.sessions.session(sessionId);
+    return { agentKey: this.agentOf(sessionId), agentSessionId: open?.agentSessionId ?? sessionId };
   }
 
   /**
@@ -476,7 +480,7 @@ export class SessionVerbs {
    * while that agent is still configured (another agent does not know its id); else the active
    * session's, else the default (a session the active agent listed, `session/list`).
    */
-  agentOf(sessionId: string): string {
+  private agentOf(sessionId: string): string {
     const { sessions } = this.deps;
     const open = sessions.session(sessionId);
     if (open) return open.agentKey;
