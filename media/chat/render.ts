@@ -88,7 +88,16 @@ function renderMessage(row: HTMLElement, item: Extract<ChatItem, { kind: 'messag
     case 'user': {
       const draft = item.turn === undefined ? undefined : drafts.get(item.turn);
       if (draft !== undefined && item.turn !== undefined) {
-        row.replaceChildren(resendEditor(row, item, item.turn, draft, post, v), ...chips, ...images);
+        editedMessages.set(row, item);
+        const editor = row.querySelector<HTMLElement>(':scope > .resend');
+        if (editor?.dataset.turn === String(item.turn)) {
+          // The row changes while its message is edited (the turn's changes arrive): a rebuilt
+          // box would take the focus and the caret from the person typing in it.
+          for (const child of [...row.children]) if (child !== editor) child.remove();
+          editor.after(...chips, ...images);
+        } else {
+          row.replaceChildren(resendEditor(row, item.turn, draft, post, v), ...chips, ...images);
+        }
         return true;
       }
       const bubble = el('div', 'bubble user', item.text);
@@ -319,6 +328,8 @@ function fragment(html: string): DocumentFragment {
  * re-renders (a patch, scrolling out of view) until sent and shown in a new session, or cancelled.
  */
 const drafts = new Map<number, string>();
+/** The message a row in Edit & resend shows now: Cancel puts back this one, not the one first edited. */
+const editedMessages = new WeakMap<HTMLElement, Extract<ChatItem, { kind: 'message' }>>();
 
 /** Another session (or the same one anew) is shown: its turns are not the drafts' turns. */
 export function clearDrafts(): void {
@@ -357,8 +368,9 @@ function checkpoint(row: HTMLElement, item: Extract<ChatItem, { kind: 'message' 
 }
 
 /** The edit box of Edit & resend: Resend (Ctrl/Cmd+Enter) asks the host; Cancel (Escape) puts the message back. */
-function resendEditor(row: HTMLElement, item: Extract<ChatItem, { kind: 'message' }>, turn: number, draft: string, post: Post, v: number): HTMLElement {
+function resendEditor(row: HTMLElement, turn: number, draft: string, post: Post, v: number): HTMLElement {
   const box = el('div', 'resend');
+  box.dataset.turn = String(turn);
   const text = el('textarea', 'resend-text');
   text.value = draft;
   text.rows = Math.min(12, Math.max(2, draft.split('\n').length));
@@ -372,7 +384,8 @@ function resendEditor(row: HTMLElement, item: Extract<ChatItem, { kind: 'message
   };
   const close = () => {
     drafts.delete(turn);
-    renderMessage(row, item, post, v);
+    const item = editedMessages.get(row);
+    if (item) renderMessage(row, item, post, v);
   };
   send.addEventListener('click', resend);
   cancel.addEventListener('click', close);

@@ -147,6 +147,28 @@ describe('Chat view (real browser)', function () {
     assert.equal(await select.inputValue(), 'bypass');
   });
 
+  it('keeps the Edit & resend box, its focus and what is typed in it, while a running turn changes its row', async () => {
+    // The mode is Bypass (the test before): the turn's /run asks nothing, and its write lands
+    // while the person types, adding "Restore to before this prompt" to the edited prompt's row.
+    await turn('a prompt to edit while the agent works');
+    const row = chat().locator('.row-user', { hasText: 'a prompt to edit while the agent works' }).last();
+    await row.locator('.resend-edit').click({ timeout: WAIT });
+    const box = chat().locator('textarea.resend-text');
+    await box.waitFor({ timeout: WAIT });
+    await box.fill('');
+    await sendPrompt(`/run sleep 1\n/write notes/while-editing.txt\n${fence('written while you type')}`);
+    await box.click();
+    const typed = 'the edited message, typed key by key while the turn runs';
+    await box.pressSequentially(typed, { delay: 40 });
+    await chat().locator('.row-tool[data-status="completed"]', { hasText: 'notes/while-editing.txt' }).last().waitFor({ timeout: WAIT });
+    assert.equal(await box.inputValue(), typed, 'no key went astray');
+    assert.ok(await box.evaluate((node) => node === document.activeElement), 'the box still has the focus');
+    await chat().locator('body[data-activity="idle"]').waitFor({ state: 'attached', timeout: WAIT });
+    await chat().locator('.row-user', { has: chat().locator('textarea.resend-text') }).locator('.resend-cancel').click();
+    await row.locator('.bubble', { hasText: 'a prompt to edit while the agent works' }).waitFor({ timeout: WAIT });
+    assert.ok(await row.locator('.checkpoint-restore').count(), 'cancelled, the row shows what it has now');
+  });
+
   it("asks the editor's own question (overwrite unsaved changes) inline, with Compare, and no notification", async () => {
     const page = workbenchPage();
     // A plain text file (no language server to start), then unsaved changes typed into it.
