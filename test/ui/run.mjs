@@ -14,7 +14,7 @@
 //   --keep      ACP_UI_KEEP=1     keep the temp workspace copy
 //
 // Screenshots go to docs/images/ (the README shows them). Exit code: 0 passed, 1 failed.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCli } from '../../harness/host/cli.mjs';
 import Mocha from 'mocha';
@@ -98,7 +98,7 @@ async function main() {
   const { page } = browser;
   const { file: runLog } = logPage(page, { name: 'ui', verbose: opts.verbose });
   await prepareWorkbenchPage(page, { extensionDevelopmentPath: repoRoot });
-  Object.assign(ui, { page, workspace: target, url: workbenchUrl({ url: server.url, target, extensionDevelopmentPath: repoRoot }) });
+  Object.assign(ui, { page, workspace: target, userDataDir: server.userDataDir, url: workbenchUrl({ url: server.url, target, extensionDevelopmentPath: repoRoot }) });
 
   const mocha = new Mocha({
     ui: 'bdd',
@@ -136,7 +136,28 @@ async function reportFailure() {
     }, undefined, { timeout: 5_000 })
     .catch((error) => `(the chat could not be read: ${error instanceof Error ? error.message.split('\n')[0] : error})`);
   log(`the chat after "${test.title}" failed (its last 2,000 characters):\n${shown}`);
+  log(`ACP Native's log, its last 40 lines:\n${extensionLogTail(40)}`);
   await screenshot(name).catch(() => undefined);
+}
+
+/** The tail of the extension's output channel, as the server's extension host wrote it. */
+function extensionLogTail(lines) {
+  const root = join(ui.userDataDir ?? '', 'logs');
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.includes('ACP Native')) found.push(path);
+    }
+  };
+  try {
+    walk(root);
+  } catch {
+    return `(no logs under ${root})`;
+  }
+  if (found.length === 0) return `(no ACP Native log under ${root})`;
+  return found.map((f) => `${f}:\n` + readFileSync(f, 'utf8').split('\n').slice(-lines).join('\n')).join('\n');
 }
 
 let code = 1;
