@@ -4,17 +4,9 @@
 // (the placeholder says so), the queue above the prompt box edits, removes and sends now, and
 // Enter during a turn steers (the text shows as the user's message, the answer follows).
 import * as assert from 'node:assert/strict';
-import { WAIT, chat, palette, screenshot, workbenchPage, openWorkbench } from './workbench.mjs';
+import { WAIT, chat, palette, screenshot, sendPrompt, workbenchPage, openWorkbench } from './workbench.mjs';
 
 const AGENT = 'Steering agent (queue)';
-
-/** Types into the prompt box and presses `key` (Enter or Alt+Enter). */
-async function type(text, key = 'Enter') {
-  const box = chat().locator('textarea.prompt');
-  await box.click({ timeout: WAIT });
-  await box.pressSequentially(text, { delay: 0 });
-  await box.press(key);
-}
 
 const working = async () => {
   try {
@@ -56,12 +48,12 @@ describe('Chat view: the prompt queue and steering (real browser)', function () 
   });
 
   it('Alt+Enter queues during a turn; the queue edits, removes, and Send now steers into the turn', async () => {
-    await type('work 20000');
+    await sendPrompt('work 20000');
     await working();
     const box = chat().locator('textarea.prompt');
     assert.match((await box.getAttribute('placeholder')) ?? '', /Enter to steer.*Alt\+Enter to queue/);
-    await type('first queued', 'Alt+Enter');
-    await type('second queued', 'Alt+Enter');
+    await sendPrompt('first queued', 'Alt+Enter');
+    await sendPrompt('second queued', 'Alt+Enter');
     const items = chat().locator('.queue .queue-item');
     await items.nth(1).waitFor({ timeout: WAIT });
     assert.deepEqual(await items.locator('.queue-text').allInnerTexts(), ['first queued', 'second queued']);
@@ -86,9 +78,9 @@ describe('Chat view: the prompt queue and steering (real browser)', function () 
 
   it('Enter during a turn steers; Up in the empty box recalls the last prompt', async () => {
     await showSteeringSession();
-    await type('work 20000');
+    await sendPrompt('work 20000');
     await working();
-    await type('steer me');
+    await sendPrompt('steer me');
     await chat().locator('.row-agent', { hasText: 'Steered: steer me' }).waitFor({ timeout: WAIT });
     await idle();
     const box = chat().locator('textarea.prompt');

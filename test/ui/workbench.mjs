@@ -93,8 +93,13 @@ export async function screenshot(name) {
   await workbenchPage().screenshot({ path: join(dir, `${name}.png`), timeout: WAIT });
 }
 
-/** Types a prompt into the chat and sends it with Enter; newlines are typed with Shift+Enter. */
-export async function sendPrompt(text) {
+/**
+ * Types a prompt into the chat and sends it with `key` (Enter, or Alt+Enter to queue); newlines
+ * are typed with Shift+Enter.
+ * @param {string} text
+ * @param {string} [key]
+ */
+export async function sendPrompt(text, key = 'Enter') {
   const box = chat().locator('textarea.prompt');
   await box.click({ timeout: WAIT });
   const lines = text.split('\n');
@@ -110,7 +115,7 @@ export async function sendPrompt(text) {
     console.log(`      [ui] keys went astray while typing: the box held ${JSON.stringify(typed)}; filled with the whole prompt instead`);
     await box.fill(text);
   }
-  await box.press('Enter');
+  await box.press(key);
 }
 
 /**
