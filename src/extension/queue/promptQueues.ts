@@ -6,7 +6,7 @@ import { errorMessage, type Logger } from '../base/log';
 import type { AgentSessions, SessionRecord } from '../session/agentSessions';
 import type { SessionVerbs } from '../session/sessionVerbs';
 import { assertNever } from '../../protocol/assertNever';
-import { PromptQueue, presentAttachments, type QueuedPrompt, type TurnOutcome } from './model/promptQueue';
+import { PromptQueue, presentAttachments, withStoredQueue, type QueuedPrompt, type TurnOutcome } from './model/promptQueue';
 
 /** The workspace-state key of the stored queues (by agent and the agent's session id). */
 const STORE_KEY = 'acpNative.promptQueues';
@@ -352,11 +352,10 @@ export class PromptQueues extends Disposable {
    * would otherwise bring the deleted session's prompts back when it is opened again.
    */
   async forgetStored(agentKey: string, agentSessionId: string): Promise<void> {
-    const all = { ...this.stored() };
+    const stored = this.stored();
     const key = storeKeyOf(agentKey, agentSessionId);
-    if (!(key in all)) return;
-    delete all[key];
-    await this.deps.store.update(STORE_KEY, all);
+    if (!(key in stored)) return;
+    await this.deps.store.update(STORE_KEY, withStoredQueue(stored, key, undefined));
   }
 
   private dropClosed(): void {
@@ -374,10 +373,7 @@ export class PromptQueues extends Disposable {
     const record = this.deps.sessions.session(sessionId);
     const queue = this.queues.get(sessionId);
     if (record && queue) {
-      const all = { ...this.stored() };
-      const key = storeKey(record);
-      if (queue.size === 0) delete all[key];
-      else all[key] = queue.snapshot();
+      const all = withStoredQueue(this.stored(), storeKey(record), queue.size === 0 ? undefined : queue.snapshot());
       void Promise.resolve(this.deps.store.update(STORE_KEY, all)).catch((error: unknown) => this.deps.log.warn(`Could not keep the prompt queue: ${errorMessage(error)}`));
     }
     this.changeEmitter.fire(sessionId);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { MAX_QUEUED, PromptQueue, presentAttachments, waitingReason } from '../../../src/extension/queue/model/promptQueue';
+import { MAX_QUEUED, MAX_STORED_QUEUES, PromptQueue, presentAttachments, waitingReason, withStoredQueue } from '../../../src/extension/queue/model/promptQueue';
 import { steerOutcome, steeringParams, steeringSupported } from '../../../src/extension/queue/model/steering';
 
 const isString = (value: unknown): value is string => typeof value === 'string';
@@ -129,5 +129,25 @@ describe('steering (model)', () => {
     const odd = steerOutcome({ outcome: 'maybe' });
     assert.ok(odd.kind === 'failed' && odd.reason.includes('maybe'));
     assert.equal(steerOutcome(null).kind, 'failed');
+  });
+
+  describe('the queues the workspace keeps', () => {
+    it('keeps the newest changed last and drops the longest untouched past the limit', () => {
+      let stored: Record<string, unknown> = {};
+      for (let i = 0; i < MAX_STORED_QUEUES; i++) stored = withStoredQueue(stored, `s${i}`, { items: [{ text: `p${i}` }] });
+      // s0 changes again: now the newest, so s1 is the one to go when one more comes.
+      stored = withStoredQueue(stored, 's0', { items: [{ text: 'p0 edited' }] });
+      stored = withStoredQueue(stored, 'new', { items: [{ text: 'new' }] });
+      assert.equal(Object.keys(stored).length, MAX_STORED_QUEUES);
+      assert.ok(!('s1' in stored), 'the longest untouched is dropped');
+      assert.deepEqual(Object.keys(stored).slice(-2), ['s0', 'new']);
+      assert.deepEqual(stored.s0, { items: [{ text: 'p0 edited' }] });
+    });
+
+    it('takes a sent or deleted queue out, leaving the others as they were', () => {
+      const stored = { a: { items: [{ text: 'x' }] }, b: { items: [{ text: 'y' }] } };
+      assert.deepEqual(withStoredQueue(stored, 'a', undefined), { b: { items: [{ text: 'y' }] } });
+      assert.deepEqual(Object.keys(stored), ['a', 'b'], 'the stored object itself is not changed');
+    });
   });
 });

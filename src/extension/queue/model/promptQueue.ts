@@ -148,6 +148,26 @@ export class PromptQueue<A> {
   }
 }
 
+/**
+ * How many sessions' queues the workspace keeps. A session closed with prompts waiting and never
+ * opened again would otherwise keep them for good; the ones kept longest untouched go first.
+ */
+export const MAX_STORED_QUEUES = 50;
+
+/**
+ * The stored queues with `key`'s put in as the newest (or taken out when `snapshot` is
+ * undefined: sent, emptied or deleted), the oldest dropped past `max`. Newest is last: the
+ * workspace state keeps an object's key order.
+ */
+export function withStoredQueue(stored: Readonly<Record<string, unknown>>, key: string, snapshot: unknown, max = MAX_STORED_QUEUES): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...stored };
+  delete next[key];
+  if (snapshot !== undefined) next[key] = snapshot;
+  const keys = Object.keys(next);
+  for (const old of keys.slice(0, Math.max(0, keys.length - max))) delete next[old];
+  return next;
+}
+
 /** Why the queue waits after a turn that ended so, or undefined when the next may go. */
 export function waitingReason(outcome: TurnOutcome): string | undefined {
   switch (outcome.kind) {
