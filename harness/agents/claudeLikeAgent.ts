@@ -16,8 +16,10 @@
 //   compact-fail              a compaction that fails ("Context too small")
 //   compact-chunks N          the summary in N compaction_summary_chunks (not Claude; the spec)
 //   plan-mode                 Claude's ExitPlanMode: "Approve Plan" asked with Claude's options;
-//                             on approval the mode goes back to default and `plan_update`
-//                             {markdown, planId "plan-mode"} follows (the rest of the prompt is the plan)
+//                             on approval the mode becomes the option's (default, auto,
+//                             bypassPermissions), said in a message "Plan approved (ID): now in
+//                             MODE mode.", and `plan_update` {markdown, planId "plan-mode"}
+//                             follows (the rest of the prompt is the plan)
 //   plan ID                   plan_update markdown of that id (the rest of the prompt)
 //   plan-file ID PATH         plan_update {type: "file", uri: file://PATH}
 //   plan-items ID             plan_update items (two entries)
@@ -198,6 +200,14 @@ async function planUpdate(ctx: Client, sessionId: string, plan: acp.PlanUpdateCo
   if (client.plan) await send(ctx, sessionId, { sessionUpdate: 'plan_update', plan });
 }
 
+/** The mode each of Claude's plan approvals leaves plan mode for; `reject` keeps planning. */
+const PLAN_EXIT_MODES: Record<string, string> = {
+  'exit-plan-default': 'default',
+  'exit-plan-clear-auto': 'auto',
+  'exit-plan-auto': 'auto',
+  'exit-plan-bypass': 'bypassPermissions',
+};
+
 async function planMode(ctx: Client, sessionId: string, plan: string): Promise<void> {
   const toolCallId = `toolu_exit_plan_${nextId++}`;
   const planFilePath = '/home/user/.claude/plans/fix-the-parser.md';
@@ -215,12 +225,15 @@ async function planMode(ctx: Client, sessionId: string, plan: string): Promise<v
       { optionId: 'reject', name: 'No, keep planning', kind: 'reject_once' },
     ],
   });
-  const approved = answer.outcome.outcome === 'selected' && answer.outcome.optionId !== 'reject';
-  if (!approved) {
+  const picked = answer.outcome.outcome === 'selected' ? answer.outcome.optionId : undefined;
+  const mode = picked === undefined ? undefined : PLAN_EXIT_MODES[picked];
+  if (mode === undefined) {
     await send(ctx, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
     return;
   }
-  await send(ctx, sessionId, { sessionUpdate: 'current_mode_update', currentModeId: 'default' });
+  // Each approval leaves plan mode for another mode; the test agent also says which it got.
+  await send(ctx, sessionId, { sessionUpdate: 'current_mode_update', currentModeId: mode });
+  await send(ctx, sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Plan approved (${picked}): now in ${mode} mode.` } });
   await send(ctx, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', title: 'Exited Plan Mode' });
   await planUpdate(ctx, sessionId, { type: 'markdown', planId: 'plan-mode', content: plan.replace(/\n+$/, '') });
 }

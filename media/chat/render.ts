@@ -573,7 +573,7 @@ export function renderPermissions(host: HTMLElement, status: ChatStatus, post: P
       for (const option of q.options) {
         const button = el('button', `perm perm-${option.kind}`, option.name);
         button.dataset.kind = option.kind;
-        button.addEventListener('click', () => post({ v, type: 'answerPermission', questionId: q.questionId, optionKind: option.kind }));
+        button.addEventListener('click', () => post({ v, type: 'answerPermission', questionId: q.questionId, optionKind: option.kind, optionId: option.id }));
         buttons.append(button);
       }
       if (q.inspect) {

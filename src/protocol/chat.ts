@@ -19,7 +19,7 @@
  * messages the extension host serialises and code-server compresses, and half the replies.
  */
 
-export const CHAT_PROTOCOL_VERSION = 10;
+export const CHAT_PROTOCOL_VERSION = 11;
 
 export type ChatRole = 'user' | 'agent' | 'thought';
 export type ChatToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
@@ -235,7 +235,8 @@ export interface ChatPermission {
   readonly questionId: number;
   readonly toolCallId: string;
   readonly title: string;
-  readonly options: readonly { readonly name: string; readonly kind: ChatPermissionKind }[];
+  /** The agent's options, each its own button: several may share a kind (Claude's plan approval). */
+  readonly options: readonly { readonly id: string; readonly name: string; readonly kind: ChatPermissionKind }[];
   /** A button that shows more without answering (the editor's Compare), or null. */
   readonly inspect?: string | null;
   /** The hunks of the proposed edit, when it can be answered in part (**Review hunks**). */
@@ -437,7 +438,7 @@ export type WebviewToHost =
   | { readonly v: number; readonly type: 'queueResume' }
   | { readonly v: number; readonly type: 'queueClear' }
   | { readonly v: number; readonly type: 'cancel' }
-  | { readonly v: number; readonly type: 'answerPermission'; readonly questionId: number; readonly optionKind: ChatPermissionKind }
+  | { readonly v: number; readonly type: 'answerPermission'; readonly questionId: number; readonly optionKind: ChatPermissionKind; readonly optionId: string }
   | { readonly v: number; readonly type: 'inspectPermission'; readonly questionId: number }
   /** Review hunks: the proposed edit's diff with Keep / Reject over each hunk. */
   | { readonly v: number; readonly type: 'reviewHunks'; readonly questionId: number }
@@ -559,7 +560,8 @@ export function parseWebviewMessage(value: unknown): ParseResult<WebviewToHost> 
     case 'answerPermission':
       if (!Number.isSafeInteger(f.questionId)) return fail('answerPermission: questionId is not an integer');
       if (typeof f.optionKind !== 'string' || !PERMISSION_KINDS.includes(f.optionKind)) return fail('answerPermission: unknown option kind');
-      return ok({ v, type, questionId: f.questionId as number, optionKind: f.optionKind as ChatPermissionKind });
+      if (typeof f.optionId !== 'string') return fail('answerPermission: optionId is not a string');
+      return ok({ v, type, questionId: f.questionId as number, optionKind: f.optionKind as ChatPermissionKind, optionId: f.optionId });
     case 'inspectPermission':
     case 'reviewHunks':
     case 'rejectWithReason':

@@ -34,11 +34,28 @@ describe('plans (plan_update) from a Claude-like agent', function () {
     assert.deepEqual(api.plans(), [], 'no plan before the approval');
     assert.ok(api.answerPermission(question.id, 'allow_once'));
     assert.equal(await within('the plan-mode turn', turn), 'end_turn');
+    assert.match(api.conversation().at(-1)?.text ?? '', /Plan approved \(exit-plan-default\)/);
     assert.deepEqual(api.plans(), [{ planId: 'plan-mode', type: 'markdown', content: plan.trimEnd() }]);
     await vscode.commands.executeCommand('acpNative.openPlan', api.activeSessionId, 'plan-mode');
     await waitFor('the markdown preview', previewTab);
     const doc = await waitFor('the plan document', () => planDocument('plan-mode'));
     assert.equal(doc.getText(), plan.trimEnd());
+  });
+
+  it("answers Claude's plan approval with the option picked among its three allow_always", async () => {
+    const turn = api.prompt('plan-mode\n# Ship it');
+    const question = await waitFor('the Approve Plan question', () => api.pendingPermissions().find((q) => q.title.includes('Approve Plan')));
+    const bypass = question.options.find((o) => o.name === 'Yes, and bypass permissions');
+    assert.equal(bypass?.kind, 'allow_always');
+    assert.throws(() => api.answerPermission(question.id, 'allow_always', { optionId: 'exit-plan-gone' }), /no allow_always option "exit-plan-gone"/);
+    assert.ok(api.answerPermission(question.id, 'allow_always', { optionId: bypass.optionId }));
+    assert.equal(await within('the plan-mode turn', turn), 'end_turn');
+    assert.match(api.conversation().at(-1)?.text ?? '', /Plan approved \(exit-plan-bypass\): now in bypassPermissions mode/);
+    // An "always" is the agent's to remember: the next approval is asked again, not answered for the person.
+    const next = api.prompt('plan-mode\n# Ship it again');
+    const again = await waitFor('the second Approve Plan question', () => api.pendingPermissions().find((q) => q.title.includes('Approve Plan')));
+    assert.ok(api.answerPermission(again.id, 'reject_once'));
+    assert.equal(await within('the second plan-mode turn', next), 'end_turn');
   });
 
   it('replaces a plan of the same id in place, and plan_removed removes it', async () => {

@@ -72,6 +72,20 @@ describe('Chat view: plans, compaction, notices and the context meter (real brow
     await idle();
   });
 
+  it("answers Claude's plan approval with the button clicked, of the three that share a kind", async () => {
+    await sendPrompt('plan-mode\n# Ship the parser');
+    const question = chat().locator('.permission', { hasText: 'Approve Plan' });
+    await question.waitFor({ timeout: WAIT });
+    assert.deepEqual(await question.locator('button[data-kind="allow_always"]').allInnerTexts(), [
+      'Yes, clear context (12% used) and use auto mode',
+      'Yes, and use auto mode',
+      'Yes, and bypass permissions',
+    ]);
+    await question.locator('button', { hasText: 'Yes, and bypass permissions' }).click();
+    await chat().locator('.row', { hasText: 'Plan approved (exit-plan-bypass): now in bypassPermissions mode.' }).waitFor({ timeout: WAIT });
+    await idle();
+  });
+
   it('shows a compaction as a divider with its summary folded, and one that never finished as such', async () => {
     await sendPrompt('usage 850000 1000000 0.42');
     // Compact is refused while a turn runs: wait for this turn's usage, then for its end.

@@ -63,12 +63,13 @@ export interface AcpNativeApi {
   /** The agent's questions waiting for an answer. */
   pendingPermissions(): PendingPermission[];
   /**
-   * Answers a question with its option of this kind. False when it was already answered.
+   * Answers a question with its option of this kind: the one of `optionId` when given (options may
+   * share a kind), else the first. False when it was already answered.
    * `keepHunks` (0-based, with an allow kind) keeps only those hunks of the proposed edit
    * (`hunks` of its `pendingPermissions()` entry); `reason` (with a reject kind) is told the agent.
-   * Throws, answering nothing, for hunks the question does not have.
+   * Throws, answering nothing, for hunks or an option the question does not have.
    */
-  answerPermission(questionId: number, kind: PermissionOptionKind, options?: { keepHunks?: number[]; reason?: string }): boolean;
+  answerPermission(questionId: number, kind: PermissionOptionKind, options?: { optionId?: string; keepHunks?: number[]; reason?: string }): boolean;
   /** The edits answered in part (and rejections with a reason), oldest first: what was kept, reverted, and how the agent was told. */
   partialApprovals(): PartialApprovalInfo[];
   /** Fires when a question is asked or answered. */
@@ -278,7 +279,8 @@ export interface PendingPermission {
   /** The tool call's title as displayed. */
   title: string;
   kind: ToolKind | undefined;
-  options: { name: string; kind: PermissionOptionKind }[];
+  /** The agent's options; several may share a kind (Claude's plan approval has three `allow_always`). */
+  options: { optionId: string; name: string; kind: PermissionOptionKind }[];
   /** The hunks of the proposed edit, when the call has a diff that can be answered in part. */
   hunks?: number;
 }

@@ -99,7 +99,7 @@ export function createApi(acp: AcpNative, subscriptions: vscode.Disposable[], ac
         toolCallId: q.toolCall.toolCallId,
         title: PermissionService.titleOf(q),
         kind: q.toolCall.kind ?? undefined,
-        options: q.options.map((o) => ({ name: o.name, kind: o.kind })),
+        options: q.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
         ...optional('hunks', acp.partialApprovals.hunkCount(q)),
       })),
     answerPermission: (id, kind, options) => acp.partialApprovals.answer(id, kind, options),

@@ -85,7 +85,7 @@ export class ChatActions extends Disposable {
       case 'cancel':
         return verbs.cancel(session?.state.sessionId);
       case 'answerPermission':
-        this.deps.permissions.answerByKind(message.questionId, message.optionKind);
+        this.deps.permissions.answerWith(message.questionId, message.optionKind, message.optionId);
         return;
       case 'inspectPermission':
         await this.deps.permissions.inspect(message.questionId);

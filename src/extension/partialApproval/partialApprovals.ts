@@ -4,6 +4,7 @@ import { Disposable } from '../base/lifecycle';
 import { errorMessage, type Logger } from '../base/log';
 import type { PermissionService } from '../permissions/permissionService';
 import type { PermissionQuestion } from '../permissions/model/permissionRequests';
+import { optionOf } from '../permissions/model/autoApprove';
 import type { AgentSessions } from '../session/agentSessions';
 import type { ActionLogCapture } from '../review/actionLogCapture';
 import type { ActionLogActions } from '../review/actionLogActions';
@@ -78,6 +79,8 @@ interface Plan {
 }
 
 export interface AnswerOptions {
+  /** Which option of the kind, when several share it (Claude's plan approval); else the first. */
+  readonly optionId?: string;
   /** 0-based indexes of the hunks to keep (allow kinds only). */
   readonly keepHunks?: readonly number[];
   /** A one-line reason sent to the agent (reject kinds only). */
@@ -179,7 +182,7 @@ export class PartialApprovals extends Disposable {
   }
 
   /**
-   * Answers a question by option kind, keeping only some hunks or giving a reason. False when the
+   * Answers a question by option kind (and id, when given), keeping only some hunks or giving a reason. False when the
    * question is not open (answered, cancelled). Throws, answering nothing, for a choice that
    * cannot be carried out (hunks of a question without any, an index out of range, hunks with a
    * rejection).
@@ -188,11 +191,12 @@ export class PartialApprovals extends Disposable {
     const { permissions } = this.deps;
     const question = permissions.requests.pending().find((q) => q.id === questionId);
     if (!question) return false;
+    if (options.optionId !== undefined && !optionOf(question.options, kind, options.optionId)) throw new Error(`The question has no ${kind} option "${options.optionId}".`);
     const allow = kind === 'allow_once' || kind === 'allow_always';
     if (options.keepHunks !== undefined && !allow) throw new Error('keepHunks goes with an allow answer; a rejection keeps nothing.');
     if (options.reason !== undefined && allow) throw new Error('A reason goes with a rejection.');
     if (options.keepHunks === undefined) {
-      const answered = permissions.answerByKind(questionId, kind);
+      const answered = permissions.answerWith(questionId, kind, options.optionId);
       if (answered && options.reason !== undefined && oneLine(options.reason) !== '') this.rejected(question, options.reason);
       return answered;
     }
@@ -202,7 +206,7 @@ export class PartialApprovals extends Disposable {
     const problem = keepProblem(options.keepHunks, edit.hunks.length);
     if (problem) throw new Error(`Cannot keep those hunks: ${problem}.`);
     const keep = [...new Set(options.keepHunks)].sort((a, b) => a - b);
-    if (keep.length === edit.hunks.length) return permissions.answerByKind(questionId, kind);
+    if (keep.length === edit.hunks.length) return permissions.answerWith(questionId, kind, options.optionId);
     const record: PartialApproval = {
       questionId,
       sessionId: question.sessionId,
@@ -218,7 +222,7 @@ export class PartialApprovals extends Disposable {
     // Before the answer goes out: the agent may write at once.
     this.plans.push(plan);
     this.remember(record);
-    if (!permissions.answerByKind(questionId, kind)) {
+    if (!permissions.answerWith(questionId, kind, options.optionId)) {
       this.drop(plan);
       const at = this.records.indexOf(record);
       if (at !== -1) this.records.splice(at, 1);

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as acp from '@agentclientprotocol/sdk';
-import { isAutoApproved, optionOfKind } from './model/autoApprove';
+import { isAutoApproved, optionOf, optionOfKind } from './model/autoApprove';
 import { PermissionRequests, permissionTitle, unanswerableReason, type PermissionQuestion } from './model/permissionRequests';
 import type { Config } from '../config';
 import type { Logger } from '../base/log';
@@ -73,24 +73,22 @@ export class PermissionService extends Disposable {
       }
     }
     const { question, answer } = this.requests.ask(params.sessionId, params.toolCall, params.options);
-    if (question) {
-      this.bind(question, answer);
-      // The agent gave up on the request ($/cancel_request or the connection closed).
-      signal.addEventListener('abort', () => this.requests.cancel(question.id), { once: true });
-      if (signal.aborted) this.requests.cancel(question.id);
-      const hasDiff = (question.toolCall.content ?? []).some((c) => c.type === 'diff');
-      const showDiff = () => this.showDiff(question);
-      // The chat shows the question, and its tool row opens the diff.
-      const agentName = this.deps.sessions.session(question.sessionId)?.agentName;
-      if (!this.deps.surface.showsQuestions) void this.notify(question, `${agentName ?? 'The agent'} asks to ${kindVerb(question.toolCall.kind)}: ${PermissionService.titleOf(question)}`, hasDiff ? showDiff : undefined);
-    }
+    this.bind(question, answer);
+    // The agent gave up on the request ($/cancel_request or the connection closed).
+    signal.addEventListener('abort', () => this.requests.cancel(question.id), { once: true });
+    if (signal.aborted) this.requests.cancel(question.id);
+    const hasDiff = (question.toolCall.content ?? []).some((c) => c.type === 'diff');
+    const showDiff = () => this.showDiff(question);
+    // The chat shows the question, and its tool row opens the diff.
+    const agentName = this.deps.sessions.session(question.sessionId)?.agentName;
+    if (!this.deps.surface.showsQuestions) void this.notify(question, `${agentName ?? 'The agent'} asks to ${kindVerb(question.toolCall.kind)}: ${PermissionService.titleOf(question)}`, hasDiff ? showDiff : undefined);
     return { outcome: await answer };
   }
 
   /**
    * A question the editor asks on the agent's behalf (overwrite unsaved changes, go outside the
    * workspace). Same registry, so it can be answered wherever questions are shown and a cancelled
-   * turn answers it; no earlier "always" answer stands for it. True when allowed.
+   * turn answers it. True when allowed.
    */
   async confirm(request: {
     sessionId: string;
@@ -107,19 +105,17 @@ export class PermissionService extends Disposable {
     const reject: acp.PermissionOption = { optionId: 'reject', name: request.reject, kind: 'reject_once' };
     const toolCall: acp.ToolCallUpdate = { toolCallId: `editor-question-${Date.now()}`, title: request.title, kind: 'other' };
     if (request.signal?.aborted) return false;
-    const { question, answer } = this.requests.ask(request.sessionId, toolCall, [allow, reject], { standing: false });
-    if (question) {
-      this.bind(question, answer);
-      const { signal, inspect } = request;
-      const cancel = () => this.requests.cancel(question.id);
-      signal?.addEventListener('abort', cancel, { once: true });
-      if (inspect) this.inspections.set(question.id, inspect);
-      void answer.finally(() => {
-        signal?.removeEventListener('abort', cancel);
-        this.inspections.delete(question.id);
-      });
-      if (!this.deps.surface.showsQuestions) void this.notify(question, request.message, inspect?.run, inspect?.label);
-    }
+    const { question, answer } = this.requests.ask(request.sessionId, toolCall, [allow, reject]);
+    this.bind(question, answer);
+    const { signal, inspect } = request;
+    const cancel = () => this.requests.cancel(question.id);
+    signal?.addEventListener('abort', cancel, { once: true });
+    if (inspect) this.inspections.set(question.id, inspect);
+    void answer.finally(() => {
+      signal?.removeEventListener('abort', cancel);
+      this.inspections.delete(question.id);
+    });
+    if (!this.deps.surface.showsQuestions) void this.notify(question, request.message, inspect?.run, inspect?.label);
     const result = await answer;
     return result.outcome === 'selected' && result.optionId === 'allow';
   }
@@ -137,10 +133,13 @@ export class PermissionService extends Disposable {
     return true;
   }
 
-  /** Answers by option kind (never by id: agents change their ids). False if not open. */
-  answerByKind(questionId: number, kind: acp.PermissionOptionKind): boolean {
-    const question = this.requests.pending().find((q) => q.id === questionId);
-    const option = question && optionOfKind(question.options, kind);
+  /**
+   * Answers with the option of this kind: the one of `optionId` when given, else the first of the
+   * kind. Options may share a kind (Claude's plan approval has three `allow_always`, each a
+   * different mode), so a button names its own. False if not open or it has no such option.
+   */
+  answerWith(questionId: number, kind: acp.PermissionOptionKind, optionId?: string): boolean {
+    const option = optionOf(this.requests.pending().find((q) => q.id === questionId)?.options ?? [], kind, optionId);
     return option ? this.requests.answer(questionId, option.optionId) : false;
   }
 
@@ -150,15 +149,10 @@ export class PermissionService extends Disposable {
     if (session && call) await this.deps.diffs.open(session, call);
   }
 
-  /**
-   * A question is answered `cancelled` when its session's turn is cancelled, the session closes
-   * or its agent exits; the session's "always" answers are forgotten with its record.
-   */
+  /** A question is answered `cancelled` when its session's turn is cancelled, the session closes or its agent exits. */
   private bind(question: PermissionQuestion, answer: Promise<unknown>): void {
     const record = this.deps.sessions.session(question.sessionId);
     if (!record) return;
-    const { sessionId } = question;
-    record.scope.once(this.requests, () => this.requests.forgetSession(sessionId));
     const registration = onAnyDispose([record.questions, record.agentScope], () => this.requests.cancel(question.id));
     void answer.finally(() => registration.dispose());
   }

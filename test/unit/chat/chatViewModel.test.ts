@@ -263,7 +263,7 @@ describe('chat view model', () => {
     ]);
     assert.deepEqual(status.commands, [{ name: 'read', description: 'Read a file', hint: 'PATH' }]);
     assert.deepEqual(status.plan, [{ content: 'step', status: 'in_progress' }]);
-    assert.deepEqual(status.permissions, [{ questionId: 7, toolCallId: 'c', title: 'Run ls', options: [{ name: 'Allow', kind: 'allow_once' }, { name: 'Reject', kind: 'reject_once' }], inspect: null }]);
+    assert.deepEqual(status.permissions, [{ questionId: 7, toolCallId: 'c', title: 'Run ls', options: [{ id: 'y', name: 'Allow', kind: 'allow_once' }, { id: 'n', name: 'Reject', kind: 'reject_once' }], inspect: null }]);
     assert.equal(status.activity, 'waiting');
     assert.deepEqual(status.toggles, [{ id: 'fast', name: 'Fast', description: null, value: true }], 'a boolean option is a toggle, not dropped');
     assert.equal(status.context?.label, '12.3k / 200k (6 %)');

@@ -44,7 +44,7 @@ export function chatStatus(input: ChatStatusInput): ChatStatus {
       questionId: q.id,
       toolCallId: q.toolCall.toolCallId,
       title: input.questionTitle(q),
-      options: q.options.map((o) => ({ name: o.name, kind: o.kind })),
+      options: q.options.map((o) => ({ id: o.optionId, name: o.name, kind: o.kind })),
       inspect: input.questionInspect?.(q) ?? null,
       ...(hunks !== undefined ? { hunks } : {}),
     };

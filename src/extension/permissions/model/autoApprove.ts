@@ -1,6 +1,7 @@
 /**
  * Permission decisions that need no person (pure): automatic approval by setting, and the option
- * to pick for an outcome. Options are chosen by `kind`, never by id: agents change their ids.
+ * to pick for an outcome. Options are chosen by `kind` when no person picked one: agents change
+ * their ids from one question to the next.
  */
 import type * as acp from '@agentclientprotocol/sdk';
 
@@ -33,4 +34,13 @@ export function optionOfKind(
     if (found) return found;
   }
   return undefined;
+}
+
+/**
+ * The option of this kind a person picked: the one of `optionId` when given (options may share a
+ * kind, and each says something else), else the first of the kind.
+ */
+export function optionOf(options: readonly acp.PermissionOption[], kind: acp.PermissionOptionKind, optionId?: string): acp.PermissionOption | undefined {
+  if (optionId === undefined) return optionOfKind(options, kind);
+  return options.find((o) => o.optionId === optionId && o.kind === kind);
 }

@@ -3,12 +3,13 @@
  * answer (a notification today, the chat view later, the API): the first answer wins, later
  * clicks do nothing, and cancelling a turn answers all its questions `cancelled`.
  *
- * "Always" answers are remembered per session and tool kind, so the next call of that kind is
- * answered without asking.
+ * An "always" answer is the agent's to remember, in the scope its option names ("commands that
+ * start with `npm test`", "these files", Claude's three plan approvals): the editor never answers
+ * a later question for the person, since a standing answer per tool kind would approve more than
+ * was picked.
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import { displayTitle, type TitleContext } from '../../workspace/model/displayTitle';
-import { optionOfKind } from './autoApprove';
 
 export interface PermissionQuestion {
   readonly id: number;
@@ -19,12 +20,9 @@ export interface PermissionQuestion {
 
 export type PermissionAnswer = { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' };
 
-type Remembered = 'allow' | 'reject';
-
 export class PermissionRequests {
   private nextId = 1;
   private readonly open = new Map<number, { question: PermissionQuestion; resolve: (a: PermissionAnswer) => void }>();
-  private readonly remembered = new Map<string, Map<string, Remembered>>();
   private readonly listeners = new Set<() => void>();
 
   /** Fires when a question is added or answered. */
@@ -33,24 +31,8 @@ export class PermissionRequests {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  /**
-   * Asks a question, unless an earlier "always" answer of this session covers the tool kind: then
-   * the answer comes at once and `question` is undefined. Questions the editor asks on its own
-   * behalf (overwrite unsaved changes, a path outside the workspace) pass `standing: false`: no
-   * earlier answer may stand for them.
-   */
-  ask(
-    sessionId: string,
-    toolCall: acp.ToolCallUpdate,
-    options: readonly acp.PermissionOption[],
-    { standing: useStanding = true }: { standing?: boolean } = {},
-  ): { question?: PermissionQuestion; answer: Promise<PermissionAnswer> } {
-    const standing = useStanding ? this.remembered.get(sessionId)?.get(kindKey(toolCall.kind)) : undefined;
-    if (standing) {
-      const option =
-        standing === 'allow' ? optionOfKind(options, 'allow_always', 'allow_once') : optionOfKind(options, 'reject_always', 'reject_once');
-      if (option) return { answer: Promise.resolve({ outcome: 'selected', optionId: option.optionId }) };
-    }
+  /** Asks a question; the answer comes when someone picks an option, or `cancelled`. */
+  ask(sessionId: string, toolCall: acp.ToolCallUpdate, options: readonly acp.PermissionOption[]): { question: PermissionQuestion; answer: Promise<PermissionAnswer> } {
     const question: PermissionQuestion = { id: this.nextId++, sessionId, toolCall, options };
     const answer = new Promise<PermissionAnswer>((resolve) => this.open.set(question.id, { question, resolve }));
     this.changed();
@@ -60,13 +42,7 @@ export class PermissionRequests {
   /** Answers with the option of this id. False when the question was already answered or the id is unknown. */
   answer(questionId: number, optionId: string): boolean {
     const entry = this.open.get(questionId);
-    const option = entry?.question.options.find((o) => o.optionId === optionId);
-    if (!entry || !option) return false;
-    if (option.kind === 'allow_always' || option.kind === 'reject_always') {
-      const bySession = this.remembered.get(entry.question.sessionId) ?? new Map<string, Remembered>();
-      bySession.set(kindKey(entry.question.toolCall.kind), option.kind === 'allow_always' ? 'allow' : 'reject');
-      this.remembered.set(entry.question.sessionId, bySession);
-    }
+    if (!entry?.question.options.some((o) => o.optionId === optionId)) return false;
     this.settle(questionId, { outcome: 'selected', optionId });
     return true;
   }
@@ -96,11 +72,6 @@ export class PermissionRequests {
 
   pending(sessionId?: string): PermissionQuestion[] {
     return [...this.open.values()].map((e) => e.question).filter((q) => sessionId === undefined || q.sessionId === sessionId);
-  }
-
-  /** Forgets a session's "always" answers (the session ended). */
-  forgetSession(sessionId: string): void {
-    this.remembered.delete(sessionId);
   }
 
   private settle(questionId: number, answer: PermissionAnswer): void {
@@ -138,9 +109,5 @@ export function unanswerableReason(options: unknown): string | undefined {
   const known = ['allow_once', 'allow_always', 'reject_once', 'reject_always'];
   if (![...kinds].some((k) => known.includes(k as string))) return 'session/request_permission needs options of a known kind (allow_once, allow_always, reject_once, reject_always).';
   return undefined;
-}
-
-function kindKey(kind: acp.ToolKind | null | undefined): string {
-  return kind ?? 'other';
 }
 
