@@ -7,7 +7,9 @@
 //
 // Flags: `--no-steering` advertises nothing (and still counts any steer it gets);
 // `--steering-meta JSON` advertises that `_meta` instead (a malformed one); `--steer-fail error`
-// answers every steer with an error, `--steer-fail silent` never answers one.
+// answers every steer with an error, `--steer-fail silent` never answers one; `--start-once FILE`
+// starts once only: it creates FILE, and exits with code 4 at once when FILE is already there (a
+// restart that fails).
 //
 // Prompts (the first line names the scenario):
 //   work MS        "Working on it" then a word every 20 ms for MS ms (or until cancelled:
@@ -17,6 +19,7 @@
 //   steers?        answers with how many steers reached it, as JSON
 //   anything else  "Received: " and the prompt's text
 // `session/load` of an unknown id opens it empty (a restarted agent continues the editor's session).
+import { existsSync, writeFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 
@@ -29,6 +32,11 @@ function argValue(flag: string): string | undefined {
 const advertise = !process.argv.includes('--no-steering');
 const customMeta = argValue('--steering-meta');
 const steerFail = argValue('--steer-fail');
+const startOnce = argValue('--start-once');
+if (startOnce !== undefined) {
+  if (existsSync(startOnce)) process.exit(4);
+  writeFileSync(startOnce, 'started\n');
+}
 
 interface RunningTurn {
   cancelled: boolean;

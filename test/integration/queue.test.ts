@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AcpNativeApi } from '../../src/extension/api/api';
 import { setSetting, waitFor, within } from './support/helpers';
 import { agentSuite } from './support/agentSuite';
@@ -163,6 +166,27 @@ describe('prompt queue and steering (an agent that serves _session/steering)', f
     api.resumeQueue();
     assert.equal(await within('the prompt after the restart', queued), 'end_turn');
     assert.equal(agentTexts(api).at(-1), 'Received: after the crash');
+  });
+});
+
+describe('prompt queue when the agent cannot be restarted', function () {
+  this.timeout(60_000);
+  let api: AcpNativeApi;
+  const marker = join(mkdtempSync(join(tmpdir(), 'acp-start-once-')), 'started');
+  agentSuite({ agent: { ...STEERING, name: 'start-once', args: ['--start-once', marker] } }, (started) => (api = started));
+
+  it('keeps every queued prompt, in order and waiting, when Resume cannot restart the agent', async () => {
+    const dying = api.prompt('die');
+    await waitFor('the agent to start its last turn', () => agentTexts(api).at(-1) === 'About to fall over');
+    void api.prompt('first after the crash').catch(() => undefined);
+    void api.prompt('second after the crash').catch(() => undefined);
+    await assert.rejects(within('the dying turn', dying), /exited with code 3/);
+    await waitFor('the queue to wait', () => api.queueWaiting());
+    api.resumeQueue();
+    // The restart fails (the agent exits at start): nothing was sent, so nothing is lost.
+    await waitFor('the queue to wait again, for the failed restart', () => /Not sent/.test(api.queueWaiting() ?? '') || undefined);
+    assert.deepEqual(api.queue().map((q) => q.text), ['first after the crash', 'second after the crash']);
+    assert.equal(agentTexts(api).at(-1), 'About to fall over', 'the agent got neither');
   });
 });
 

@@ -47,6 +47,8 @@ export class PromptQueues extends Disposable {
   private readonly queues = new Map<string, Queue>();
   /** Sessions a send of ours is starting in (before `busy` is set): the next goes to the queue. */
   private readonly sending = new Set<string>();
+  /** Turns ended per session: a send during which none ended never began one. */
+  private readonly turnsEnded = new Map<string, number>();
   private readonly waiters = new Map<string, Waiter>();
   /** Queued prompts steered into a running turn: they end with it. */
   private readonly riding = new Map<string, Waiter[]>();
@@ -291,10 +293,14 @@ export class PromptQueues extends Disposable {
     });
   }
 
-  private async send(blocks: acp.ContentBlock[], sessionId: string | undefined): Promise<acp.StopReason> {
+  /** `notSent` hears of a failure before the next queued prompt is taken. */
+  private async send(blocks: acp.ContentBlock[], sessionId: string | undefined, notSent?: (error: unknown) => void): Promise<acp.StopReason> {
     if (sessionId !== undefined) this.sending.add(sessionId);
     try {
       return await this.deps.verbs.prompt(blocks, sessionId);
+    } catch (error) {
+      notSent?.(error);
+      throw error;
     } finally {
       if (sessionId !== undefined) {
         this.sending.delete(sessionId);
@@ -305,6 +311,7 @@ export class PromptQueues extends Disposable {
 
   private turnEnded(session: SessionRecord, outcome: TurnOutcome): void {
     const sessionId = session.state.sessionId;
+    this.turnsEnded.set(sessionId, (this.turnsEnded.get(sessionId) ?? 0) + 1);
     for (const waiter of this.riding.get(sessionId) ?? []) {
       if (outcome.kind === 'stopped') waiter.resolve(outcome.stopReason as acp.StopReason);
       else waiter.reject(new Error(outcome.message));
@@ -337,12 +344,25 @@ export class PromptQueues extends Disposable {
     if (missing.length > 0) {
       void vscode.window.showWarningMessage(`ACP: ${missing.join(', ')} no longer ${missing.length === 1 ? 'exists' : 'exist'}; the queued prompt was sent without ${missing.length === 1 ? 'it' : 'them'}.`);
     }
-    this.send(blocksOf({ ...item, attachments: kept }), sessionId).then(
+    const endsBefore = this.turnsEnded.get(sessionId) ?? 0;
+    let putBack = false;
+    // Failed before its turn began (the agent could not be restarted, the session not reloaded):
+    // the agent never saw it, so it goes back first and the queue waits, rather than the next
+    // prompts being taken and failing the same way one by one.
+    const notSent = (error: unknown) => {
+      if ((this.turnsEnded.get(sessionId) ?? 0) !== endsBefore || !this.deps.sessions.session(sessionId)) return;
+      putBack = true;
+      queue.putBack(item);
+      queue.hold(`Not sent: ${errorMessage(error)}`);
+      if (waiter) this.waiters.set(item.id, waiter);
+      this.changed(sessionId);
+    };
+    this.send(blocksOf({ ...item, attachments: kept }), sessionId, notSent).then(
       (stopReason) => waiter?.resolve(stopReason),
       (error: unknown) => {
-        this.deps.log.error(`Queued prompt failed: ${errorMessage(error)}`);
-        if (waiter) waiter.reject(error);
-        else void vscode.window.showErrorMessage(`ACP: the queued prompt failed: ${errorMessage(error)}`);
+        this.deps.log.error(`Queued prompt ${putBack ? 'not sent, kept waiting' : 'failed'}: ${errorMessage(error)}`);
+        if (waiter && !putBack) waiter.reject(error);
+        else void vscode.window.showErrorMessage(`ACP: the queued prompt ${putBack ? 'was not sent and waits in the queue' : 'failed'}: ${errorMessage(error)}`);
       },
     );
   }

@@ -61,6 +61,11 @@ export class PromptQueue<A> {
     return item;
   }
 
+  /** Puts a prompt taken to be sent back at the front, as it was: its send never began a turn. */
+  putBack(item: QueuedPrompt<A>): void {
+    this.list.unshift(item);
+  }
+
   get(id: string): QueuedPrompt<A> | undefined {
     return this.list.find((item) => item.id === id);
   }
