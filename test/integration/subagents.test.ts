@@ -151,4 +151,14 @@ describe('subagents (child sessions) from a Claude-like agent', function () {
     const after = childrenOf(api, api.activeSessionId).map((c) => [c.title, api.toolCalls(c.sessionId).length]);
     assert.deepEqual(after, before);
   });
+
+  it('stops the children still running when their agent exits, rather than leaving them running', async () => {
+    const parent = api.activeSessionId;
+    assert.equal(await within('spawn-bg', api.prompt('spawn-bg')), 'end_turn');
+    const child = await waitFor('the background child', () => childrenOf(api, parent).find((c) => c.title === 'Watch in the background' && c.busy));
+    await within('the agent stop', api.stopAgent());
+    const stopped = await waitFor('the child no longer busy', () => childrenOf(api, parent).find((c) => c.sessionId === child.sessionId && !c.busy));
+    assert.equal(stopped.subagent?.state, 'idle (agent exited)');
+    assert.equal(stopped.subagent?.activity, 'idle');
+  });
 });

@@ -303,7 +303,20 @@ export class AgentSessions extends Disposable {
       scope?.dispose();
     } finally {
       this.deactivateAgents((record) => record.connection === connection);
+      this.stopSubagents(connection);
       this.changed();
+    }
+  }
+
+  /**
+   * A dead agent never says its subagents stopped: they stop here, so no block stays "running"
+   * with a Stop that reaches nobody, and the parent's turn ends for the action log.
+   */
+  private stopSubagents(connection: AgentConnection): void {
+    for (const record of this.sessions.values()) {
+      if (record.connection !== connection) continue;
+      if (record.parent) record.busy = false;
+      if (record.state.subagentsStopped().length > 0) record.state.flushNow();
     }
   }
 

@@ -89,6 +89,17 @@ describe('subagents of a session (subagent_update, session_message)', () => {
     assert.equal(activityLabel(parent.subagent('late')!), 'running in the background');
   });
 
+  it('stops the children still at work when the agent exits, and leaves the finished ones as they were', () => {
+    const { parent } = family();
+    claudeSpawn(parent, 'working');
+    claudeSpawn(parent, 'done');
+    parent.apply(op({ sessionUpdate: 'subagent_update', sessionId: 'done', state: { state: 'idle', stopReason: 'end_turn' } }));
+    assert.deepEqual(parent.subagentsStopped(), ['working']);
+    assert.equal(activityLabel(parent.subagent('working')!), 'idle (agent exited)');
+    assert.equal(activityLabel(parent.subagent('done')!), 'idle (end_turn)');
+    assert.deepEqual(parent.subagentsStopped(), [], 'a second exit stops nothing more');
+  });
+
   it('bounds a huge prompt', () => {
     const { parent } = family();
     parent.apply(op({ sessionUpdate: 'subagent_update', sessionId: 'c' }));

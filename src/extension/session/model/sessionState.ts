@@ -220,6 +220,13 @@ export class SessionState {
     return this.appliedCount;
   }
 
+  /** The agent exited: the subagents it still ran stop (see `SubagentStore.agentExited`). Returns their ids. */
+  subagentsStopped(): string[] {
+    const stopped = this.children.agentExited();
+    if (stopped.length > 0) this.subagentsChanged();
+    return stopped.map((record) => record.childId);
+  }
+
   /** An id collision kept this child from opening (see `SubagentRecord.collision`). */
   markSubagentCollision(childId: string, why: string): void {
     this.children.markCollision(childId, why);

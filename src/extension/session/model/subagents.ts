@@ -63,6 +63,9 @@ const BACKGROUND_LAUNCH = /^Async agent launched successfully/i;
  * outlived its parent's turn. The child sessions themselves (their calls, text, questions) are
  * sessions of their own; this is what the parent knows of them.
  */
+/** The stop reason of a child whose agent exited while it ran (no stop reason of the protocol's). */
+export const AGENT_EXITED = 'agent exited';
+
 export class SubagentStore {
   private readonly byId = new Map<string, SubagentRecord>();
   /** Message ids (on the parent) → the child they are the prompt or the report of. */
@@ -168,6 +171,23 @@ export class SubagentStore {
     if (!record) return;
     record.collision = why;
     record.revision++;
+  }
+
+  /**
+   * The agent exited: a child it still ran will never say it stopped, so it stops here, "idle
+   * (agent exited)". Returns those it stopped.
+   */
+  agentExited(): SubagentRecord[] {
+    const stopped: SubagentRecord[] = [];
+    for (const record of this.byId.values()) {
+      if (record.activity === 'running' || record.activity === 'requires_action') {
+        record.activity = 'idle';
+        record.stopReason = AGENT_EXITED;
+        record.revision++;
+        stopped.push(record);
+      }
+    }
+    return stopped;
   }
 
   /** The parent's turn ended: the children still at work go on in the background. Returns those newly so. */
