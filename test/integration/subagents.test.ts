@@ -40,6 +40,8 @@ describe('subagents (child sessions) from a Claude-like agent', function () {
 
   it('routes a child’s permission question to the child and marks it as needing you', async () => {
     const parent = api.activeSessionId;
+    // The chat is hidden here: what waits counts. Sessions of the tests before may already.
+    const waitingBefore = api.sessionsWaiting();
     const turn = api.prompt('spawn-ask');
     const question = await waitFor('the child’s question', () => api.pendingPermissions()[0]);
     const child = childrenOf(api, parent).find((c) => c.title === 'Run the tests');
@@ -48,6 +50,8 @@ describe('subagents (child sessions) from a Claude-like agent', function () {
     assert.ok(api.answerPermission(question.id, 'allow_once'));
     assert.equal(await within('spawn-ask', turn), 'end_turn');
     assert.equal(childrenOf(api, parent).find((c) => c.title === 'Run the tests')?.subagent?.report, 'The user answered allow.');
+    // The child's question and the parent's end are one session waiting: the one the chat shows.
+    assert.equal(api.sessionsWaiting(), Math.max(waitingBefore, 1), 'one session waits, not the child besides its parent');
   });
 
   it('Stop cancels one running child (session/cancel with its id) while the parent turn goes on', async () => {

@@ -80,11 +80,16 @@ export class AttentionSignal extends Disposable {
     });
   }
 
+  /**
+   * A subagent's question counts for the session it belongs to: that is the one the chat shows
+   * (with the child's block in it), so that is the one that waits, and is seen.
+   */
   private questionsChanged(): void {
+    const { sessions, questions } = this.deps;
     const next = new Map<string, number>();
-    for (const record of this.deps.sessions.all) {
+    for (const record of sessions.topLevel) {
       const id = record.state.sessionId;
-      const count = this.deps.questions.count(id);
+      const count = sessions.subtreeOf(id).reduce((sum, s) => sum + questions.count(s.state.sessionId), 0);
       if (count > 0) next.set(id, count);
       if (count > (this.questionsSeen.get(id) ?? 0)) this.raise(record, 'question');
     }
