@@ -252,6 +252,7 @@ export class ActionLogCapture extends Disposable {
     const { sessions } = this.deps;
     // A session's turn goes on while any of its subagents still works (in the background).
     for (const sessionId of this.capture.busySessions()) if (!sessions.subtreeOf(sessionId).some((s) => s.busy)) this.capture.endTurn(sessionId);
+    for (const record of sessions.all) if (!record.connection.process.isAlive) this.capture.agentGone(record.state.sessionId);
     for (const record of sessions.topLevel) if (!this.log.hasSession(record.state.sessionId)) this.loadStored(record.state.sessionId);
     for (const sessionId of this.log.sessionIds()) {
       // A session cleared from the view leaves memory; loading it again reads it back from storage.

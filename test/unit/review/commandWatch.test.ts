@@ -99,6 +99,20 @@ describe('action log capture: what a command changed', () => {
     assert.equal(text(w.only().before), 'saved by the user\n', 'Undo keeps the user\'s save');
   });
 
+  it('gives a dead agent its late file events for the grace, and nothing after it', () => {
+    const w = commandRunning();
+    // The agent crashed mid-command: the turn ends, the call never reports its end.
+    w.capture.endTurn(SESSION);
+    w.capture.agentGone(SESSION);
+    w.files.write(F, 'written just before the crash\n');
+    w.capture.diskChanged(F, 'changed');
+    assert.deepEqual(w.changes().map((c) => c.path), [F], 'a late event within the grace is the command\'s');
+    w.clock.now += COMMAND_GRACE_MS + 1;
+    w.files.write('/w/later.txt', 'your own git checkout, an hour on\n');
+    w.capture.diskChanged('/w/later.txt', 'changed');
+    assert.deepEqual(w.changes().map((c) => c.path), [F], 'nothing after the grace is the dead agent\'s');
+  });
+
   it("gives a running turn's command its change, not an earlier session whose cancelled turn left a call running", () => {
     const w = captureWorld();
     // s1's turn asked something and was cancelled: its call never finished.

@@ -54,6 +54,15 @@ export class Capture {
     return [...this.busy];
   }
 
+  /**
+   * The session's agent exited: a call it left running will never report its end, and what it ran
+   * ended with it. Changes on disk from now on (after the grace for late file events) are not its.
+   */
+  agentGone(sessionId: string): void {
+    this.turns.get(sessionId)?.changing.clear();
+    this.commands.agentGone(sessionId);
+  }
+
   /** The turn ended: whatever is still open (a watcher change, a call that never reported its end) ends with it. */
   endTurn(sessionId: string): void {
     this.busy.delete(sessionId);

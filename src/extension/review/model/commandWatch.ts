@@ -74,6 +74,12 @@ export class CommandWatch {
     if (this.commandUntil.get(sessionId) === Infinity) this.commandUntil.set(sessionId, this.deps.now() + COMMAND_GRACE_MS);
   }
 
+  /** The agent exited: its commands with it; the file events still on their way get the grace. */
+  agentGone(sessionId: string): void {
+    const until = this.commandUntil.get(sessionId);
+    if (until !== undefined) this.commandUntil.set(sessionId, Math.min(until, this.deps.now() + COMMAND_GRACE_MS));
+  }
+
   /** A path written by us (an undo, a write the agent asked for): its file events are not the agent's. */
   markOwn(path: string): void {
     this.ownWrites.set(path, this.deps.now() + OWN_WRITE_MS);
