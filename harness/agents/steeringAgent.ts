@@ -7,7 +7,8 @@
 //
 // Flags: `--no-steering` advertises nothing (and still counts any steer it gets);
 // `--steering-meta JSON` advertises that `_meta` instead (a malformed one); `--steer-fail error`
-// answers every steer with an error, `--steer-fail silent` never answers one; `--start-once FILE`
+// answers every steer with an error, `--steer-fail silent` never answers one, `--steer-fail late`
+// takes it 4 s late (after the client stopped waiting); `--start-once FILE`
 // starts once only: it creates FILE, and exits with code 4 at once when FILE is already there (a
 // restart that fails).
 //
@@ -129,6 +130,7 @@ acp
     steersReceived++;
     if (steerFail === 'error') throw acp.RequestError.internalError({}, 'steering is broken in this test agent');
     if (steerFail === 'silent') return new Promise<never>(() => undefined);
+    if (steerFail === 'late') await new Promise((resolve) => setTimeout(resolve, 4000));
     const idle = params._meta?.steering?.idleBehavior;
     if (idle !== undefined && idle !== 'promptRequired') throw acp.RequestError.invalidParams(params, `idleBehavior ${String(idle)}`);
     const turn = running.get(params.sessionId);

@@ -255,6 +255,25 @@ describe('a steer the agent never answers', function () {
   });
 });
 
+describe('a steer the agent takes after the client stopped waiting', function () {
+  this.timeout(60_000);
+  let api: AcpNativeApi;
+  agentSuite({ agent: { ...STEERING, name: 'late-steering', args: ['--steer-fail', 'late'] } }, (started) => (api = started));
+
+  it('takes the queued copy back once the agent took it, so it is not sent twice, and shows it', async () => {
+    const turn = await longTurn(api, 10_000);
+    assert.equal(await api.steer('taken late'), 'queued');
+    assert.match(api.queue()[0]?.note ?? '', /did not answer/);
+    assert.equal(await within('the steered turn', turn.done), 'end_turn');
+    assert.ok(agentTexts(api).some((t) => t.includes('Steered: taken late')), 'the agent took it in its turn');
+    await waitFor('the queued copy to go', () => api.queue().length === 0 || undefined);
+    assert.deepEqual(userTexts(api).filter((t) => t === 'taken late'), ['taken late'], 'shown once, as the user said it');
+    // Nothing more is sent: the agent's next answer is to the next prompt.
+    await within('a next prompt', api.prompt('next'));
+    assert.equal(agentTexts(api).filter((t) => t === 'Received: taken late').length, 0, 'not sent again as a prompt');
+  });
+});
+
 describe('done / needs-you signal (badge count of sessions waiting)', function () {
   this.timeout(60_000);
   let api: AcpNativeApi;

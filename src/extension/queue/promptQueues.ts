@@ -128,9 +128,15 @@ export class PromptQueues extends Disposable {
         }
         void this.enqueue(target, blocks, { first: true }).done.catch(() => undefined);
         return 'queued';
-      case 'failed':
-        void this.enqueue(target, blocks, { note: `Not steered: ${outcome.reason}.` }).done.catch(() => undefined);
+      case 'failed': {
+        const queued = this.enqueue(target, blocks, { note: `Not steered: ${outcome.reason}.` });
+        void queued.done.catch(() => undefined);
+        // Taken late after all: the agent has it, so the queued copy goes (unless it was sent meanwhile).
+        void outcome.late?.then((late) => {
+          if (late.kind === 'injected' && queued.id !== undefined) this.takeBack(id, queued.id);
+        });
         return 'queued';
+      }
       default:
         return assertNever(outcome, 'steer outcome');
     }
@@ -205,6 +211,11 @@ export class PromptQueues extends Disposable {
       const again = this.enqueue(record, blocksOf(item), { first: true, ...(outcome.kind === 'failed' ? { note: `Not steered: ${outcome.reason}.` } : {}) });
       if (waiter) again.done.then(waiter.resolve, waiter.reject);
       else void again.done.catch(() => undefined);
+      if (outcome.kind === 'failed') {
+        void outcome.late?.then((late) => {
+          if (late.kind === 'injected' && again.id !== undefined) this.takeBack(sessionId, again.id);
+        });
+      }
       if (outcome.kind === 'promptRequired') this.pump(sessionId);
       return outcome.kind === 'promptRequired' && !this.isBusy(sessionId) ? 'sent' : 'queued';
     }
@@ -272,7 +283,7 @@ export class PromptQueues extends Disposable {
     return queue;
   }
 
-  private enqueue(record: SessionRecord, blocks: acp.ContentBlock[], options: { first?: boolean; note?: string } = {}): { done: Promise<acp.StopReason> } {
+  private enqueue(record: SessionRecord, blocks: acp.ContentBlock[], options: { first?: boolean; note?: string } = {}): { id?: string; done: Promise<acp.StopReason> } {
     const [head, ...rest] = blocks;
     const text = head?.type === 'text' ? head.text : '';
     const attachments = head?.type === 'text' ? rest : blocks;
@@ -283,7 +294,19 @@ export class PromptQueues extends Disposable {
     this.changed(record.state.sessionId);
     // A turn that ended while this was being queued (our own send's gap) is caught up here.
     this.pump(record.state.sessionId);
-    return { done };
+    return { id: added.id, done };
+  }
+
+  /** A queued prompt the agent got another way (a steer it took late): out of the queue, unsent. */
+  private takeBack(sessionId: string, itemId: string): void {
+    const queue = this.queues.get(sessionId);
+    if (!queue?.remove(itemId)) return;
+    // Its answer is the running turn's now, as a steer taken in time.
+    const waiter = this.waiters.get(itemId);
+    this.waiters.delete(itemId);
+    if (waiter) this.riding.set(sessionId, [...(this.riding.get(sessionId) ?? []), waiter]);
+    this.deps.log.info(`Session ${sessionId}: the agent took a steer late; its queued copy is not sent.`);
+    this.changed(sessionId);
   }
 
   private sendQuietly(blocks: acp.ContentBlock[], sessionId: string | undefined): void {

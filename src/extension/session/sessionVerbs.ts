@@ -79,20 +79,33 @@ export class SessionVerbs {
     if (!connection.canSteer) return { kind: 'failed', reason: `${session.agentName} does not take messages during a turn` };
     if (!connection.process.isAlive) return { kind: 'failed', reason: `${session.agentName} is not running` };
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<SteerOutcome>((resolve) => {
-      timer = setTimeout(() => resolve({ kind: 'failed', reason: `${session.agentName} did not answer within ${STEER_ANSWER_WAIT_MS / 1000} s` }), STEER_ANSWER_WAIT_MS);
-    });
     const answered = connection.steer(steeringParams(session.agentSessionId, blocks)).then(steerOutcome, (error: unknown) => ({ kind: 'failed' as const, reason: errorMessage(error) }));
+    const noAnswer: SteerOutcome = { kind: 'failed', reason: `${session.agentName} did not answer within ${STEER_ANSWER_WAIT_MS / 1000} s` };
+    const timedOut = new Promise<SteerOutcome>((resolve) => {
+      timer = setTimeout(() => resolve(noAnswer), STEER_ANSWER_WAIT_MS);
+    });
     const outcome = await Promise.race([answered, timedOut]);
     clearTimeout(timer);
     if (outcome.kind === 'failed') this.deps.log.warn(`Steering session ${sessionId} failed: ${outcome.reason}`);
-    if (outcome.kind === 'injected') {
-      // After what the agent sent before it took the steer, before its answer to it.
-      await this.deps.sessions.settled(sessionId);
-      session.state.recordPrompt(blocks);
-      session.state.flushNow();
-    }
-    return outcome;
+    if (outcome.kind === 'injected') await this.recordSteer(session, blocks);
+    if (outcome !== noAnswer) return outcome;
+    // The answer may still come: an agent that takes the steer late has it in its turn, so it
+    // shows as the user's message then (and the caller takes its queued copy back).
+    const late = answered.then(async (answer) => {
+      if (answer.kind === 'injected' && this.deps.sessions.session(sessionId) === session) {
+        this.deps.log.info(`Session ${sessionId}: the agent took the steer late.`);
+        await this.recordSteer(session, blocks);
+      }
+      return answer;
+    });
+    return { ...noAnswer, late };
+  }
+
+  /** A steer the running turn took: the user's message at this point, after what the agent sent before it. */
+  private async recordSteer(session: SessionRecord, blocks: acp.ContentBlock[]): Promise<void> {
+    await this.deps.sessions.settled(session.state.sessionId);
+    session.state.recordPrompt(blocks);
+    session.state.flushNow();
   }
 
   /**

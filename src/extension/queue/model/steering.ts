@@ -35,7 +35,12 @@ export type SteerOutcome =
   /** No turn ran any more: the text is to be sent as the next prompt. */
   | { readonly kind: 'promptRequired' }
   /** The agent did not take it (an error, no answer in time, an answer we cannot read): it goes to the queue. */
-  | { readonly kind: 'failed'; readonly reason: string };
+  | {
+      readonly kind: 'failed';
+      readonly reason: string;
+      /** No answer in time: the answer still to come (an agent may take the steer late). */
+      readonly late?: Promise<SteerOutcome>;
+    };
 
 /** Reads the agent's answer to `_session/steering`. */
 export function steerOutcome(result: unknown): SteerOutcome {
