@@ -69,7 +69,13 @@ export class EditAndResend {
       if (options.ask && !(await this.askToStop(session, turn))) return undefined;
       // Listening before the cancel: the turn's end (its end checkpoint taken) cannot slip past.
       const ended = this.turnEnded(session);
-      await verbs.cancel(sessionId);
+      try {
+        await verbs.cancel(sessionId);
+      } catch (error) {
+        // Not waited for any more: its timeout must not reject unheard later.
+        ended.catch(() => undefined);
+        throw error;
+      }
       await ended;
     }
     if (options.ask) {
