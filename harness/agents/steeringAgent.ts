@@ -15,6 +15,7 @@
 // Prompts (the first line names the scenario):
 //   work MS        "Working on it" then a word every 20 ms for MS ms (or until cancelled:
 //                  `cancelled`; or steered: "Steered: TEXT", then end_turn)
+//   work-tail MS   as work, and once cancelled one more chunk 100 ms later (a turn's tail)
 //   refuse         stopReason refusal
 //   die            a chunk, then (400 ms later) the process exits with code 3 mid-turn
 //   steers?        answers with how many steers reached it, as JSON
@@ -55,7 +56,7 @@ function say(ctx: Client, sessionId: string, text: string, messageId: string): P
   return ctx.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text }, messageId } });
 }
 
-async function work(ctx: Client, sessionId: string, ms: number): Promise<acp.StopReason> {
+async function work(ctx: Client, sessionId: string, ms: number, tail = false): Promise<acp.StopReason> {
   const turn: RunningTurn = { cancelled: false, steer: undefined, wake: () => undefined };
   running.set(sessionId, turn);
   try {
@@ -69,7 +70,14 @@ async function work(ctx: Client, sessionId: string, ms: number): Promise<acp.Sto
       });
       if (!turn.cancelled && turn.steer === undefined) await say(ctx, sessionId, ' wor', messageId);
     }
-    if (turn.cancelled) return 'cancelled';
+    if (turn.cancelled) {
+      // As Claude's adapter: what was on its way still comes after the cancel.
+      if (tail) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await say(ctx, sessionId, ' (the end of a cancelled turn)', messageId);
+      }
+      return 'cancelled';
+    }
     if (turn.steer !== undefined) {
       // As Claude's adapter: the stream stops at once, the steer is answered, the model's reply to it comes a little later.
       await new Promise((resolve) => setTimeout(resolve, 30));
@@ -88,6 +96,8 @@ async function prompt(ctx: Client, sessionId: string, blocks: readonly acp.Conte
   switch (command) {
     case 'work':
       return work(ctx, sessionId, Number(args[0] ?? 2000));
+    case 'work-tail':
+      return work(ctx, sessionId, Number(args[0] ?? 2000), true);
     case 'refuse':
       return 'refusal';
     case 'die':

@@ -155,6 +155,23 @@ describe('prompt queue and steering (an agent that serves _session/steering)', f
     assert.equal(api.queueWaiting(), undefined);
   });
 
+  it("drops what a closed session's agent still sends, so the session opens again without it", async () => {
+    const before = api.conversation().length;
+    const done = api.prompt('work-tail 10000');
+    done.catch(() => undefined);
+    await waitFor('the long turn to start', () => api.conversation().slice(before).some((m) => m.role === 'agent' && m.text.startsWith('Working on it')));
+    const sessionId = api.activeSessionId;
+    assert.ok(sessionId);
+    await api.newSession();
+    await api.closeSession(sessionId);
+    // The agent's tail of the cancelled turn arrives for a session the editor no longer has.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await within('session/load', api.loadSession(sessionId));
+    assert.equal(api.activeSessionId, sessionId);
+    // This agent replays nothing on load: what shows is what came after the close, and nothing did.
+    assert.deepEqual(api.conversation(sessionId), [], 'no fragment of the closed turn at the top');
+  });
+
   it('keeps the queue when the agent dies mid-turn; Resume restarts the agent and sends it', async () => {
     const dying = api.prompt('die');
     await waitFor('the agent to start its last turn', () => agentTexts(api).at(-1) === 'About to fall over');

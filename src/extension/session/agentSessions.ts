@@ -256,6 +256,7 @@ export class AgentSessions extends Disposable {
     for (const child of this.childrenOf(record.state.sessionId)) this.remove(child);
     record.state.dispose();
     this.sessions.delete(record.state.sessionId);
+    this.early.closed(record.agentSessionId);
     try {
       record.scope.dispose();
     } catch (error) {

@@ -71,4 +71,17 @@ describe('updates for a subagent not announced yet', () => {
     assert.deepEqual(early.take('child'), ['c1', 'c2']);
     assert.match(logged[0] ?? '', /"ghost".*no subagent_update announced it/);
   });
+
+  it("drops a closed session's late updates instead of keeping them for when it opens again", () => {
+    const logged: string[] = [];
+    const early = new EarlyUpdates<string>({ maxHeld: 10, maxOrphans: 5, log: (m) => logged.push(m) });
+    early.receive('s1', 'before the close');
+    early.closed('s1');
+    early.receive('s1', 'the cancelled turn ends');
+    assert.deepEqual(early.take('s1'), [], 'opened again: nothing of before lands first');
+    assert.match(logged[0] ?? '', /"s1".*the session was closed/);
+    // Open again, its own traffic is its own; a child not announced yet is still kept.
+    early.receive('child', 'early');
+    assert.deepEqual(early.take('child'), ['early']);
+  });
 });

@@ -7,6 +7,8 @@
  * Held updates are bounded; when no creation is in flight any more, what is still held is dropped.
  * With `maxOrphans`, updates for an id nobody asked for are kept too (bounded, the oldest id's
  * dropped first): a subagent's traffic may arrive before the `subagent_update` that announces it.
+ * A session closed here is not such an id: what its agent still sends (the end of a turn the close
+ * cancelled) is dropped, not kept to land at the top of the conversation when it opens again.
  */
 export class EarlyUpdates<Update> {
   private inFlight = 0;
@@ -16,6 +18,8 @@ export class EarlyUpdates<Update> {
   /** Updates for ids nobody asked for, kept for a subagent announcement (see `maxOrphans`). */
   private readonly orphans = new Map<string, Update[]>();
   private orphanCount = 0;
+  /** Sessions closed and not opened since (bounded like `reported`). */
+  private readonly closedIds = new Set<string>();
 
   constructor(
     private readonly options: {
@@ -42,6 +46,7 @@ export class EarlyUpdates<Update> {
   /** An update whose session has no record: held while a creation is in flight, else dropped. */
   receive(sessionId: string, update: Update): void {
     if (this.inFlight === 0) {
+      if (this.closedIds.has(sessionId)) return this.report(sessionId, 'the session was closed');
       if (this.options.maxOrphans) return this.keepOrphan(sessionId, update, this.options.maxOrphans);
       this.report(sessionId, 'no such session');
       return;
@@ -56,8 +61,19 @@ export class EarlyUpdates<Update> {
     this.heldCount++;
   }
 
+  /** The session's record was closed: its late updates go, and those kept for it so far. */
+  closed(sessionId: string): void {
+    if (this.closedIds.size >= 1000) this.closedIds.clear();
+    this.closedIds.add(sessionId);
+    const orphans = this.orphans.get(sessionId);
+    if (!orphans) return;
+    this.orphans.delete(sessionId);
+    this.orphanCount -= orphans.length;
+  }
+
   /** The session now has a record: the updates held for it, oldest first. */
   take(sessionId: string): Update[] {
+    this.closedIds.delete(sessionId);
     const list = this.held.get(sessionId) ?? [];
     this.held.delete(sessionId);
     this.heldCount -= list.length;
