@@ -14,6 +14,9 @@
 //   write-other PATH     the same question, but writes CONTENT with "surprise\n" appended
 //   write-twice PATH     the same question; writes CONTENT, then CONTENT again in the same call
 //   write-never PATH     the same question; writes nothing, and leaves the call in progress
+//   patch-file PATH      as Codex 2.6 asks about a patch: the diff (old text = the file) only on the
+//                        tool_call before, the question `{title: "Edit files", kind: "edit",
+//                        locations}` with no diff and Codex's options; writes CONTENT when allowed
 //   steers?              answers with the steers received, as JSON {"steers": [TEXT…]}
 //   prompts?             answers with every prompt's text received, as JSON {"prompts": [TEXT…]}
 //   anything else        "Received: " and the prompt's text
@@ -40,14 +43,10 @@ function update(ctx: Client, sessionId: string, u: acp.SessionUpdate): Promise<v
 
 const say = (ctx: Client, sessionId: string, text: string) => update(ctx, sessionId, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 
-/** True when the user allowed it. */
-async function write(ctx: Client, sessionId: string, how: string, file: string, content: string): Promise<boolean> {
-  const toolCallId = `toolu_disk_${nextId++}`;
-  const title = `Write ${path.basename(file)}`;
-  const diff: acp.ToolCallContent = { type: 'diff', path: file, oldText: null, newText: content };
+async function askAsClaude(ctx: Client, sessionId: string, toolCallId: string, title: string, file: string, diff: acp.ToolCallContent): Promise<acp.RequestPermissionResponse> {
   await update(ctx, sessionId, { sessionUpdate: 'tool_call', toolCallId, title: 'Write', kind: 'edit', status: 'pending', rawInput: {}, content: [], locations: [] });
   await update(ctx, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, title, content: [diff], locations: [{ path: file }] });
-  const answer = await ctx.request(acp.methods.client.session.requestPermission, {
+  return ctx.request(acp.methods.client.session.requestPermission, {
     sessionId,
     toolCall: { toolCallId, title, kind: 'edit', status: 'pending', content: [diff], locations: [{ path: file }] },
     options: [
@@ -56,6 +55,29 @@ async function write(ctx: Client, sessionId: string, how: string, file: string, 
       { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
     ],
   });
+}
+
+/** Codex 2.6: the diff comes with the call; its question names the files only. */
+async function askAsCodex(ctx: Client, sessionId: string, toolCallId: string, file: string, diff: acp.ToolCallContent): Promise<acp.RequestPermissionResponse> {
+  await update(ctx, sessionId, { sessionUpdate: 'tool_call', toolCallId, title: 'Editing files', kind: 'edit', status: 'pending', content: [diff], locations: [{ path: file }] });
+  return ctx.request(acp.methods.client.session.requestPermission, {
+    sessionId,
+    toolCall: { toolCallId, title: 'Edit files', kind: 'edit', locations: [{ path: file }] },
+    options: [
+      { optionId: 'allow_once', name: 'Yes, proceed', kind: 'allow_once' },
+      { optionId: 'allow_for_session', name: "Yes, and don't ask again for these files", kind: 'allow_always' },
+      { optionId: 'cancel', name: 'No, and tell Codex what to do differently', kind: 'reject_once' },
+    ],
+  });
+}
+
+/** True when the user allowed it. */
+async function write(ctx: Client, sessionId: string, how: string, file: string, content: string): Promise<boolean> {
+  const toolCallId = `toolu_disk_${nextId++}`;
+  const title = `Write ${path.basename(file)}`;
+  const codex = how === 'patch-file';
+  const diff: acp.ToolCallContent = { type: 'diff', path: file, oldText: codex ? fs.readFileSync(file, 'utf8') : null, newText: content };
+  const answer = codex ? await askAsCodex(ctx, sessionId, toolCallId, file, diff) : await askAsClaude(ctx, sessionId, toolCallId, title, file, diff);
   const allowed = answer.outcome.outcome === 'selected' && answer.outcome.optionId.startsWith('allow');
   if (!allowed) {
     await update(ctx, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'The user rejected it.' } }] });
@@ -84,7 +106,8 @@ async function prompt(ctx: Client, sessionId: string, blocks: readonly acp.Conte
     case 'write-file':
     case 'write-other':
     case 'write-twice':
-    case 'write-never': {
+    case 'write-never':
+    case 'patch-file': {
       const turn = { steer: undefined as string | undefined, wake: () => undefined as void };
       running.set(sessionId, turn);
       try {

@@ -115,6 +115,19 @@ describe('partial approval: an agent writing to disk itself (Claude-like Write)'
     assert.match(item.description ?? '', /2 of 3 hunks kept$/);
   });
 
+  it("offers Codex's patch in hunks though its question carries no diff: the call's card has it", async () => {
+    const file = freshFile('partial/codex.txt', BEFORE);
+    const turn = api.prompt(`patch-file ${file}\n${JSON.stringify(AFTER)}`);
+    const q = await question(api);
+    assert.deepEqual(q.options.map((o) => o.optionId), ['allow_once', 'allow_for_session', 'cancel']);
+    assert.equal(q.hunks, 3, "the diff of the tool_call before the question, Codex's way");
+    assert.equal(api.answerPermission(q.id, 'allow_once', { keepHunks: [0, 2] }), true);
+    const outcome = await outcomeOf(api, file);
+    assert.equal(outcome.status, 'applied', outcome.note);
+    assert.equal(fs.readFileSync(file, 'utf8'), KEPT_1_3);
+    await within('the turn', turn);
+  });
+
   it('re-applies the reverted hunk from Review: the row offers it, the file holds all three, the agent hears it', async () => {
     const file = freshFile('partial/reapply.txt', BEFORE);
     const turn = api.prompt(`write-file ${file}\n${JSON.stringify(AFTER)}`);

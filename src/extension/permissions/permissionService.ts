@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as acp from '@agentclientprotocol/sdk';
 import { isAutoApproved, optionOf, optionOfKind } from './model/autoApprove';
-import { PermissionRequests, permissionTitle, unanswerableReason, type PermissionQuestion } from './model/permissionRequests';
+import { PermissionRequests, permissionTitle, questionDiffs, unanswerableReason, type PermissionQuestion } from './model/permissionRequests';
 import type { Config } from '../config';
 import type { Logger } from '../base/log';
 import { titleContext } from '../workspace/titles';
@@ -77,7 +77,8 @@ export class PermissionService extends Disposable {
     // The agent gave up on the request ($/cancel_request or the connection closed).
     signal.addEventListener('abort', () => this.requests.cancel(question.id), { once: true });
     if (signal.aborted) this.requests.cancel(question.id);
-    const hasDiff = (question.toolCall.content ?? []).some((c) => c.type === 'diff');
+    const card = this.deps.sessions.session(question.sessionId)?.state.toolCall(question.toolCall.toolCallId);
+    const hasDiff = questionDiffs(question.toolCall.content, card?.content).length > 0;
     const showDiff = () => this.showDiff(question);
     // The chat shows the question, and its tool row opens the diff.
     const agentName = this.deps.sessions.session(question.sessionId)?.agentName;

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type * as acp from '@agentclientprotocol/sdk';
-import { PermissionRequests, permissionTitle, unanswerableReason } from '../../../src/extension/permissions/model/permissionRequests';
+import { PermissionRequests, permissionTitle, questionDiffs, unanswerableReason } from '../../../src/extension/permissions/model/permissionRequests';
 import { RestartThrottle } from '../../../src/extension/agents/model/restartThrottle';
 
 const options: acp.PermissionOption[] = [
@@ -51,6 +51,14 @@ describe('permission questions', () => {
     const { question } = q.ask('s', edit, options);
     assert.equal(q.answer(question.id, 'exit-plan-clear-auto'), false);
     assert.equal(q.pending().length, 1, 'still open');
+  });
+
+  it("reads the edit from the call's card when the question has no diff (Codex), its own otherwise", () => {
+    const card: acp.ToolCallContent[] = [{ type: 'diff', path: '/w/a.txt', oldText: 'hello world\n', newText: 'hello ACP\n' }];
+    assert.deepEqual(questionDiffs(undefined, card), card, "Codex's question: {title, kind, locations}");
+    const own: acp.ToolCallContent[] = [{ type: 'diff', path: '/w/a.txt', oldText: null, newText: 'whole\n' }];
+    assert.deepEqual(questionDiffs(own, card), own, 'a question with its own diff is about that one');
+    assert.deepEqual(questionDiffs([{ type: 'content', content: { type: 'text', text: 'x' } }], undefined), []);
   });
 
   it('tells listeners when questions come and go', () => {
