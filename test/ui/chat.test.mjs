@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { WAIT, chat, chatFrame, runCommand, screenshot, sendPrompt, turn, ui, workbenchPage, openWorkbench } from './workbench.mjs';
+import { CHAT_PROTOCOL_VERSION, WAIT, chat, chatFrame, runCommand, screenshot, sendPrompt, turn, ui, workbenchPage, openWorkbench } from './workbench.mjs';
 
 const fence = (/** @type {string} */ text) => '```\n' + text + '\n```';
 
@@ -205,7 +205,7 @@ describe('Chat view (real browser)', function () {
 
   it('opens a 2,000-message session building only the rows in view, and scrolls it', async () => {
     const frame = await chatFrame();
-    const figures = await frame.evaluate(async () => {
+    const figures = await frame.evaluate(async (v) => {
       const items = [];
       for (let i = 0; i < 1000; i++) {
         items.push({ kind: 'message', role: 'user', text: `Question ${i}: what does function ${i} do?`, attachments: [] });
@@ -217,7 +217,7 @@ describe('Chat view (real browser)', function () {
       const status = { agentName: 'Synthetic', sessionId: 'synthetic', title: null, activity: 'idle', modes: [], currentModeId: null, configOptions: [], commands: [], plan: [], permissions: [], notices: [], usage: null, attachments: [] };
       const raf = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
       const t0 = performance.now();
-      window.dispatchEvent(new MessageEvent('message', { data: { v: 10, type: 'reset', status, items } }));
+      window.dispatchEvent(new MessageEvent('message', { data: { v, type: 'reset', status, items } }));
       await raf();
       const firstPaintMs = performance.now() - t0;
       const scroller = document.querySelector('.scroller');
@@ -241,7 +241,7 @@ describe('Chat view (real browser)', function () {
         p95FrameMs: gaps[Math.floor(gaps.length * 0.95)],
         medianFrameMs: gaps[Math.floor(gaps.length / 2)],
       };
-    });
+    }, CHAT_PROTOCOL_VERSION);
     console.log(`      2,000 items: ${JSON.stringify(figures)}`);
     assert.equal(figures.items, 2000);
     assert.ok(figures.built < 2000, 'rows off screen are not built');

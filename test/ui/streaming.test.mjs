@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { attributeLongTasks } from './longTaskTrace.mjs';
-import { WAIT, chat, chatFrame, openWorkbench, sendPrompt, workbenchPage, palette } from './workbench.mjs';
+import { CHAT_PROTOCOL_VERSION, WAIT, chat, chatFrame, openWorkbench, sendPrompt, workbenchPage, palette } from './workbench.mjs';
 
 const STORM_AGENT = 'Storm agent (benchmarks)';
 const ANSWER_CHARS = 1024 * 1024;
@@ -306,7 +306,7 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
   it('opens a 10,000-row session building only the rows in view', async () => {
     const frame = await observeLongTasks();
     await takeLongTasks(frame);
-    const figures = await frame.evaluate(async () => {
+    const figures = await frame.evaluate(async (v) => {
       const items = [];
       for (let i = 0; i < 5000; i++) {
         items.push({ kind: 'message', role: 'user', text: `Question ${i}: what does function ${i} do?`, attachments: [] });
@@ -318,7 +318,7 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
       const raf = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
       // As the extension sends a long session: a reset with the oldest items, then patches, each but
       // the last with `more`. The list keeps what it showed until the last part is in.
-      const post = (data) => window.dispatchEvent(new MessageEvent('message', { data: { v: 10, ...data } }));
+      const post = (data) => window.dispatchEvent(new MessageEvent('message', { data: { v, ...data } }));
       const rowsBefore = document.querySelectorAll('.row').length;
       const PART = 2500;
       post({ type: 'reset', status, items: items.slice(0, PART), more: true });
@@ -348,7 +348,7 @@ describe('Chat view: streaming and long sessions (real browser)', function () {
         lastRowShown: !!document.querySelector('.row:last-child[data-built="1"]'),
         inOrder: [...document.querySelectorAll('.row')].every((row, index) => /** @type {HTMLElement} */ (row).dataset.index === String(index)),
       };
-    });
+    }, CHAT_PROTOCOL_VERSION);
     // Let the observer deliver the entries of the tasks that just ended.
     await workbenchPage().waitForTimeout(200);
     const longTasks = await takeLongTasks(frame);

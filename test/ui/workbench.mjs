@@ -1,9 +1,12 @@
 // @ts-check
 // What the UI tests share: the page the launcher (test/ui/run.mjs) opened, and helpers that
 // find their way around the VS Code workbench. Every wait is bounded.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../harness/host/codeServer.mjs';
+
+/** The chat protocol's version as the extension and its webview speak it, for messages a test posts itself. */
+export const CHAT_PROTOCOL_VERSION = Number(/CHAT_PROTOCOL_VERSION = (\d+);/.exec(readFileSync(join(repoRoot, 'src/protocol/chat.ts'), 'utf8'))?.[1]);
 
 /**
  * Filled by the launcher before the tests load.
