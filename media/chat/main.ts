@@ -399,3 +399,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 });
 
 post({ v, type: 'ready' });
+// The host moves the keyboard here only when the page does not have it (see ChatPanel.focus).
+const reportFocus = () => post({ v, type: 'focusChanged', focused: document.hasFocus() });
+window.addEventListener('focus', reportFocus);
+window.addEventListener('blur', reportFocus);
+reportFocus();

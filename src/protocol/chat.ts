@@ -428,6 +428,8 @@ export type WebviewToHost =
   | { readonly v: number; readonly type: 'ready' }
   /** The patch numbered `seq` (and every one before it) is drawn. */
   | { readonly v: number; readonly type: 'ack'; readonly seq: number }
+  /** The page gained or lost the keyboard. */
+  | { readonly v: number; readonly type: 'focusChanged'; readonly focused: boolean }
   /** `send`: sent, or during a turn steered (queued when the agent cannot be steered); `queue`: queued during a turn. */
   | { readonly v: number; readonly type: 'prompt'; readonly text: string; readonly how: 'send' | 'queue' }
   | { readonly v: number; readonly type: 'queueEdit'; readonly id: string; readonly text: string }
@@ -484,6 +486,9 @@ export type WebviewToHost =
       readonly answers: Readonly<Record<string, string | boolean>>;
     };
 
+/** What the page asks of the host; the panel keeps the rest (`ready`, `ack`, `focusChanged`) to itself. */
+export type WebviewRequest = Exclude<WebviewToHost, { type: 'ready' | 'ack' | 'focusChanged' }>;
+
 export type ParseResult<T> = { readonly ok: true; readonly message: T } | { readonly ok: false; readonly error: string };
 
 /**
@@ -535,6 +540,8 @@ export function parseWebviewMessage(value: unknown): ParseResult<WebviewToHost> 
       return ok({ v, type });
     case 'ack':
       return Number.isSafeInteger(f.seq) && (f.seq as number) > 0 ? ok({ v, type, seq: f.seq as number }) : fail('ack: bad seq');
+    case 'focusChanged':
+      return typeof f.focused === 'boolean' ? ok({ v, type, focused: f.focused }) : fail('focusChanged: focused is not a boolean');
     case 'queueRemove':
     case 'queueSendNow':
       return isId(f.id) ? ok({ v, type, id: f.id }) : fail(`${type}: bad id`);

@@ -71,6 +71,8 @@ const SETTINGS = {
     { name: 'Steering agent (queue)', command: process.execPath, args: [join(repoRoot, 'out/test/agents/steeringAgent.js')] },
     // Subagents as Claude's adapter sends them: test/ui/subagents.test.mjs.
     { name: 'Subagent agent', command: process.execPath, args: [join(repoRoot, 'out/test/agents/subagentAgent.js')] },
+    // The same, starting 1.5 s late: typing while its session starts (test/ui/sessions.test.mjs).
+    { name: 'Slow-starting agent', command: '/bin/sh', args: ['-c', `sleep 1.5; exec "${process.execPath}" "${join(repoRoot, 'out/test/agents/subagentAgent.js')}"`] },
   ],
 };
 

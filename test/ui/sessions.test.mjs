@@ -114,4 +114,18 @@ describe('Chat view: several sessions of several agents at once (real browser)',
     assert.equal(after.length, before.length - 1);
     assert.ok(!after.some((o) => o.value === shown.value));
   });
+
+  it("keeps every key typed while the picked agent's session starts", async () => {
+    // The agent starts 1.5 s late: its session shows while the person types. Focusing the chat
+    // then moved the keyboard away from the prompt box for a moment, and keys were lost.
+    await newSessionWith('Slow-starting agent');
+    const box = chat().locator('textarea.prompt');
+    await box.click({ timeout: WAIT });
+    await box.fill('');
+    const typed = 'typed while the session starts, key by key, '.repeat(6);
+    await box.pressSequentially(typed, { delay: 8 });
+    await workbenchPage().locator('.statusbar-item', { hasText: 'Slow-starting agent: idle' }).first().waitFor({ timeout: WAIT });
+    assert.equal(await box.inputValue(), typed, 'no key went astray');
+    await box.fill('');
+  });
 });

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type * as acp from '@agentclientprotocol/sdk';
-import { CHAT_PROTOCOL_VERSION, type ChatChoice, type HostToWebview, type WebviewToHost } from '../../protocol/chat';
+import { CHAT_PROTOCOL_VERSION, type ChatChoice, type HostToWebview, type WebviewRequest } from '../../protocol/chat';
 import { assertNever } from '../../protocol/assertNever';
 import type { AgentSessions, SessionRecord } from '../session/agentSessions';
 import type { SessionVerbs } from '../session/sessionVerbs';
@@ -58,7 +58,7 @@ export class ChatActions extends Disposable {
     return this.attachments.map(({ id, name }) => ({ id, name }));
   }
 
-  async handle(message: Exclude<WebviewToHost, { type: 'ready' | 'ack' }>, session: SessionRecord | undefined): Promise<void> {
+  async handle(message: WebviewRequest, session: SessionRecord | undefined): Promise<void> {
     const { sessions, verbs } = this.deps;
     switch (message.type) {
       case 'prompt':

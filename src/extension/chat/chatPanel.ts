@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { CHAT_PROTOCOL_VERSION, parseWebviewMessage, type HostToWebview, type WebviewToHost } from '../../protocol/chat';
+import { CHAT_PROTOCOL_VERSION, parseWebviewMessage, type HostToWebview, type WebviewRequest } from '../../protocol/chat';
 import type { Logger } from '../base/log';
 import { Disposable } from '../base/lifecycle';
 import type { QuestionSurface } from '../permissions/questionSurface';
@@ -16,8 +16,10 @@ export class ChatPanel extends Disposable implements vscode.WebviewViewProvider,
   private view: vscode.WebviewView | undefined;
   /** The webview said `ready` and has not been torn down since. */
   private ready = false;
-  private readonly messageEmitter = this._register(new vscode.EventEmitter<Exclude<WebviewToHost, { type: 'ready' | 'ack' }>>());
-  /** What the webview asks for (every valid message but `ready` and `ack`). */
+  /** The page has the keyboard (as it last said). */
+  private pageFocused = false;
+  private readonly messageEmitter = this._register(new vscode.EventEmitter<WebviewRequest>());
+  /** What the webview asks for (every valid message but `ready`, `ack` and `focusChanged`). */
   readonly onDidReceiveMessage = this.messageEmitter.event;
   private readonly ackEmitter = this._register(new vscode.EventEmitter<number>());
   /** The webview drew the patches up to this number. */
@@ -34,13 +36,17 @@ export class ChatPanel extends Disposable implements vscode.WebviewViewProvider,
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     this.ready = false;
+    this.pageFocused = false;
     view.webview.options = { enableScripts: true, localResourceRoots: chatResourceRoots(this.deps.extensionUri) };
     view.webview.html = chatHtml(view.webview, this.deps.extensionUri);
     const subscriptions = [
       view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       // Without retainContextWhenHidden the page is torn down when hidden and says `ready` again.
       view.onDidChangeVisibility(() => {
-        if (!view.visible) this.ready = false;
+        if (!view.visible) {
+          this.ready = false;
+          this.pageFocused = false;
+        }
       }),
     ];
     view.onDidDispose(() => {
@@ -62,9 +68,14 @@ export class ChatPanel extends Disposable implements vscode.WebviewViewProvider,
     return this.view?.visible === true && this.ready;
   }
 
-  /** Reveals the view and puts the cursor in the prompt box. */
+  /**
+   * Reveals the view and puts the cursor in the prompt box. VS Code's view focus first moves the
+   * keyboard to the page's outer frame, and keys typed until the box has it again are lost: when
+   * the page has the keyboard already (someone typing while their new session starts), the box is
+   * told alone.
+   */
   async focus(): Promise<void> {
-    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    if (!(this.view?.visible && this.ready && this.pageFocused)) await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
     this.post({ v: CHAT_PROTOCOL_VERSION, type: 'focusPrompt' });
   }
 
@@ -87,6 +98,10 @@ export class ChatPanel extends Disposable implements vscode.WebviewViewProvider,
     }
     if (message.type === 'ack') {
       this.ackEmitter.fire(message.seq);
+      return;
+    }
+    if (message.type === 'focusChanged') {
+      this.pageFocused = message.focused;
       return;
     }
     this.messageEmitter.fire(message);

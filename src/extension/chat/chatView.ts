@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { CHAT_PROTOCOL_VERSION, onlyText, packChanges, packItem, type ChatElicitation, type ChatStatus, type WebviewToHost } from '../../protocol/chat';
+import { CHAT_PROTOCOL_VERSION, onlyText, packChanges, packItem, type ChatElicitation, type ChatStatus, type WebviewRequest } from '../../protocol/chat';
 import { ChatTranscript, changeBytes, turnsRefreshWait, type PatchOptions } from './model/chatViewModel';
 import { chatStatus } from './model/chatStatus';
 import { switcherEntries, type OpenSession } from '../session/model/openSessions';
@@ -158,7 +158,7 @@ export class ChatView extends Disposable {
     return this.deps.sessions.active ?? this.deps.sessions.topLevel.at(-1);
   }
 
-  private receive(message: Exclude<WebviewToHost, { type: 'ready' | 'ack' }>): void {
+  private receive(message: WebviewRequest): void {
     void this.deps.actions.handle(message, this.currentSession()).catch((error: unknown) => {
       this.deps.log.error(`Chat view: ${message.type} failed: ${errorMessage(error)}`);
       void vscode.window.showErrorMessage(`ACP: ${errorMessage(error)}`);
