@@ -236,6 +236,8 @@ export class AgentSessions extends Disposable {
   close(record: SessionRecord): void {
     const sessionId = record.state.sessionId;
     this.remove(record);
+    // Not its subagents: a reload's replay announces them again, their early updates first.
+    this.early.closed(record.agentSessionId);
     if (this.activeSessionIdValue === sessionId) this.activeSessionIdValue = this.topLevel.at(-1)?.state.sessionId;
     if (this.lastActiveSessionId === sessionId) this.lastActiveSessionId = undefined;
     this.changed();
@@ -256,7 +258,6 @@ export class AgentSessions extends Disposable {
     for (const child of this.childrenOf(record.state.sessionId)) this.remove(child);
     record.state.dispose();
     this.sessions.delete(record.state.sessionId);
-    this.early.closed(record.agentSessionId);
     try {
       record.scope.dispose();
     } catch (error) {
