@@ -3,7 +3,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { Disposable } from '../base/lifecycle';
 import { errorMessage, type Logger } from '../base/log';
 import type { PermissionService } from '../permissions/permissionService';
-import { questionDiffs, type PermissionQuestion } from '../permissions/model/permissionRequests';
+import type { PermissionQuestion } from '../permissions/model/permissionRequests';
 import { optionOf } from '../permissions/model/autoApprove';
 import type { AgentSessions } from '../session/agentSessions';
 import type { ActionLogCapture } from '../review/actionLogCapture';
@@ -159,8 +159,7 @@ export class PartialApprovals extends Disposable {
   proposal(question: PermissionQuestion): Proposal {
     const known = this.proposals.get(question.id);
     if (known) return known;
-    const card = this.deps.sessions.session(question.sessionId)?.state.toolCall(question.toolCall.toolCallId);
-    const diffs: ProposedDiff[] = questionDiffs(question.toolCall.content, card?.content).map((c) => ({ path: c.path, oldText: c.oldText, newText: c.newText }));
+    const diffs: ProposedDiff[] = this.deps.permissions.diffsOf(question).map((c) => ({ path: c.path, oldText: c.oldText, newText: c.newText }));
     const proposal = diffs.length === 1 ? proposalOf(diffs, currentFile(diffs[0].path)) : proposalOf(diffs, { kind: 'absent' });
     if (this.deps.permissions.requests.isOpen(question.id)) this.proposals.set(question.id, proposal);
     return proposal;

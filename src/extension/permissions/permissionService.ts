@@ -77,8 +77,7 @@ export class PermissionService extends Disposable {
     // The agent gave up on the request ($/cancel_request or the connection closed).
     signal.addEventListener('abort', () => this.requests.cancel(question.id), { once: true });
     if (signal.aborted) this.requests.cancel(question.id);
-    const card = this.deps.sessions.session(question.sessionId)?.state.toolCall(question.toolCall.toolCallId);
-    const hasDiff = questionDiffs(question.toolCall.content, card?.content).length > 0;
+    const hasDiff = this.diffsOf(question).length > 0;
     const showDiff = () => this.showDiff(question);
     // The chat shows the question, and its tool row opens the diff.
     const agentName = this.deps.sessions.session(question.sessionId)?.agentName;
@@ -142,6 +141,12 @@ export class PermissionService extends Disposable {
   answerWith(questionId: number, kind: acp.PermissionOptionKind, optionId?: string): boolean {
     const option = optionOf(this.requests.pending().find((q) => q.id === questionId)?.options ?? [], kind, optionId);
     return option ? this.requests.answer(questionId, option.optionId) : false;
+  }
+
+  /** The edit a question is about: its own diffs, else those of its call's card (see `questionDiffs`). */
+  diffsOf(question: PermissionQuestion): ReturnType<typeof questionDiffs> {
+    const card = this.deps.sessions.session(question.sessionId)?.state.toolCall(question.toolCall.toolCallId);
+    return questionDiffs(question.toolCall.content, card?.content);
   }
 
   private async showDiff(question: PermissionQuestion): Promise<void> {

@@ -7,6 +7,7 @@ import type { AgentSessions, SessionRecord } from '../session/agentSessions';
 import type { SessionVerbs } from '../session/sessionVerbs';
 import { assertNever } from '../../protocol/assertNever';
 import { PromptQueue, presentAttachments, withStoredQueue, type QueuedPrompt, type TurnOutcome } from './model/promptQueue';
+import type { SteerOutcome } from './model/steering';
 
 /** The workspace-state key of the stored queues (by agent and the agent's session id). */
 const STORE_KEY = 'acpNative.promptQueues';
@@ -131,10 +132,7 @@ export class PromptQueues extends Disposable {
       case 'failed': {
         const queued = this.enqueue(target, blocks, { note: `Not steered: ${outcome.reason}.` });
         void queued.done.catch(() => undefined);
-        // Taken late after all: the agent has it, so the queued copy goes (unless it was sent meanwhile).
-        void outcome.late?.then((late) => {
-          if (late.kind === 'injected' && queued.id !== undefined) this.takeBack(id, queued.id);
-        });
+        this.takeBackIfTakenLate(id, queued.id, outcome.late);
         return 'queued';
       }
       default:
@@ -211,11 +209,7 @@ export class PromptQueues extends Disposable {
       const again = this.enqueue(record, blocksOf(item), { first: true, ...(outcome.kind === 'failed' ? { note: `Not steered: ${outcome.reason}.` } : {}) });
       if (waiter) again.done.then(waiter.resolve, waiter.reject);
       else void again.done.catch(() => undefined);
-      if (outcome.kind === 'failed') {
-        void outcome.late?.then((late) => {
-          if (late.kind === 'injected' && again.id !== undefined) this.takeBack(sessionId, again.id);
-        });
-      }
+      if (outcome.kind === 'failed') this.takeBackIfTakenLate(sessionId, again.id, outcome.late);
       if (outcome.kind === 'promptRequired') this.pump(sessionId);
       return outcome.kind === 'promptRequired' && !this.isBusy(sessionId) ? 'sent' : 'queued';
     }
@@ -295,6 +289,17 @@ export class PromptQueues extends Disposable {
     // A turn that ended while this was being queued (our own send's gap) is caught up here.
     this.pump(record.state.sessionId);
     return { id: added.id, done };
+  }
+
+  /**
+   * A steer queued for want of an answer that the agent then takes (`late` comes `injected`): the
+   * agent has it, so its queued copy goes, unsent, unless the queue sent it meanwhile.
+   */
+  private takeBackIfTakenLate(sessionId: string, itemId: string | undefined, late: Promise<SteerOutcome> | undefined): void {
+    if (itemId === undefined || !late) return;
+    void late.then((answer) => {
+      if (answer.kind === 'injected') this.takeBack(sessionId, itemId);
+    });
   }
 
   /** A queued prompt the agent got another way (a steer it took late): out of the queue, unsent. */

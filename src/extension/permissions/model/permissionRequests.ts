@@ -103,11 +103,13 @@ export function permissionTitle(toolCall: acp.ToolCallUpdate, ctx: TitleContext)
  * The edit a question is about: its own diffs, else those of the call's card. Codex asks about a
  * patch with `{title: "Edit files", locations}` and no diff; the diff came with the call before.
  */
-export function questionDiffs(question: readonly acp.ToolCallContent[] | null | undefined, card: readonly acp.ToolCallContent[] | undefined): Extract<acp.ToolCallContent, { type: 'diff' }>[] {
-  const own = (question ?? []).filter((c): c is Extract<acp.ToolCallContent, { type: 'diff' }> => c.type === 'diff');
-  if (own.length > 0) return own;
-  return (card ?? []).filter((c): c is Extract<acp.ToolCallContent, { type: 'diff' }> => c.type === 'diff');
+export function questionDiffs(question: readonly acp.ToolCallContent[] | null | undefined, card: readonly acp.ToolCallContent[] | undefined): Diff[] {
+  const own = (question ?? []).filter(isDiff);
+  return own.length > 0 ? own : (card ?? []).filter(isDiff);
 }
+
+type Diff = Extract<acp.ToolCallContent, { type: 'diff' }>;
+const isDiff = (content: acp.ToolCallContent): content is Diff => content.type === 'diff';
 
 /**
  * Why a permission request cannot be asked, or undefined when it can: a question without options

@@ -56,6 +56,8 @@ export interface SubagentApplied {
 const TOOLS_USED = /^\s*<tools-used-before-summary>([\s\S]*?)<\/tools-used-before-summary>\s*/;
 /** Claude's hand-back of a child it put in the background: launch metadata, not the report. */
 const BACKGROUND_LAUNCH = /^Async agent launched successfully/i;
+/** The stop reason of a child whose agent exited while it ran (no stop reason of the protocol's). */
+export const AGENT_EXITED = 'agent exited';
 
 /**
  * The children a session announced (pure): `subagent_update` patches (omitted = unchanged, `null`
@@ -63,9 +65,6 @@ const BACKGROUND_LAUNCH = /^Async agent launched successfully/i;
  * outlived its parent's turn. The child sessions themselves (their calls, text, questions) are
  * sessions of their own; this is what the parent knows of them.
  */
-/** The stop reason of a child whose agent exited while it ran (no stop reason of the protocol's). */
-export const AGENT_EXITED = 'agent exited';
-
 export class SubagentStore {
   private readonly byId = new Map<string, SubagentRecord>();
   /** Message ids (on the parent) → the child they are the prompt or the report of. */
